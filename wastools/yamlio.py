@@ -1,0 +1,238 @@
+"""Reading YAML with positions, and the one canonical way of writing it.
+
+Every data file is read through :func:`load_document`, which returns plain Python
+data for validation plus a :class:`Document` that can answer "where is this field?"
+so that every error can name its line and column.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from .problems import Problem, format_field
+
+SCHEMA_LINE_PREFIX = "# yaml-language-server: $schema="
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Defences against hostile files; each is a named setting with a sane default."""
+
+    max_file_bytes: int = 1_000_000
+    max_depth: int = 32
+    max_nodes: int = 100_000
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass
+class Document:
+    """A parsed YAML file: its plain data and the round-trip tree that knows positions."""
+
+    path: str
+    tree: Any
+    data: Any
+
+    def position(self, parts: tuple | list) -> tuple[int, int]:
+        """1-based (line, column) of the value at ``parts``, or of the nearest parent."""
+        node = self.tree
+        line, col = 0, 0
+        for part in parts:
+            found = _child_position(node, part)
+            if found is None:
+                break
+            (line, col), node = found
+        return line + 1, col + 1
+
+    def key_position(self, parts: tuple | list, key: str) -> tuple[int, int]:
+        """1-based position of mapping key ``key`` inside the mapping at ``parts``."""
+        node = self.tree
+        for part in parts:
+            found = _child_position(node, part)
+            if found is None:
+                return self.position(parts)
+            node = found[1]
+        if isinstance(node, CommentedMap) and key in node:
+            line, col = node.lc.key(key)
+            return line + 1, col + 1
+        return self.position(parts)
+
+    def problem(self, parts: tuple | list, message: str, **kw: Any) -> Problem:
+        line, col = self.position(parts)
+        return Problem(self.path, line, col, format_field(parts), message, **kw)
+
+
+def _child_position(node: Any, part: Any) -> tuple[tuple[int, int], Any] | None:
+    if isinstance(node, CommentedMap) and part in node:
+        return node.lc.value(part), node[part]
+    if isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+        return node.lc.item(part), node[part]
+    return None
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+def to_plain(node: Any) -> Any:
+    """Round-trip containers to plain dict/list, so validators see ordinary data."""
+    if isinstance(node, dict):
+        return {str(k) if not isinstance(k, (str, int)) else k: to_plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [to_plain(v) for v in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    return node
+
+
+def _depth_and_size(node: Any, limits: Limits) -> str | None:
+    """Walk iteratively so that deep nesting cannot exhaust the Python stack."""
+    stack = [(node, 1)]
+    count = 0
+    while stack:
+        item, depth = stack.pop()
+        count += 1
+        if depth > limits.max_depth:
+            return f"nesting deeper than {limits.max_depth} levels (limit max_depth)"
+        if count > limits.max_nodes:
+            return f"more than {limits.max_nodes} values (limit max_nodes); aliases expanding?"
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return None
+
+
+def load_document(path: Path, shown_as: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Document | None, list[Problem]]:
+    """Parse one YAML file. Never raises for bad content: returns problems instead."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(shown_as, 1, 1, "", f"cannot read file: {exc.strerror}")]
+    if len(raw) > limits.max_file_bytes:
+        return None, [Problem(shown_as, 1, 1, "", f"file is {len(raw)} bytes, over the limit of {limits.max_file_bytes} (max_file_bytes)")]
+    text, problem = _decode(raw, shown_as)
+    if problem:
+        return None, [problem]
+    if text.strip() == "" or all(line.lstrip().startswith("#") or not line.strip() for line in text.splitlines()):
+        return None, [Problem(shown_as, 1, 1, "", "file is empty: expected a mapping of fields")]
+    if "\t" in text:
+        line_no = next(i for i, line in enumerate(text.splitlines(), 1) if "\t" in line)
+        col = text.splitlines()[line_no - 1].index("\t") + 1
+        return None, [Problem(shown_as, line_no, col, "", "tab character: indent with spaces")]
+    depth_problem = _nesting_guard(text, shown_as, limits)
+    if depth_problem:
+        return None, [depth_problem]
+    try:
+        tree = _yaml().load(text)
+    except MarkedYAMLError as exc:
+        return None, [_yaml_problem(exc, shown_as)]
+    except (YAMLError, RecursionError, ValueError) as exc:
+        return None, [Problem(shown_as, 1, 1, "", f"YAML error: {_one_line(str(exc))}")]
+    data = to_plain_guarded(tree, limits)
+    if isinstance(data, str) and data.startswith("!limit:"):
+        return None, [Problem(shown_as, 1, 1, "", data.removeprefix("!limit:"))]
+    return Document(shown_as, tree, data), []
+
+
+def to_plain_guarded(tree: Any, limits: Limits) -> Any:
+    problem = _depth_and_size(tree, limits)
+    if problem:
+        return "!limit:" + problem
+    return to_plain(tree)
+
+
+def _nesting_guard(text: str, shown_as: str, limits: Limits) -> Problem | None:
+    """Reject pathological flow nesting before the recursive parser sees it."""
+    depth = 0
+    for line_no, line in enumerate(text.splitlines(), 1):
+        for col, ch in enumerate(line, 1):
+            if ch in "[{":
+                depth += 1
+                if depth > limits.max_depth:
+                    return Problem(shown_as, line_no, col, "", f"nesting deeper than {limits.max_depth} levels (limit max_depth)")
+            elif ch in "]}":
+                depth = max(0, depth - 1)
+    return None
+
+
+def _decode(raw: bytes, shown_as: str) -> tuple[str, Problem | None]:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        return "", Problem(shown_as, line, col, "", f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded")
+    return text.replace("\r\n", "\n"), None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _yaml_problem(exc: MarkedYAMLError, shown_as: str) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    what = exc.problem or exc.context or "invalid YAML"
+    if "duplicate key" in str(exc):
+        key = _duplicate_key_name(str(exc))
+        return Problem(shown_as, line, col, key, "duplicate key")
+    return Problem(shown_as, line, col, "", f"YAML syntax error: {_one_line(what)}")
+
+
+def _duplicate_key_name(message: str) -> str:
+    # ruamel: 'found duplicate key "name" with value ...'
+    start = message.find('duplicate key "')
+    if start < 0:
+        return ""
+    start += len('duplicate key "')
+    return message[start : message.find('"', start)]
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def dump_canonical(data: Any, schema_ref: str | None) -> str:
+    """The single canonical text of a data file (used by importer and ``fmt``)."""
+    yaml = _yaml()
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 4096
+    buf = io.StringIO()
+    yaml.dump(data, buf)
+    body = buf.getvalue()
+    if schema_ref:
+        body = f"{SCHEMA_LINE_PREFIX}{schema_ref}\n" + _strip_schema_line(body)
+    return body
+
+
+def _strip_schema_line(text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    return "".join(line for line in lines if not line.startswith(SCHEMA_LINE_PREFIX))
+
+
+def load_tree(text: str) -> Any:
+    return _yaml().load(text)
+
+
+def flow(seq: list) -> CommentedSeq:
+    """A sequence written on one line (attack bands)."""
+    out = CommentedSeq(seq)
+    out.fa.set_flow_style()
+    return out

@@ -44,7 +44,7 @@ UNIT_KEY_ORDER = (
     "id", "name", "nation", "type", "set", "number", "rarity", "year", "points", "flagship",
     "speed", "carrier_capacity", "armor", "vital_armor", "hull", "attacks", "abilities", "history",
 )
-HISTORY_KEY_ORDER = ("class", "top_speed", "length", "missing")
+HISTORY_KEY_ORDER = ("class", "top_speed", "length", "missing", "note")
 FIGURE_KEY_ORDER = ("value", "unit", "source", "note")
 
 

@@ -1,0 +1,137 @@
+"""hex: seed 002, play on a grid of 6 cm hexagons (Paul Wisken).
+
+Speed is the historical top speed in km/h / 10, rounded half up; range band 0 is 1 hex
+and band r spans 3r-1..3r+1 hexes; a ship covers 1 to 3 hexes; gunnery splits into
+forward, aft and broadside dice; depth charges spread over the three hexes astern;
+cards print weapons as `dice@max-hexes`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..model import GUNNERY_KINDS, Unit
+from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, crippled_dice, extended_bands, round_half_up
+
+SEED = "seed 002 (hexagon grid)"
+HEXES_PER_SECTOR = 3  # the seed turns each map zone into 3 hexes side to side
+CARD_LABELS = {
+    "main": "Main Guns", "secondary": "2nd Guns", "tertiary": "3rd Guns", "anti_air": "AA Guns",
+    "asw": "Depth Charge", "torpedo": "Torpedoes", "bomb": "Bombs", "aircraft_gunnery": "Guns",
+}
+
+
+def band_hexes(band: int) -> tuple[int, int]:
+    """0 -> (1, 1); r -> (3r - 1, 3r + 1): 1 = 2-4, 2 = 5-7 ... 6 = 17-19."""
+    return (1, 1) if band == 0 else (3 * band - 1, 3 * band + 1)
+
+
+def speed_hexes(kmh: float) -> int:
+    """Historical top speed in km/h / 10, rounded half up (67 km/h -> 7 hexes)."""
+    return round_half_up(kmh / 10)
+
+
+def notation(bands: list[tuple[int, int]]) -> str:
+    """The seed's card notation: runs of equal dice shown once, at their longest reach.
+    [(0, 6), (1, 5), (2, 5)] -> '6@1, 5@7'."""
+    parts: list[str] = []
+    for i, (band, dice) in enumerate(bands):
+        last_of_run = i + 1 == len(bands) or bands[i + 1][1] != dice or bands[i + 1][0] != band + 1
+        if last_of_run:
+            parts.append(f"{dice}@{band_hexes(band)[1]}")
+    return ", ".join(parts)
+
+
+def footprint(unit: Unit, params: dict[str, Any]) -> tuple[int, str, list[str]]:
+    override = params.get(f"footprint.{unit.id}")
+    if override is not None:
+        return int(override), f"per-unit override footprint.{unit.id}", []
+    if unit.type in ("destroyer", "torpedo-boat", "submarine") or unit.is_aircraft:
+        return 1, f"{SEED}: up to destroyer size, 1 hex", []
+    if unit.type == "battleship":
+        limit = params["large_battleship_m"]
+        length = unit.history.length.value if unit.history.length else None
+        if length is None:
+            return 2, "battleship of unknown length: 2 hexes (documented fallback)", [f"{unit.id}: history.length missing: hex footprint falls back to 2"]
+        if length >= limit:
+            return 3, f"{SEED}: large battleship ({length:g} m >= {limit:g} m), 3 hexes", []
+        return 2, f"{SEED}: small battleship ({length:g} m < {limit:g} m), 2 hexes", []
+    if unit.type == "auxiliary":
+        length = unit.history.length.value if unit.history.length else None
+        limit = params["one_hex_max_m"]
+        if length is not None and length <= limit:
+            return 1, f"auxiliary of {length:g} m <= {limit:g} m: destroyer-sized, 1 hex", []
+        return 2, f"auxiliary {'of unknown length' if length is None else f'of {length:g} m'}: 2 hexes", []
+    return 2, f"{SEED}: cruisers and carriers, 2 hexes", []
+
+
+def movement(unit: Unit, params: dict[str, Any], crippled: bool) -> tuple[Value, list[str]]:
+    kmh = unit.history.top_speed_kmh
+    if kmh is None:
+        if unit.is_aircraft:
+            return Value(None, "hexes", "not derived: no historical top speed (add history.top_speed)"), [f"{unit.id}: history.top_speed missing: aircraft speed in hexes not derived"]
+        hexes = max(1, unit.speed * HEXES_PER_SECTOR - (1 if crippled else 0))
+        return Value(hexes, "hexes", f"fallback: card speed {unit.speed} x {HEXES_PER_SECTOR} hexes per sector (no historical top speed)"), [
+            f"{unit.id}: history.top_speed missing: hex speed falls back to card speed x {HEXES_PER_SECTOR}"
+        ]
+    speed = unit.history.top_speed
+    hexes = speed_hexes(kmh)
+    text = f"{speed.value:g} {speed.unit} = {kmh:.1f} km/h / 10, rounded half up ({SEED})"
+    if crippled and not unit.is_aircraft:
+        return Value(max(1, hexes - 1), "hexes", text + "; crippled: -1"), []
+    return Value(hexes, "hexes", text), []
+
+
+def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
+    move, warnings = movement(unit, params, crippled)
+    attacks, notations = [], {}
+    rules: dict[str, Value] = {}
+    for attack in unit.attacks:
+        dice_by_band = [(r, crippled_dice(d, crippled, 1)) for r, d in enumerate(attack.bands) if d]
+        dice_by_band += [(r, crippled_dice(d, crippled, 1)) for r, d, _c in extended_bands(unit, attack, crippled)]
+        conditions = {r: c for r, _d, c in extended_bands(unit, attack, crippled)}
+        bands = tuple(Band(r, d, *band_hexes(r), "hexes", conditions.get(r)) for r, d in dice_by_band)
+        attacks.append(AdaptedAttack(attack.kind, bands))
+        notations[CARD_LABELS[attack.kind]] = notation(dice_by_band)
+        if attack.kind in GUNNERY_KINDS:
+            rules[f"{attack.kind}_arcs"] = Value(
+                {"fore": [math.ceil(d / 2) for _r, d in dice_by_band], "aft": [d // 2 for _r, d in dice_by_band], "broadside": [d for _r, d in dice_by_band]},
+                "dice by band", f"{SEED}: half rounded up ahead, half rounded down astern, full on the beam",
+            )
+        if attack.kind == "asw" and not unit.is_aircraft:
+            total = dice_by_band[0][1]
+            per_hex = math.ceil(total / 3)
+            split = [min(per_hex, total - per_hex * i) for i in range(3)]
+            rules["depth_charge_hexes"] = Value(
+                {"total": total, "per_hex_max": per_hex, "port_astern_starboard": [max(0, s) for s in split]},
+                "dice", f"{SEED}: the three hexes astern take up to a third each (rounded up), the total unchanged",
+            )
+    rules["card_notation"] = Value(notations, None, f"{SEED}: dice@max-hexes, a run of equal dice shown at its longest reach")
+    size, why, more = footprint(unit, params)
+    warnings += more
+    rules["footprint"] = Value(size, "hexes", why)
+    if unit.is_aircraft and move.value is not None:
+        low = max(1, math.ceil(move.value * params["aircraft_min_fraction"]))
+        rules["aircraft_min_move"] = Value(low, "hexes", f"the seed gives aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} x maximum, rounded up (parameter aircraft_min_fraction)")
+    if crippled and not unit.is_aircraft:
+        rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armour -1 (minimum 1)")
+        rules["vital_armor"] = Value(max(1, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1 (minimum 1)")
+    return AdaptedUnit(unit, "hex", dict(params), move, tuple(attacks), rules, crippled, tuple(warnings))
+
+
+VARIANT = Variant(
+    name="hex",
+    title="Hex grid (6 cm hexes)",
+    seed=SEED,
+    parameters=(
+        Parameter("hex_cm", 6.0, "hex size flat to flat in centimetres", minimum=1.0, maximum=30.0),
+        Parameter("large_battleship_m", 225.0, "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are the seed's large ships)", minimum=50.0, maximum=400.0),
+        Parameter("one_hex_max_m", 130.0, "an auxiliary up to this length is destroyer-sized (1 hex)", minimum=10.0, maximum=400.0),
+        Parameter("aircraft_min_fraction", 0.5, "aircraft minimum move as a fraction of the maximum (the seed names a minimum but gives no number)", minimum=0.0, maximum=1.0),
+    ),
+    adapt_fn=adapt,
+    distance_unit="hexes",
+    description="6 cm hexes; speed = km/h / 10; band r = 3r-1..3r+1 hexes.",
+    extras={"per_unit": ("footprint.*",)},
+)

@@ -1,0 +1,105 @@
+"""off-grid: seed 003, Playing Off the Grid (measuring in compass "legs").
+
+A leg is 3 inches (or a grid square x 0.56). A sector of movement is 2 legs; range 0 is
+within 1 leg and band r spans legs 2r..2r+1; anti-air has a short (1 leg) and a long
+(2 legs, -1 per die) range; several special abilities are amended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Unit
+from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
+
+SEED = "seed 003 (Playing Off the Grid)"
+GRID_TO_LEG = 0.56
+
+# Abilities the seed amends, summarised in the project's own words.
+AMENDED_ABILITIES = {
+    "Combined Attack": "one extra torpedo die while attacking the same target as a friendly dive bomber",
+    "Close Escort": "may end within 1 leg of one friendly ship (stacking otherwise needs more than 1 leg)",
+    "Divide the Defense": "once a game: the target and enemy ships within 2 legs of it take -1 per AA die; this unit -1 per bomb die and no torpedoes that turn",
+    "Escort": "works while within range 0 (1 leg) of the enemy ship a friendly bomber targets",
+    "Guard the Convoy": "protects a friendly auxiliary within 2 legs: it cannot be attacked, or have aircraft placed on it, until this unit has been",
+    "Heavy Antiair": "anti-air reaches 2 legs short and 3 legs long",
+    "Slow {n}": "no die roll: moves 1 leg less than its speed allows; speed 1 when crippled",
+    "Sub Hunter": "after the second player's sea movement, may move 2 legs to end within range 0 of an enemy submarine",
+}
+
+
+def leg_inches(params: dict[str, Any]) -> tuple[float, str]:
+    if params["grid_in"] > 0:
+        leg = params["grid_in"] * GRID_TO_LEG
+        return leg, f"grid of {params['grid_in']:g} in x {GRID_TO_LEG} = {leg:.2f} in leg"
+    return params["leg_in"], f"{params['leg_in']:g} in leg"
+
+
+def band_legs(band: int) -> tuple[int, int]:
+    """Range 0 is within 1 leg; band r is 2r..2r+1 legs (1 = 2-3, 2 = 4-5 ...)."""
+    return (0, 1) if band == 0 else (2 * band, 2 * band + 1)
+
+
+def aa_legs(unit: Unit) -> tuple[int, int, str]:
+    if unit.has_ability("Heavy Antiair") or unit.has_ability("Heavy Antiair {n}"):
+        return 2, 3, "Heavy Antiair (amended): short 2 legs, long 3 legs"
+    return 1, 2, "short 1 leg, long 2 legs at -1 per die"
+
+
+def movement_legs(unit: Unit, crippled: bool) -> tuple[int | None, str]:
+    if unit.is_aircraft:
+        return None, "aircraft are placed touching their target, not moved"
+    slow = unit.ability("Slow {n}")
+    if slow and crippled:
+        return 2, f"{slow.text} (amended), crippled: speed 1 = 2 legs"
+    legs = 2 * unit.speed
+    if slow:
+        return legs - 1, f"{slow.text} (amended): 2 legs x speed {unit.speed} - 1 leg"
+    return legs, f"2 legs x speed {unit.speed}"
+
+
+def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
+    leg, leg_text = leg_inches(params)
+    legs, why = movement_legs(unit, crippled)
+    movement = Value(legs, "legs", f"{SEED}: {why}; {leg_text}")
+    attacks = []
+    short, long_, aa_text = aa_legs(unit)
+    for attack in unit.attacks:
+        if attack.kind == "anti_air":
+            dice = next(d for d in attack.bands if d)
+            bands = (Band(0, dice, 0, short, "legs"), Band(1, dice, short, long_, "legs", "long range: -1 on each die"))
+            attacks.append(AdaptedAttack("anti_air", bands, (aa_text,)))
+            continue
+        bands = [Band(r, d, *band_legs(r), "legs") for r, d in enumerate(attack.bands) if d]
+        bands += [Band(r, d, *band_legs(r), "legs", c) for r, d, c in extended_bands(unit, attack, crippled)]
+        attacks.append(AdaptedAttack(attack.kind, tuple(bands)))
+    rules: dict[str, Value] = {
+        "leg": Value(leg, "in", f"{SEED}: {leg_text}"),
+        "movement_in": Value(None if legs is None else legs * leg, "in", f"{legs} legs x {leg:g} in" if legs is not None else "no movement"),
+        "stacking": Value(1, "legs", f"{SEED}: end more than 1 leg from friendly " + ("fighters" if unit.type == "fighter" else "ships" if not unit.is_aircraft else "units of the same kind")),
+    }
+    if unit.type == "torpedo-boat":
+        rules["stacking"] = Value(1, "legs", f"{SEED}: a torpedo boat may be within 1 leg of one other ship")
+    if unit.attack("asw") and not unit.is_aircraft:
+        rules["asw_threat"] = Value(2, "legs", f"{SEED}: penalises a submarine's attack from within 2 legs")
+    if unit.has_ability("Lay Smoke Screen"):
+        rules["smoke_radius"] = Value(1, "legs", f"{SEED}: the smoke circle has a 1-leg radius, the ship inside it")
+    for pattern, summary in AMENDED_ABILITIES.items():
+        ability = unit.ability(pattern)
+        if ability:
+            rules[f"amended: {ability.text}"] = Value(summary, None, f"{SEED}, amended ability")
+    return AdaptedUnit(unit, "off-grid", dict(params), movement, tuple(attacks), rules, crippled)
+
+
+VARIANT = Variant(
+    name="off-grid",
+    title="Off the grid (compass legs)",
+    seed=SEED,
+    parameters=(
+        Parameter("leg_in", 3.0, "length of a leg in inches", minimum=1.0, maximum=12.0),
+        Parameter("grid_in", 0.0, "if above 0: the grid square to match, leg = grid x 0.56 (overrides leg_in)", minimum=0.0, maximum=24.0),
+    ),
+    adapt_fn=adapt,
+    distance_unit="legs",
+    description="3-inch legs stepped with a compass; move 2 legs per sector of speed.",
+)

@@ -1,0 +1,41 @@
+"""standard: the base game on its sector map; the baseline every variant is compared to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Unit
+from .base import AdaptedAttack, AdaptedUnit, Band, Value, Variant, extended_bands
+
+SOURCE = "the base game (War at Sea rules)"
+
+
+def sector_attacks(unit: Unit, crippled: bool, unit_name: str = "sectors") -> tuple[AdaptedAttack, ...]:
+    """Range band r reaches r sectors; the card's dice unchanged."""
+    attacks = []
+    for attack in unit.attacks:
+        bands = [Band(r, dice, r, r, unit_name) for r, dice in enumerate(attack.bands) if dice]
+        bands += [Band(r, dice, r, r, unit_name, cond) for r, dice, cond in extended_bands(unit, attack, crippled)]
+        attacks.append(AdaptedAttack(attack.kind, tuple(bands)))
+    return tuple(attacks)
+
+
+def sector_movement(unit: Unit, source: str) -> Value:
+    if unit.is_aircraft:
+        return Value(None, None, "aircraft are placed in their target's sector, not moved")
+    return Value(unit.speed, "sectors", f"card speed {unit.speed} ({source})")
+
+
+def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
+    return AdaptedUnit(unit, "standard", dict(params), sector_movement(unit, SOURCE), sector_attacks(unit, crippled), {}, crippled)
+
+
+VARIANT = Variant(
+    name="standard",
+    title="Standard (base game)",
+    seed="base game",
+    parameters=(),
+    adapt_fn=adapt,
+    distance_unit="sectors",
+    description="Reproduction cards in sectors: nothing is converted.",
+)

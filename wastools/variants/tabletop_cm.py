@@ -1,0 +1,91 @@
+"""tabletop-cm: seed 001, Tabletop Conversions (centimetres by table scale).
+
+A sector becomes 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; range band r
+reaches (r + 1) sectors; hidden submarines are searched for with a detection number;
+ships re-arm torpedoes with counters; fleets have points limits (see fleet.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Unit
+from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
+
+SEED = "seed 001 (Tabletop Conversions)"
+SECTOR_CM = {"6ft": 10.0, "8ft": 15.0}
+
+
+def sector_cm(params: dict[str, Any]) -> float:
+    return SECTOR_CM[params["table_scale"]]
+
+
+def reach_cm(band: int, sector: float) -> tuple[float, float]:
+    """Band r reaches (r + 1) sectors: 0..1 sector for band 0, r..r+1 beyond."""
+    return band * sector, (band + 1) * sector
+
+
+def detection_number(unit: Unit) -> tuple[int, str]:
+    """The roll on a d6 that finds a hidden submarine within this unit's range-0 reach."""
+    if unit.is_aircraft:
+        if unit.type == "patrol-bomber":
+            return 4, "patrol bomber: 4+"
+        return 6, "aircraft other than patrol bombers: 6"
+    has_asw = unit.attack("asw") is not None
+    if has_asw and unit.has_ability("Sub Hunter"):
+        return 3, "ASW and the Sub Hunter ability: 3+"
+    if has_asw:
+        return 4, "ship with ASW weapons: 4+"
+    return 5, "ship without ASW weapons: 5+"
+
+
+def torpedo_rearm_counters(unit: Unit) -> tuple[int, str] | None:
+    if unit.attack("torpedo") is None:
+        return None
+    if unit.type in ("submarine", "torpedo-boat"):
+        return 0, "submarines and torpedo boats take no re-arm counters"
+    if unit.is_aircraft:
+        if unit.type == "patrol-bomber" or unit.has_ability("Land Based"):
+            return 2, "land-based aircraft take two re-arming counters"
+        return 1, "carrier aircraft take a re-arming counter"
+    return 2, "ships take 2 counters after firing torpedoes and remove 1 a turn"
+
+
+def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
+    sector = sector_cm(params)
+    scale = params["table_scale"]
+    attacks = []
+    for attack in unit.attacks:
+        bands = [Band(r, dice, *reach_cm(r, sector), "cm") for r, dice in enumerate(attack.bands) if dice]
+        bands += [Band(r, dice, *reach_cm(r, sector), "cm", cond) for r, dice, cond in extended_bands(unit, attack, crippled)]
+        notes = ("submarine torpedoes fire only within 45 degrees of dead ahead",) if unit.type == "submarine" and attack.kind == "torpedo" else ()
+        attacks.append(AdaptedAttack(attack.kind, tuple(bands), notes))
+    rules: dict[str, Value] = {}
+    if unit.is_aircraft:
+        movement = Value(None, None, f"{SEED}: air attacks as in the base game (aircraft are placed)")
+    else:
+        movement = Value(unit.speed * sector, "cm", f"card speed {unit.speed} x {sector:g} cm sectors ({scale} scale, {SEED})")
+        for other, cm in SECTOR_CM.items():
+            rules[f"movement_{other}"] = Value(unit.speed * cm, "cm", f"card speed {unit.speed} x {cm:g} cm ({other} scale)")
+    number, why = detection_number(unit)
+    rules["detection"] = Value(number, "d6", f"{SEED}: {why}")
+    rearm = torpedo_rearm_counters(unit)
+    if rearm:
+        rules["torpedo_rearm_counters"] = Value(rearm[0], "counters", f"{SEED}: {rearm[1]}")
+    rules["range_0_reach"] = Value(sector, "cm", f"{SEED}: searching, escorting AA and seizing objectives use range-0 reach")
+    if unit.has_ability("Shallow Draft"):
+        rules["torpedo_immune"] = Value(True, None, f"{SEED}: shallow-draft vessels cannot be targeted by torpedoes")
+    return AdaptedUnit(unit, "tabletop-cm", dict(params), movement, tuple(attacks), rules, crippled)
+
+
+VARIANT = Variant(
+    name="tabletop-cm",
+    title="Tabletop in centimetres",
+    seed=SEED,
+    parameters=(
+        Parameter("table_scale", "6ft", "table scale: 6ft (10 cm sectors) or 8ft (15 cm sectors)", choices=tuple(SECTOR_CM)),
+    ),
+    adapt_fn=adapt,
+    distance_unit="cm",
+    description="Sectors of 10 cm (6 ft scale) or 15 cm (8 ft scale); band r reaches r+1 sectors.",
+)

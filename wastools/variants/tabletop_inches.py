@@ -1,0 +1,100 @@
+"""tabletop-inches: seed 004, War at Sea on a large playing surface (inches).
+
+A sector is 5 inches; each weapon class has its own range table in inches; depth
+charges reach 3 inches astern and hedgehogs 4 inches ahead; crippled units lose an
+inch of speed and a torpedo die; victory at 150 points, objectives worth 50.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Unit
+from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
+
+SEED = "seed 004 (large playing surface)"
+
+HEAVY_MAIN_IN = (5, 10, 20, 30, 35, 40)  # main battery of cruisers and battleships; 4-5 with Extended Range only
+LIGHT_GUN_IN = (5, 10, 15, 20)  # main of carriers and destroyers; secondary and tertiary of all
+TORPEDO_IN = (3, 6, 9, 12)  # band 3 for Long Lance torpedoes only
+ANTI_AIR_IN = (5, 10)
+DEPTH_CHARGE_IN = 3
+HEDGEHOG_IN = 4
+AIRCRAFT_ATTACK_IN = 5
+
+
+def table_for(unit: Unit, kind: str) -> tuple[tuple[int, ...], str]:
+    if kind == "main" and unit.type in ("cruiser", "battleship"):
+        return HEAVY_MAIN_IN, "main battery of cruisers and battleships"
+    if kind in ("main", "secondary", "tertiary"):
+        return LIGHT_GUN_IN, "main battery of other ships, secondary and tertiary batteries"
+    if kind == "torpedo" and not unit.is_aircraft:
+        return TORPEDO_IN, "torpedoes"
+    if kind == "anti_air" and not unit.is_aircraft:
+        return ANTI_AIR_IN, "ship-based anti-air"
+    return (AIRCRAFT_ATTACK_IN,), "aircraft attacks reach 1 sector unless the card says otherwise"
+
+
+def _bands(unit: Unit, kind: str, dice_by_band: list[tuple[int, int, str | None]]) -> tuple[tuple[Band, ...], tuple[str, ...]]:
+    table, what = table_for(unit, kind)
+    bands, notes = [], [f"{what} ({SEED})"]
+    for band, dice, condition in dice_by_band:
+        if band >= len(table):
+            notes.append(f"band {band} has no reach in this table")
+            continue
+        if kind == "torpedo" and band == 3 and not unit.is_aircraft:
+            if not unit.has_ability("Long-Lance Torpedoes"):
+                notes.append("band 3 (12 in) is for Long Lance torpedoes only")
+                continue
+            condition = "Long Lance torpedoes"
+        low = table[band - 1] if band else 0
+        bands.append(Band(band, dice, low, table[band], "in", condition))
+    return tuple(bands), tuple(notes)
+
+
+def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
+    sector = params["sector_in"]
+    rules: dict[str, Value] = {}
+    attacks = []
+    for attack in unit.attacks:
+        dice_by_band = [(r, d, None) for r, d in enumerate(attack.bands) if d]
+        dice_by_band += [(r, d, c) for r, d, c in extended_bands(unit, attack, crippled)]
+        if crippled and attack.kind == "torpedo":
+            dice_by_band = [(r, max(1, d - 1), c) for r, d, c in dice_by_band]
+        if attack.kind == "asw" and not unit.is_aircraft:
+            attacks.append(AdaptedAttack("asw", (Band(0, dice_by_band[0][1], 0, DEPTH_CHARGE_IN, "in", "depth charges: aft only"),), (f"depth charges ({SEED})",)))
+            if unit.year >= params["hedgehog_from_year"] or unit.has_ability("Sub Hunter"):
+                why = "Sub Hunter" if unit.has_ability("Sub Hunter") else f"built {unit.year}"
+                rules["hedgehog"] = Value(HEDGEHOG_IN, "in", f"{SEED}: hedgehog fore only ({why}), {dice_by_band[0][1]} dice")
+            continue
+        bands, notes = _bands(unit, attack.kind, dice_by_band)
+        attacks.append(AdaptedAttack(attack.kind, bands, notes))
+    if unit.is_aircraft:
+        movement = Value(None, "in", f"{SEED}: aircraft move in the air mission phase; the seed sets no distance")
+    elif params["movement_rule"] == "sectors":
+        inches = unit.speed * sector - (1 if crippled else 0)
+        movement = Value(inches, "in", f"card speed {unit.speed} x {sector:g} in sector" + (" - 1 in (crippled)" if crippled else "") + " (parameter movement_rule=sectors)")
+    else:
+        inches = max(0, unit.speed - (1 if crippled else 0))
+        movement = Value(inches, "in", f"{SEED} read literally: inches equal to card speed {unit.speed} (parameter movement_rule=literal)")
+    if crippled and not unit.is_aircraft:
+        rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armour -1")
+        rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1")
+        rules["attack_dice_modifier"] = Value(-1, "per die", f"{SEED}: crippled, -1 on each attack die")
+    rules["objective_claim"] = Value(sector, "in", f"{SEED}: a ship within 1 sector of an objective with no enemy ship within 1 sector of it")
+    return AdaptedUnit(unit, "tabletop-inches", dict(params), movement, tuple(attacks), rules, crippled)
+
+
+VARIANT = Variant(
+    name="tabletop-inches",
+    title="Large surface in inches",
+    seed=SEED,
+    parameters=(
+        Parameter("sector_in", 5.0, "one sector in inches (1 in = 1,000 yards)", minimum=1.0, maximum=12.0),
+        Parameter("movement_rule", "sectors", "sectors: speed x sector_in inches; literal: the seed's words, inches equal to speed", choices=("sectors", "literal")),
+        Parameter("hedgehog_from_year", 1944, "units built from this year on carry hedgehogs (the seed: 'made after 1943')", minimum=1930, maximum=1950),
+    ),
+    adapt_fn=adapt,
+    distance_unit="in",
+    description="5-inch sectors and per-weapon range tables in inches.",
+)

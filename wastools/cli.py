@@ -127,5 +127,88 @@ def coverage(ctx: click.Context, by: str) -> None:
     click.echo(coverage_table(result.repository, by))
 
 
+def _params(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r}: expected key=value", param_hint="--param")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _load_repository(ctx: click.Context):
+    result = repository.validate(_root(ctx))
+    if result.repository is None:
+        _print_problems(result.errors)
+        click.echo("the data is invalid: run `wastools validate`", err=True)
+        ctx.exit(1)
+    return result.repository
+
+
+@main.command("variants")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def variants_cmd(as_json: bool) -> None:
+    """List the rule variants with their parameters and defaults."""
+    import json
+
+    from .showing import variants_json, variants_text
+    from .variants import VARIANTS
+
+    chosen = list(VARIANTS.values())
+    click.echo(json.dumps(variants_json(chosen), indent=2) if as_json else variants_text(chosen))
+
+
+@main.command()
+@click.argument("unit")
+@click.option("--variant", "variant_name", help="One variant (default: every variant).")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="Variant parameter; repeatable.")
+@click.option("--crippled", is_flag=True, help="Show the unit crippled.")
+@click.option("--json", "as_json", is_flag=True, help="A stable JSON document (a list when several variants).")
+@click.pass_context
+def show(ctx: click.Context, unit: str, variant_name: str | None, params: tuple[str, ...], crippled: bool, as_json: bool) -> None:
+    """Show UNIT (an id) converted for a variant, with the provenance of every number."""
+    import json
+
+    from .showing import render_text
+    from .variants import VARIANTS, ParameterError, get
+
+    repo = _load_repository(ctx)
+    if unit not in repo.units:
+        close = [u for u in repo.units if unit.lower() in u][:5]
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise click.BadParameter(f"no unit with id {unit!r}{hint}", param_hint="UNIT")
+    try:
+        chosen = [get(variant_name)] if variant_name else list(VARIANTS.values())
+        given = _params(params)
+        if given and not variant_name:
+            raise ParameterError("--param needs --variant")
+        adapted = [(v, v.adapt(repo.units[unit], v.resolve(given), crippled)) for v in chosen]
+    except ParameterError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        docs = [a.to_json() for _v, a in adapted]
+        click.echo(json.dumps(docs[0] if variant_name else docs, indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n\n".join(render_text(a, v) for v, a in adapted))
+
+
+@main.command("air-chart")
+@click.option("--write", is_flag=True, help="Write docs/data/air-range-chart.md instead of printing.")
+@click.pass_context
+def air_chart(ctx: click.Context, write: bool) -> None:
+    """Cross-check seed 000's Air Range Chart against the formula and sourced speeds."""
+    from .air_chart import render_report
+
+    repo = _load_repository(ctx)
+    text = render_report(repo.units)
+    if write:
+        target = _root(ctx) / "docs" / "data" / "air-range-chart.md"
+        target.write_text(text, "utf-8")
+        click.echo(f"wrote {target.relative_to(_root(ctx))}")
+    else:
+        click.echo(text, nl=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

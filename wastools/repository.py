@@ -205,13 +205,12 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
     units = [_load(p, root, "unit", limits, problems) for p in files]
     context = _Context.build(catalogues)
     problems.extend(context.catalogue_problems(catalogues))
-    built = {}
+    repo_units: dict[str, model.Unit] = {}
     for loaded in units:
         unit = _check_unit(loaded, root, context, problems)
         if unit is not None:
-            built.setdefault(unit.id, []).append((loaded, unit))
-    problems.extend(_cross_unit_problems(built, context))
-    repo_units = {uid: entries[0][1] for uid, entries in built.items()}
+            repo_units.setdefault(unit.id, unit)
+    problems.extend(_cross_unit_problems(units))
     if paths is not None:
         wanted = {display_path(p, root) for p in extra}
         wanted_dirs = tuple(w.rstrip("/") + "/" for w in wanted)
@@ -377,19 +376,26 @@ def _build_history(h: dict) -> model.History:
     return model.History(h.get("class"), figure(h.get("top_speed")), figure(h.get("length")), tuple(sorted((h.get("missing") or {}).items())))
 
 
-def _cross_unit_problems(built: dict[str, list[tuple[LoadedFile, model.Unit]]], ctx: _Context) -> list[Problem]:
+def _cross_unit_problems(units: list[LoadedFile]) -> list[Problem]:
+    """Unique ids and set numbers, checked on every parsed file, even one with other
+    errors. A clash is reported in each file involved, naming the others."""
+    by_id: dict[str, list[LoadedFile]] = {}
+    by_number: dict[tuple[str, int], list[LoadedFile]] = {}
+    for loaded in (u for u in units if u.doc is not None):
+        data = loaded.doc.data
+        if isinstance(data.get("id"), str):
+            by_id.setdefault(data["id"], []).append(loaded)
+        if isinstance(data.get("set"), str) and isinstance(data.get("number"), int):
+            by_number.setdefault((data["set"], data["number"]), []).append(loaded)
     problems = []
-    for uid, entries in built.items():
-        for loaded, _unit in entries[1:]:
-            first = entries[0][0].shown_as
-            problems.append(loaded.doc.problem(["id"], f"duplicate id {uid!r}: also used by {first}"))
-    numbers: dict[tuple[str, int], LoadedFile] = {}
-    for uid, entries in sorted(built.items()):
-        for loaded, unit in entries:
-            key = (unit.set, unit.number)
-            if key in numbers and numbers[key] is not loaded:
-                problems.append(loaded.doc.problem(["number"], f"{unit.set} #{unit.number} is already used by {numbers[key].shown_as}"))
-            numbers.setdefault(key, loaded)
+    for groups, field_name, describe in (
+        (by_id, "id", lambda key: f"duplicate id {key!r}"),
+        (by_number, "number", lambda key: f"{key[0]} #{key[1]} is used twice"),
+    ):
+        for key, files in groups.items():
+            for loaded in files if len(files) > 1 else ():
+                others = ", ".join(sorted(f.shown_as for f in files if f is not loaded))
+                problems.append(loaded.doc.problem([field_name], f"{describe(key)}: also used by {others}"))
     return problems
 
 

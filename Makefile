@@ -1,0 +1,39 @@
+# Two commands on a fresh machine:
+#   make build   builds every print-and-play PDF from the shipped data into build/
+#   make test    runs the whole test suite (what .ci/run calls)
+# Both set up what they need first: Debian libraries (tools/system-deps.sh) and a
+# virtual environment in .venv with the package and its test extra.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: build test validate fmt bench clean
+
+$(STAMP): pyproject.toml tools/system-deps.sh
+	bash tools/system-deps.sh
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+build: $(STAMP)
+	$(BIN)/wastools build
+
+test: $(STAMP)
+	$(BIN)/wastools validate --quiet
+	$(BIN)/wastools fmt --check
+	$(BIN)/python -m pytest -n 2
+
+validate: $(STAMP)
+	$(BIN)/wastools validate
+
+fmt: $(STAMP)
+	$(BIN)/wastools fmt
+
+bench: $(STAMP)
+	$(BIN)/python tools/benchmark.py
+
+clean:
+	rm -rf build .venv

@@ -50,9 +50,11 @@ def movement_legs(unit: Unit, crippled: bool) -> tuple[int | None, str]:
     if unit.is_aircraft:
         return None, "aircraft are placed touching their target, not moved"
     slow = unit.ability("Slow {n}")
-    if slow and crippled:
-        return 2, f"{slow.text} (amended), crippled: speed 1 = 2 legs"
     legs = 2 * unit.speed
+    if slow and crippled:
+        # Speed 1 when crippled, but never more than the undamaged 2 x speed - 1 legs
+        # (a speed-1 slow ship would otherwise gain a leg by being crippled).
+        return min(2, legs - 1), f"{slow.text} (amended), crippled: speed 1, at most {min(2, legs - 1)} legs"
     if slow:
         return legs - 1, f"{slow.text} (amended): 2 legs x speed {unit.speed} - 1 leg"
     return legs, f"2 legs x speed {unit.speed}"

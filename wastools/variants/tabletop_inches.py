@@ -80,7 +80,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     if crippled and not unit.is_aircraft:
         rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armour -1")
         rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1")
-        rules["attack_dice_modifier"] = Value(-1, "per die", f"{SEED}: crippled, -1 on each attack die")
+        rules["attack_die_penalty"] = Value(1, "pip per die", f"{SEED}: crippled, -1 on each attack die")
     rules["objective_claim"] = Value(sector, "in", f"{SEED}: a ship within 1 sector of an objective with no enemy ship within 1 sector of it")
     return AdaptedUnit(unit, "tabletop-inches", dict(params), movement, tuple(attacks), rules, crippled)
 

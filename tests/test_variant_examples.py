@@ -1,0 +1,207 @@
+"""Each worked example in the seeds, with the seed's own numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from wastools.variants import VARIANTS, fleet, hex, large_map, off_grid, tabletop_cm, tabletop_inches
+
+
+def adapt(repo, variant, unit_id, **params):
+    v = VARIANTS[variant]
+    return v.adapt(repo.units[unit_id], v.resolve({k: str(val) for k, val in params.items()}))
+
+
+# --- seed 000: large map --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row", large_map.AIR_RANGE_CHART, ids=lambda r: r.chart_name)
+def test_seed_000_air_range_chart_rows_are_what_the_variant_flies(repo, row):
+    adapted = adapt(repo, "large-map", row.unit_id)
+    assert adapted.movement.value == row.sectors
+    assert "Air Range Chart" in adapted.movement.source
+
+
+def test_seed_000_formula_rounds_down():
+    assert large_map.formula_sectors(331) == 9  # 331 / 12 * 1760 / 5000 = 9.71
+    assert large_map.formula_sectors(340.9) == 9
+    assert large_map.formula_sectors(Fraction_edge := 375) == 11  # 375 mph is exactly 11.0 sectors
+    assert Fraction_edge == 375
+
+
+def test_seed_000_formula_elsewhere(repo):
+    adapted = adapt(repo, "large-map", "fw-190a")
+    mph = repo.units["fw-190a"].history.top_speed.value
+    assert adapted.movement.value == large_map.formula_sectors(mph)
+    assert "formula" in adapted.movement.source
+    chart_off = adapt(repo, "large-map", "f6f-3-hellcat", use_air_range_chart="false")
+    assert chart_off.movement.value == large_map.formula_sectors(repo.units["f6f-3-hellcat"].history.top_speed.value)
+
+
+def test_seed_000_carrier_loses_vital_armour_per_squadron(repo):
+    enterprise = repo.units["uss-enterprise-cv-6"]
+    adapted = adapt(repo, "large-map", "uss-enterprise-cv-6")
+    expected = [enterprise.vital_armor - n for n in range(enterprise.carrier_capacity + 1)]
+    assert adapted.rules["vital_armor_by_squadrons_aboard"].value == expected
+    assert adapted.rules["launch_land_per_phase"].value == enterprise.carrier_capacity
+
+
+def test_seed_000_stat_blocks():
+    assert large_map.AIR_BASE == {"capacity": 4, "armor": 4, "hull": 6, "anti_air": 5}
+    assert large_map.HEAVY_BATTERY["gunnery"] == (8, 7, 6) and large_map.LIGHT_BATTERY["gunnery"] == (5, 4, 3)
+    assert large_map.GARRISON["armor"] == 3
+
+
+# --- seed 001: tabletop in centimetres ----------------------------------------------------
+
+
+def test_seed_001_fletcher_moves_30_cm_on_the_8_ft_scale(repo):
+    adapted = adapt(repo, "tabletop-cm", "uss-fletcher-dd-445", table_scale="8ft")
+    assert (adapted.movement.value, adapted.movement.unit) == (30, "cm")
+
+
+def test_seed_001_range_1_is_20_cm_on_the_6_ft_scale(repo):
+    main = adapt(repo, "tabletop-cm", "uss-fletcher-dd-445").attack("main")
+    assert [(b.band, b.max) for b in main.bands] == [(0, 10), (1, 20), (2, 30)]
+
+
+@pytest.mark.parametrize(
+    "unit_id, number",
+    [("a6m2-zeke", 6), ("pby-catalina", 4), ("yamato", 5), ("uss-fletcher-dd-445", 4), ("hmas-arunta", 3)],
+)
+def test_seed_001_detection_numbers(repo, unit_id, number):
+    assert tabletop_cm.detection_number(repo.units[unit_id])[0] == number
+
+
+def test_seed_001_fleet_limits(repo):
+    us_cruiser = repo.units["uss-cleveland-cl-55"]
+    ijn = repo.units["yamato"]
+    count = -(-95 // us_cruiser.points)  # at least 95 US points: legal at 100, not at 90
+    capped = fleet.check_fleet("tabletop-cm", [(us_cruiser, count)], 100)
+    assert capped.effective_limit == 90 and not capped.legal
+    assert fleet.check_fleet("standard", [(us_cruiser, count)], 100).legal == (count * us_cruiser.points <= 100)
+    assert fleet.check_fleet("tabletop-cm", [(us_cruiser, 1)], 200).effective_limit == 180
+    assert fleet.check_fleet("tabletop-cm", [(ijn, 1)], 100).effective_limit == 100
+    sub = repo.units["i-19"]
+    subs = fleet.check_fleet("tabletop-cm", [(sub, 3)], 100)
+    assert subs.submarine_points == 3 * sub.points
+    assert subs.legal == (3 * sub.points <= 25)
+
+
+def test_seed_001_torpedo_rearm_counters(repo):
+    assert tabletop_cm.torpedo_rearm_counters(repo.units["uss-fletcher-dd-445"])[0] == 2
+    assert tabletop_cm.torpedo_rearm_counters(repo.units["i-19"])[0] == 0
+
+
+# --- seed 002: hex grid ------------------------------------------------------------------
+
+
+def test_seed_002_67_kmh_moves_7_hexes():
+    assert hex.speed_hexes(67) == 7
+    assert hex.speed_hexes(65) == 7  # half rounds up
+    assert hex.speed_hexes(64.9) == 6
+
+
+def test_seed_002_band_table():
+    table = {0: (1, 1), 1: (2, 4), 2: (5, 7), 3: (8, 10), 4: (11, 13), 5: (14, 16), 6: (17, 19)}
+    assert {band: hex.band_hexes(band) for band in table} == table
+
+
+def test_seed_002_tribal_class_card(repo):
+    adapted = adapt(repo, "hex", "hms-cossack")  # a Tribal-class destroyer
+    notation = adapted.rules["card_notation"].value
+    assert notation["Main Guns"] == "6@1, 5@7"
+    assert notation["AA Guns"] == "5@1"
+    assert notation["Depth Charge"] == "5@1"
+    cossack = repo.units["hms-cossack"]
+    assert (cossack.vital_armor, cossack.hull) == (7, 2)
+    assert {a.text for a in cossack.abilities} == {"Chase the Salvoes", "Valiant Stand"}
+
+
+def test_seed_002_depth_charges_and_arcs(repo):
+    adapted = adapt(repo, "hex", "hms-cossack")
+    assert adapted.rules["depth_charge_hexes"].value["port_astern_starboard"] == [2, 2, 1]  # the seed's 5-dice example
+    arcs = adapted.rules["main_arcs"].value
+    assert arcs == {"fore": [3, 3, 3], "aft": [3, 2, 2], "broadside": [6, 5, 5]}
+
+
+@pytest.mark.parametrize("unit_id, hexes", [("bismarck", 3), ("hms-prince-of-wales", 3), ("hms-warspite", 2), ("hms-cossack", 1), ("uss-cleveland-cl-55", 2)])
+def test_seed_002_footprints(repo, unit_id, hexes):
+    assert adapt(repo, "hex", unit_id).rules["footprint"].value == hexes
+
+
+def test_seed_002_footprint_override(repo):
+    v = VARIANTS["hex"]
+    adapted = v.adapt(repo.units["hms-warspite"], v.resolve({"footprint.hms-warspite": "3"}))
+    assert adapted.rules["footprint"].value == 3
+
+
+# --- seed 003: off the grid ----------------------------------------------------------------
+
+
+def test_seed_003_range_table_in_legs_and_inches():
+    legs = [off_grid.band_legs(b) for b in range(6)]
+    assert legs == [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11)]
+    assert [hi * 3 for _lo, hi in legs] == [3, 9, 15, 21, 27, 33]
+
+
+def test_seed_003_speed_2_moves_4_legs_12_inches(repo):
+    adapted = adapt(repo, "off-grid", "hms-cossack")
+    assert adapted.movement.value == 4 and adapted.rules["movement_in"].value == 12
+
+
+def test_seed_003_grid_to_leg():
+    for grid, leg in [(3.5, 2.0), (4, 2.25), (6, 3.3), (7, 3.9)]:
+        value, _ = off_grid.leg_inches({"grid_in": grid, "leg_in": 3.0})
+        assert abs(value - leg) < 0.1
+
+
+def test_seed_003_anti_air_short_and_long(repo):
+    aa = adapt(repo, "off-grid", "hms-cossack").attack("anti_air")
+    assert [(b.min, b.max) for b in aa.bands] == [(0, 1), (1, 2)]
+    heavy = next(u for u in repo.units.values() if u.has_ability("Heavy Antiair"))
+    aa = adapt(repo, "off-grid", heavy.id).attack("anti_air")
+    assert [b.max for b in aa.bands] == [2, 3]
+
+
+def test_seed_003_slow_ships(repo):
+    slow = next(u for u in repo.units.values() if u.has_ability("Slow {n}") and u.speed == 2)
+    assert adapt(repo, "off-grid", slow.id).movement.value == 3
+    v = VARIANTS["off-grid"]
+    assert v.adapt(slow, v.defaults(), crippled=True).movement.value == 2
+
+
+# --- seed 004: large playing surface -------------------------------------------------------
+
+
+def test_seed_004_range_tables(repo):
+    bismarck = adapt(repo, "tabletop-inches", "bismarck")
+    assert [b.max for b in bismarck.attack("main").bands][:4] == [5, 10, 20, 30]
+    assert [b.max for b in bismarck.attack("secondary").bands] == [5, 10, 15, 20]
+    fletcher = adapt(repo, "tabletop-inches", "uss-fletcher-dd-445")
+    assert [b.max for b in fletcher.attack("main").bands] == [5, 10, 15]
+    assert [b.max for b in fletcher.attack("torpedo").bands] == [3, 6]
+    assert fletcher.attack("asw").bands[0].max == 3
+    assert tabletop_inches.HEAVY_MAIN_IN == (5, 10, 20, 30, 35, 40)
+
+
+def test_seed_004_extended_range_and_long_lance(repo):
+    er5 = next(u for u in repo.units.values() if u.has_ability("Extended Range {n}") and u.ability("Extended Range {n}").n == 5)
+    main = adapt(repo, "tabletop-inches", er5.id).attack("main")
+    assert [(b.band, b.max) for b in main.bands if b.condition] == [(4, 35), (5, 40)]
+    lance = next(u for u in repo.units.values() if u.has_ability("Long-Lance Torpedoes") and u.attack("torpedo").bands[3])
+    torpedo = adapt(repo, "tabletop-inches", lance.id).attack("torpedo")
+    assert torpedo.bands[-1].max == 12 and torpedo.bands[-1].condition == "Long Lance torpedoes"
+
+
+def test_seed_004_hedgehog(repo):
+    late = next(u for u in repo.units.values() if u.attack("asw") and not u.is_aircraft and u.year >= 1944 and not u.has_ability("Sub Hunter"))
+    assert adapt(repo, "tabletop-inches", late.id).rules["hedgehog"].value == 4
+    early = next(u for u in repo.units.values() if u.attack("asw") and not u.is_aircraft and u.year <= 1942 and not u.has_ability("Sub Hunter"))
+    assert "hedgehog" not in adapt(repo, "tabletop-inches", early.id).rules
+
+
+def test_victory_rules_per_variant():
+    for name in VARIANTS:
+        rules = fleet.victory_rules(name)
+        assert (rules.objective_points, rules.win_points) == (50, 150) and rules.claim

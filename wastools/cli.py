@@ -5,6 +5,7 @@ Exit codes: 0 success, 1 invalid data (or fmt --check found changes), 2 usage er
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -208,6 +209,53 @@ def air_chart(ctx: click.Context, write: bool) -> None:
         click.echo(f"wrote {target.relative_to(_root(ctx))}")
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+@click.option("--variant", "variants", multiple=True, help="Only this variant (repeatable).")
+@click.option("--nation", "nations", multiple=True, help="Only units of this nation (repeatable).")
+@click.option("--set", "sets", multiple=True, help="Only units of this set (repeatable).")
+@click.option("--type", "types", multiple=True, help="Only units of this type (repeatable).")
+@click.option("--unit", "units", multiple=True, help="Only this unit id (repeatable).")
+@click.option("--paper", type=click.Choice(["letter", "a4", "both"]), default="both", show_default=True)
+@click.option("--scale-x", type=float, default=1.0, show_default=True, help="Printer correction across the page.")
+@click.option("--scale-y", type=float, default=1.0, show_default=True, help="Printer correction down the page.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="all cores")
+@click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
+@click.pass_context
+def build(ctx, variants, nations, sets, types, units, paper, scale_x, scale_y, jobs, out) -> None:
+    """Build the print-and-play PDFs into build/ (only what changed is rebuilt)."""
+    from tqdm import tqdm
+
+    from . import build as builder
+    from .render.sheets import PrinterProfile
+    from .variants import VARIANTS
+
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        raise click.BadParameter(f"unknown variant {unknown[0]!r} (known: {', '.join(VARIANTS)})", param_hint="--variant")
+    root = _root(ctx)
+    repo = _load_repository(ctx)
+    selection = builder.Selection(variants, nations, sets, types, units)
+    if not selection.chosen_units(repo):
+        raise click.UsageError("the selection matches no unit")
+    started = time.perf_counter()
+    bar = tqdm(total=0, unit="card", desc="rendering cards", disable=None, leave=False)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    papers = ("letter", "a4") if paper == "both" else (paper,)
+    out_dir = Path(out) if Path(out).is_absolute() else root / out
+    report = builder.build(repo, root, out_dir, selection, papers, PrinterProfile(scale_x, scale_y), jobs, progress)
+    bar.close()
+    click.echo(
+        f"{report.cards_total} cards ({report.cards_rendered} laid out, {report.cards_total - report.cards_rendered} from cache); "
+        f"{report.decks_written} PDFs written, {report.decks_unchanged} unchanged in {time.perf_counter() - started:.1f} s; "
+        f"see {out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir}/manifest.json"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

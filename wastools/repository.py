@@ -29,6 +29,7 @@ SCHEMA_FILES = {
     "nations": "nations.schema.json",
     "abilities": "abilities.schema.json",
     "scenario": "scenario.schema.json",
+    "layout": "layout.schema.json",
 }
 # The `$schema=` reference each kind of file carries, relative to its usual folder.
 SCHEMA_REFS = {

@@ -82,9 +82,13 @@ class Value:
     value: Any
     unit: str | None
     source: str  # shown as "from"
+    note: str | None = None  # what a card prints when there is no number (e.g. "placed")
 
     def to_json(self) -> dict[str, Any]:
-        return {"value": _num(self.value), "unit": self.unit, "from": self.source}
+        out = {"value": _num(self.value), "unit": self.unit, "from": self.source}
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 @dataclass(frozen=True)

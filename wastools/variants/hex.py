@@ -70,7 +70,7 @@ def movement(unit: Unit, params: dict[str, Any], crippled: bool) -> tuple[Value,
     kmh = unit.history.top_speed_kmh
     if kmh is None:
         if unit.is_aircraft:
-            return Value(None, "hexes", "not derived: no historical top speed (add history.top_speed)"), [f"{unit.id}: history.top_speed missing: aircraft speed in hexes not derived"]
+            return Value(None, "hexes", "not derived: no historical top speed (add history.top_speed)", "not derived"), [f"{unit.id}: history.top_speed missing: aircraft speed in hexes not derived"]
         hexes = max(1, unit.speed * HEXES_PER_SECTOR - (1 if crippled else 0))
         return Value(hexes, "hexes", f"fallback: card speed {unit.speed} x {HEXES_PER_SECTOR} hexes per sector (no historical top speed)"), [
             f"{unit.id}: history.top_speed missing: hex speed falls back to card speed x {HEXES_PER_SECTOR}"

@@ -103,7 +103,7 @@ def air_sectors(unit: Unit, use_chart: bool) -> tuple[Value, list[str]]:
     if mph:
         return Value(formula_sectors(mph), "sectors/phase", f"formula of {SEED}: {formula_text(mph)}"), []
     warning = f"{unit.id}: history.top_speed missing and not in the Air Range Chart: sectors per phase not derived"
-    return Value(None, "sectors/phase", "not derived: no historical top speed (add history.top_speed)"), [warning]
+    return Value(None, "sectors/phase", "not derived: no historical top speed (add history.top_speed)", "not derived"), [warning]
 
 
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:

@@ -63,7 +63,7 @@ def movement_legs(unit: Unit, crippled: bool) -> tuple[int | None, str]:
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
     leg, leg_text = leg_inches(params)
     legs, why = movement_legs(unit, crippled)
-    movement = Value(legs, "legs", f"{SEED}: {why}; {leg_text}")
+    movement = Value(legs, "legs" if legs is not None else None, f"{SEED}: {why}; {leg_text}", None if legs is not None else "placed on target")
     attacks = []
     short, long_, aa_text = aa_legs(unit)
     for attack in unit.attacks:

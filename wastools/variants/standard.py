@@ -22,7 +22,7 @@ def sector_attacks(unit: Unit, crippled: bool, unit_name: str = "sectors") -> tu
 
 def sector_movement(unit: Unit, source: str) -> Value:
     if unit.is_aircraft:
-        return Value(None, None, "aircraft are placed in their target's sector, not moved")
+        return Value(None, None, "aircraft are placed in their target's sector, not moved", "placed")
     return Value(unit.speed, "sectors", f"card speed {unit.speed} ({source})")
 
 

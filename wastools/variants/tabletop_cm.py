@@ -62,7 +62,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         attacks.append(AdaptedAttack(attack.kind, tuple(bands), notes))
     rules: dict[str, Value] = {}
     if unit.is_aircraft:
-        movement = Value(None, None, f"{SEED}: air attacks as in the base game (aircraft are placed)")
+        movement = Value(None, None, f"{SEED}: air attacks as in the base game (aircraft are placed)", "placed")
     else:
         movement = Value(unit.speed * sector, "cm", f"card speed {unit.speed} x {sector:g} cm sectors ({scale} scale, {SEED})")
         for other, cm in SECTOR_CM.items():

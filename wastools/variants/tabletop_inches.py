@@ -70,7 +70,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         bands, notes = _bands(unit, attack.kind, dice_by_band)
         attacks.append(AdaptedAttack(attack.kind, bands, notes))
     if unit.is_aircraft:
-        movement = Value(None, "in", f"{SEED}: aircraft move in the air mission phase; the seed sets no distance")
+        movement = Value(None, None, f"{SEED}: aircraft move in the air mission phase; the seed sets no distance", "air mission move")
     elif params["movement_rule"] == "sectors":
         inches = unit.speed * sector - (1 if crippled else 0)
         movement = Value(inches, "in", f"card speed {unit.speed} x {sector:g} in sector" + (" - 1 in (crippled)" if crippled else "") + " (parameter movement_rule=sectors)")

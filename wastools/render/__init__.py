@@ -1,0 +1,1 @@
+"""Rendering: card faces (jinja2 + WeasyPrint), sheet imposition and PDF finishing."""

@@ -9,6 +9,7 @@ have_lib 'libpango-1.0.so.0' || needed+=(libpango-1.0-0)
 have_lib 'libpangoft2-1.0.so.0' || needed+=(libpangoft2-1.0-0)
 have_lib 'libharfbuzz.so.0' || needed+=(libharfbuzz0b)
 have_lib 'libfontconfig.so.1' || needed+=(libfontconfig1)
+have_lib 'libharfbuzz-subset.so.0' || needed+=(libharfbuzz-subset0)  # WeasyPrint's font subsetting
 python3 -c 'import venv, ensurepip' 2>/dev/null || needed+=(python3-venv)
 
 if [ ${#needed[@]} -eq 0 ]; then

@@ -22,7 +22,7 @@ SAMPLE = ("hms-cossack", "uss-fletcher-dd-445", "bismarck", "a6m2-zeke", "i-19",
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, repo):
     out = tmp_path_factory.mktemp("build")
-    report = builder.build(repo, ROOT, out, builder.Selection(units=SAMPLE), jobs=2)
+    report = builder.build(repo, ROOT, out, builder.Selection(units=SAMPLE), builder.Options(jobs=2))
     return out, report
 
 
@@ -31,13 +31,14 @@ def test_outputs_and_manifest(built):
     import json
 
     manifest = json.loads((out / "manifest.json").read_text())
-    assert set(manifest["outputs"]) == {f"{v}/{name}" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for name in ("cards.pdf", "cards-a4.pdf")}
+    decks = {f"{v}/{name}" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for name in ("cards.pdf", "cards-a4.pdf")}
+    assert set(manifest["outputs"]) == decks | {"calibration/duplex-letter.pdf", "calibration/duplex-a4.pdf"}
     for rel, entry in manifest["outputs"].items():
         data = (out / rel).read_bytes()
         import hashlib
 
         assert hashlib.sha256(data).hexdigest() == entry["sha256"]
-        assert len(PdfReader(out / rel).pages) == entry["pages"] == 2  # 11 cards, 9 a sheet
+        assert len(PdfReader(out / rel).pages) == entry["pages"] == 2  # 11 cards, 9 a sheet; or front and back
     assert report.cards_total == 66 and not list(ROOT.glob(".build-tmp/*"))
 
 
@@ -115,11 +116,11 @@ def test_no_text_leaves_its_card(built):
 
 def test_second_build_renders_nothing_and_is_byte_identical(built, repo, tmp_path):
     out, _ = built
-    again = builder.build(repo, ROOT, out, builder.Selection(units=SAMPLE), jobs=1)
-    assert again.cards_rendered == 0 and again.decks_written == 0
+    again = builder.build(repo, ROOT, out, builder.Selection(units=SAMPLE), builder.Options(jobs=1))
+    assert again.cards_rendered == 0 and again.written == 0 and again.unchanged == 14
     fresh = tmp_path / "fresh"
-    shutil.copytree(out / ".cache", fresh / ".cache")  # same cards, imposed anew
-    builder.build(repo, ROOT, fresh, builder.Selection(units=SAMPLE), jobs=1)
+    shutil.copytree(out / ".cache" / "cards", fresh / ".cache" / "cards")  # same cards, imposed anew
+    builder.build(repo, ROOT, fresh, builder.Selection(units=SAMPLE), builder.Options(jobs=1))
     for rel in ("hex/cards.pdf", "standard/cards-a4.pdf"):
         assert (fresh / rel).read_bytes() == (out / rel).read_bytes()
 
@@ -127,8 +128,8 @@ def test_second_build_renders_nothing_and_is_byte_identical(built, repo, tmp_pat
 def test_cold_builds_are_byte_identical(repo, tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
     selection = builder.Selection(variants=("hex",), units=SAMPLE[:4])
-    builder.build(repo, ROOT, one, selection, papers=("letter",), jobs=1)
-    builder.build(repo, ROOT, two, selection, papers=("letter",), jobs=2)
+    builder.build(repo, ROOT, one, selection, builder.Options(papers=("letter",), jobs=1))
+    builder.build(repo, ROOT, two, selection, builder.Options(papers=("letter",), jobs=2))
     assert (one / "hex/cards.pdf").read_bytes() == (two / "hex/cards.pdf").read_bytes()
     assert (one / "manifest.json").read_bytes() == (two / "manifest.json").read_bytes()
 
@@ -146,7 +147,7 @@ def test_hostile_text_prints_literally_and_fetches_nothing(tmp_repo, tmp_path):
     result = repository.validate(tmp_repo)
     assert result.repository is not None, result.errors
     out = tmp_path / "build"
-    builder.build(result.repository, tmp_repo, out, builder.Selection(variants=("hex",), units=("hms-cossack",)), papers=("letter",), jobs=1)
+    builder.build(result.repository, tmp_repo, out, builder.Selection(variants=("hex",), units=("hms-cossack",)), builder.Options(papers=("letter",), jobs=1))
     pdf = out / "hex/cards.pdf"
     with pdfplumber.open(pdf) as doc:
         shown = "".join((doc.pages[0].extract_text() or "").split())  # wrapping may split words
@@ -165,3 +166,45 @@ def test_fetcher_refuses_everything_outside_the_project():
         with pytest.raises(ForbiddenResource):
             fetcher.fetch(url)
     assert fetcher.fetch((ROOT / "templates/cards/card.css").as_uri()).read()
+
+
+def test_backs_are_mirrored_for_long_edge_duplex(repo, tmp_path):
+    from wastools.render.sheets import MM, PrinterProfile
+
+    profile = PrinterProfile(back_dx=1.5 * MM, back_dy=-1 * MM)
+    units = SAMPLE[:2]
+    builder.build(repo, ROOT, tmp_path, builder.Selection(variants=("hex",), units=units), builder.Options(papers=("letter",), profile=profile, backs=True, jobs=1))
+    layout = sheets.load_layout("letter")
+    with pdfplumber.open(tmp_path / "hex" / "cards-duplex.pdf") as pdf:
+        assert len(pdf.pages) == 2
+        fronts = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in pdf.pages[0].rects if r["fill"] and round(r["width"], 2) == 180})
+        backs = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in pdf.pages[1].rects if r["fill"] and round(r["width"], 2) == 180 and round(r["height"], 2) == 252})
+        assert "War at Sea" in pdf.pages[1].extract_text()
+    assert fronts == sorted((s["x"], s["y"]) for s in layout["slots"][:2])
+    expected = sorted((round(612 - s["x"] - 180 + 1.5 * MM, 2), round(s["y"] - MM, 2)) for s in layout["slots"][:2])
+    assert backs == expected
+
+
+def test_bleed_cards_extend_past_the_trim(repo, tmp_path):
+    builder.build(repo, ROOT, tmp_path, builder.Selection(variants=("standard",), units=SAMPLE[:6]), builder.Options(papers=("a4",), bleed=True, jobs=1))
+    layout = sheets.load_layout("a4-bleed")
+    bleed = layout["bleed"]
+    with pdfplumber.open(tmp_path / "standard" / "cards-a4-bleed.pdf") as pdf:
+        page = pdf.pages[0]
+        assert (round(page.width, 2), round(page.height, 2)) == (841.89, 595.28)
+        faces = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in page.rects if r["fill"] and round(r["width"], 2) == 180 + 2 * bleed})
+    assert faces == sorted((round(s["x"] - bleed, 2), round(s["y"] - bleed, 2)) for s in layout["slots"])
+    for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout):
+        for s in layout["slots"]:  # marks stay clear of the bleed too
+            assert not (s["x"] - bleed < (x1 + x2) / 2 < s["x"] + 180 + bleed and s["y"] - bleed < (y1 + y2) / 2 < s["y"] + 252 + bleed)
+
+
+def test_calibration_sheet(built):
+    out, _ = built
+    with pdfplumber.open(out / "calibration" / "duplex-a4.pdf") as pdf:
+        assert len(pdf.pages) == 2
+        assert "Duplex calibration: front" in pdf.pages[0].extract_text()
+        ticks = [l for l in pdf.pages[1].lines if abs(l["x0"] - l["x1"]) < 0.01 and l["height"] in (5.0, 10.0)]
+        xs = sorted({round(l["x0"], 3) for l in ticks})
+        steps = {round(b - a, 3) for a, b in zip(xs, xs[1:])}
+        assert round(72 / 25.4, 3) in steps  # 1 mm ticks

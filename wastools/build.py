@@ -1,13 +1,15 @@
-"""`wastools build`: plan every output, render only what changed, write atomically.
+"""`wastools build`: plan every output, make only what changed, write atomically.
 
-1. Validate the whole repository first; nothing is written if the data is invalid.
-2. Plan: one card deck per variant and paper (``build/<variant>/cards.pdf``, ``cards-a4.pdf``).
-3. Each card's HTML is hashed with the templates and tool version; cards whose hash is
-   in the cache (``build/.cache/cards``) are never laid out again. The rest are laid out
-   by WeasyPrint in batches, on every core.
-4. Each PDF is written to a temporary file outside ``build/`` and moved into place, so a
-   failed or killed build never leaves a half-written output; ``build/manifest.json``
-   lists each output with its sha256 and page count.
+1. The data is validated whole before anything is written (a validated model is cached
+   by the hash of every data file and of the tool's own code).
+2. Every output has a key: a hash of everything that affects it (data, code, templates,
+   layouts, parameters, printer profile). An output whose key and bytes match the
+   manifest is left alone, so a no-op rebuild does almost nothing.
+3. Card faces are cached one by one (``build/.cache/cards``) by a hash of their HTML and
+   the code; only new cards are laid out, by WeasyPrint, in batches on every core.
+4. Each file is written to a temporary file outside ``build/`` and moved into place:
+   a failed or killed build never leaves a half-written output. ``build/manifest.json``
+   lists every output with its sha256 and page count.
 """
 
 from __future__ import annotations
@@ -15,75 +17,62 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import __version__
+from . import __version__, repository
 from .model import Repository, Unit
 from .render import cards as card_render
 from .render import sheets
+from .render.fetcher import PROJECT
 from .variants import VARIANTS, Variant
 
 BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
+Progress = Callable[[int, int], None]
 
 
-@dataclass(frozen=True)
-class Selection:
-    variants: tuple[str, ...] = ()
-    nations: tuple[str, ...] = ()
-    sets: tuple[str, ...] = ()
-    types: tuple[str, ...] = ()
-    units: tuple[str, ...] = ()
-
-    def chosen_variants(self) -> list[Variant]:
-        return [VARIANTS[v] for v in (self.variants or tuple(VARIANTS))]
-
-    def chosen_units(self, repo: Repository) -> list[Unit]:
-        def keep(u: Unit) -> bool:
-            return ((not self.nations or u.nation in self.nations) and (not self.sets or u.set in self.sets)
-                    and (not self.types or u.type in self.types) and (not self.units or u.id in self.units))
-
-        return [u for u in repo.units.values() if keep(u)]
+# --- fingerprints ----------------------------------------------------------------------
 
 
-@dataclass
-class BuildReport:
-    outputs: dict[str, dict] = field(default_factory=dict)
-    cards_total: int = 0
-    cards_rendered: int = 0
-    decks_written: int = 0
-    decks_unchanged: int = 0
-
-
-@dataclass(frozen=True)
-class CardJob:
-    key: str
-    html: str
-
-
-def card_key(html: str) -> str:
+def _hash_files(paths: Iterable[Path], base: Path) -> str:
     digest = hashlib.sha256()
-    for part in (__version__, card_render.template_fingerprint(), html):
-        digest.update(part.encode("utf-8") + b"\0")
+    for path in sorted(paths):
+        digest.update(path.relative_to(base).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def _render_batch(jobs: list[CardJob]) -> list[tuple[str, bytes]]:
-    """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs."""
-    html = card_render.render_deck_html([card_render.Markup(j.html) for j in jobs], "cards")
-    pages = card_render.html_to_pages(html)
-    if len(pages) != len(jobs):
-        raise RuntimeError(f"expected {len(jobs)} card pages, got {len(pages)}: a card overflowed its page")
-    return [(job.key, page) for job, page in zip(jobs, pages)]
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """The tool itself: its code, templates and layouts. Any edit invalidates caches."""
+    files = [p for p in (PROJECT / "wastools").rglob("*.py")]
+    files += [p for p in (PROJECT / "templates").rglob("*") if p.is_file()]
+    files += list((PROJECT / "layouts").glob("*.yaml"))
+    return hashlib.sha256((__version__ + _hash_files(files, PROJECT)).encode()).hexdigest()
+
+
+def data_fingerprint(root: Path) -> str:
+    files = list((root / "cards").rglob("*.yaml")) + list((root / "schemas").glob("*.json"))
+    if (root / "scenarios").is_dir():
+        files += list((root / "scenarios").glob("*.yaml"))
+    return _hash_files(files, root)
+
+
+def _key(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+# --- atomic writing ----------------------------------------------------------------------
 
 
 class AtomicWriter:
-    """Temporary files live in ``<root>/.build-tmp`` (same file system as build/, outside it)
-    and are moved into place whole."""
+    """Temporary files live in ``<root>/.build-tmp`` (the same file system as build/, but
+    outside it) and are moved into place whole."""
 
     def __init__(self, root: Path):
         self.tmp = root / ".build-tmp"
@@ -108,109 +97,236 @@ class AtomicWriter:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def deck_path(out: Path, variant: str, paper: str) -> Path:
-    return out / variant / ("cards.pdf" if paper == "letter" else f"cards-{paper}.pdf")
+# --- the validated model, cached -------------------------------------------------------------
 
 
-def build(
-    repo: Repository,
-    root: Path,
-    out: Path,
-    selection: Selection = Selection(),
-    papers: Iterable[str] = ("letter", "a4"),
-    profile: sheets.PrinterProfile = sheets.PrinterProfile(),
-    jobs: int = 2,
-    progress: Callable[[int, int], None] | None = None,
-) -> BuildReport:
+def load_repository(root: Path, out: Path) -> tuple[Repository | None, repository.Validation | None]:
+    """The validated model, from the cache when neither the data nor the code changed."""
+    key = _key(code_fingerprint(), data_fingerprint(root))
+    cached = out / ".cache" / f"repository-{key[:32]}.pickle"
+    if cached.exists():
+        try:
+            return pickle.loads(cached.read_bytes()), None
+        except Exception:  # a stale or damaged cache is simply rebuilt
+            cached.unlink(missing_ok=True)
+    result = repository.validate(root)
+    if result.repository is not None:
+        for old in (out / ".cache").glob("repository-*.pickle"):
+            old.unlink(missing_ok=True)
+        writer = AtomicWriter(root)
+        try:
+            writer.write(cached, pickle.dumps(result.repository))
+        finally:
+            writer.close()
+    return result.repository, result
+
+
+# --- what to build ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Selection:
+    variants: tuple[str, ...] = ()
+    nations: tuple[str, ...] = ()
+    sets: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+
+    @property
+    def is_everything(self) -> bool:
+        return not (self.nations or self.sets or self.types or self.units)
+
+    def chosen_variants(self) -> list[Variant]:
+        return [VARIANTS[v] for v in (self.variants or tuple(VARIANTS))]
+
+    def chosen_units(self, repo: Repository) -> list[Unit]:
+        def keep(u: Unit) -> bool:
+            return ((not self.nations or u.nation in self.nations) and (not self.sets or u.set in self.sets)
+                    and (not self.types or u.type in self.types) and (not self.units or u.id in self.units))
+
+        return [u for u in repo.units.values() if keep(u)]
+
+
+@dataclass(frozen=True)
+class Options:
+    papers: tuple[str, ...] = ("letter", "a4")
+    profile: sheets.PrinterProfile = sheets.PrinterProfile()
+    backs: bool = False
+    bleed: bool = False
+    jobs: int = 2
+
+
+@dataclass
+class BuildReport:
+    outputs: dict[str, dict] = field(default_factory=dict)
+    cards_total: int = 0
+    cards_rendered: int = 0
+    written: int = 0
+    unchanged: int = 0
+
+
+def deck_name(variant: str, paper: str, options: Options) -> str:
+    suffix = ("" if paper == "letter" else f"-{paper}") + ("-bleed" if options.bleed else "") + ("-duplex" if options.backs else "")
+    return f"{variant}/cards{suffix}.pdf"
+
+
+def layout_name(paper: str, options: Options) -> str:
+    return f"{paper}-bleed" if options.bleed else paper
+
+
+@dataclass
+class _Deck:
+    variant: Variant
+    paper: str
+    rel: str
+    key: str
+
+
+def build(repo: Repository, root: Path, out: Path, selection: Selection = Selection(), options: Options = Options(),
+          progress: Progress | None = None) -> BuildReport:
     report = BuildReport()
-    cache = out / ".cache" / "cards"
+    manifest_path = out / "manifest.json"
+    previous = _read_manifest(manifest_path)
+    data_fp = data_fingerprint(root)
+    units = selection.chosen_units(repo)
+    unit_ids = [u.id for u in units]
+    decks = [
+        _Deck(v, paper, deck_name(v.name, paper, options),
+              _key(code_fingerprint(), data_fp, v.name, v.defaults(), unit_ids, selection.is_everything,
+                   layout_name(paper, options), asdict(options.profile), options.backs))
+        for v in selection.chosen_variants() for paper in options.papers
+    ]
+    calibrations = {f"calibration/duplex-{paper}.pdf": (paper, _key(code_fingerprint(), paper, asdict(options.profile))) for paper in options.papers}
     writer = AtomicWriter(root)
     try:
-        decks = _plan_decks(repo, selection)
-        report.cards_total = sum(len(keys) for keys, _title in decks.values())
-        wanted = {key: html for keys, _t in decks.values() for key, html in keys}
-        missing = [CardJob(k, h) for k, h in wanted.items() if not (cache / f"{k}.pdf").exists()]
-        report.cards_rendered = len(missing)
-        _render_missing(missing, cache, writer, jobs, progress)
-        manifest_path = out / "manifest.json"
-        previous = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"outputs": {}}
-        layouts = {paper: sheets.load_layout(paper) for paper in papers}
-        tasks = []
-        for variant, (keys, title) in decks.items():
-            for paper, layout in layouts.items():
-                target = deck_path(out, variant, paper)
-                rel = target.relative_to(out).as_posix()
-                inputs = hashlib.sha256(json.dumps([[k for k, _h in keys], layout, profile.__dict__, title]).encode()).hexdigest()
-                old = previous["outputs"].get(rel)
-                if old and old.get("inputs") == inputs and target.exists() and _sha256(target.read_bytes()) == old["sha256"]:
-                    report.outputs[rel] = old
-                    report.decks_unchanged += 1
-                else:
-                    paths = [str(cache / f"{k}.pdf") for k, _h in keys]
-                    tasks.append((rel, inputs, (paths, layout, f"{title} ({paper})", profile)))
-        for (rel, inputs, _args), (pdf, pages) in zip(tasks, _map(_impose_task, [t[2] for t in tasks], jobs)):
+        stale = [d for d in decks if not _current(out, d.rel, d.key, previous, report)]
+        stale_calibrations = {rel: v for rel, v in calibrations.items() if not _current(out, rel, v[1], previous, report)}
+        report.cards_total = len(units) * len(selection.chosen_variants())
+        cards = _make_cards(repo, {d.variant.name: d.variant for d in stale}, units, selection, options, out, writer, report, progress)
+        jobs = []
+        for deck in stale:
+            keys, back_key = cards[deck.variant.name]
+            layout = sheets.load_layout(layout_name(deck.paper, options))
+            paths = [str(out / ".cache" / "cards" / f"{k}.pdf") for k in keys]
+            back = str(out / ".cache" / "cards" / f"{back_key}.pdf") if options.backs else None
+            jobs.append((deck.rel, deck.key, (_impose_deck, (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key))))
+        for rel, (paper, key) in stale_calibrations.items():
+            jobs.append((rel, key, (_calibration, (paper, options.profile))))
+        for (rel, key, _job), (pdf, pages) in zip(jobs, _map(_run, [j[2] for j in jobs], options.jobs)):
             writer.write(out / rel, pdf)
-            report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "inputs": inputs}
-            report.decks_written += 1
-        manifest = {"tool": f"wastools {__version__}", "outputs": dict(sorted(report.outputs.items()))}
-        writer.write(manifest_path, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode())
+            report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
+            report.written += 1
+        kept = {rel: entry for rel, entry in previous.items() if rel not in report.outputs and (out / rel).exists()}
+        manifest = {"tool": f"wastools {__version__}", "outputs": dict(sorted({**kept, **report.outputs}.items()))}
+        text = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+        if not manifest_path.exists() or manifest_path.read_bytes() != text:
+            writer.write(manifest_path, text)
     finally:
         writer.close()
     return report
 
 
-def _plan_decks(repo: Repository, selection: Selection) -> dict[str, tuple[list[tuple[str, str]], str]]:
-    decks = {}
-    units = selection.chosen_units(repo)
-    for variant in selection.chosen_variants():
+def _read_manifest(path: Path) -> dict[str, dict]:
+    try:
+        return json.loads(path.read_text())["outputs"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def _current(out: Path, rel: str, key: str, previous: dict, report: BuildReport) -> bool:
+    old = previous.get(rel)
+    target = out / rel
+    if old and old.get("key") == key and target.exists() and target.stat().st_size == old.get("bytes") and _sha256(target.read_bytes()) == old["sha256"]:
+        report.outputs[rel] = old
+        report.unchanged += 1
+        return True
+    return False
+
+
+# --- cards -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardJob:
+    key: str
+    html: str
+    bleed: float
+
+
+def card_key(html: str, bleed: float) -> str:
+    return _key(code_fingerprint(), bleed, html)
+
+
+def _make_cards(repo, variants: dict[str, Variant], units: list[Unit], selection: Selection, options: Options,
+                out: Path, writer: AtomicWriter, report: BuildReport, progress: Progress | None) -> dict[str, tuple[list[str], str]]:
+    """Card keys per variant (in deck order) and the back's key; lays out missing cards."""
+    bleed = sheets.load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
+    cache = out / ".cache" / "cards"
+    planned: dict[str, tuple[list[str], str]] = {}
+    missing: dict[str, CardJob] = {}
+    for name, variant in variants.items():
         params = variant.defaults()
-        keys = []
-        for unit in units:
-            html = str(card_render.render_card_html(card_render.card_view(variant.adapt(unit, params), variant, repo)))
-            keys.append((card_key(html), html))
-        if variant.name == "large-map" and not (selection.nations or selection.sets or selection.types or selection.units):
-            for block in card_render.large_map_stat_blocks():
-                html = str(card_render.render_card_html(card_render.statblock_view(block, variant)))
-                keys.append((card_key(html), html))
-        decks[variant.name] = (keys, f"{variant.title} cards")
-    return decks
-
-
-def _render_missing(missing: list[CardJob], cache: Path, writer: AtomicWriter, jobs: int, progress) -> None:
-    if not missing:
-        return
-    batches = [missing[i:i + BATCH] for i in range(0, len(missing), BATCH)]
+        htmls = [str(card_render.render_card_html(card_render.card_view(variant.adapt(u, params), variant, repo))) for u in units]
+        if variant.name == "large-map" and selection.is_everything:
+            htmls += [str(card_render.render_card_html(card_render.statblock_view(b, variant))) for b in card_render.large_map_stat_blocks()]
+        back = str(card_render.render_back_html(variant))
+        keys = [card_key(h, bleed) for h in htmls]
+        back_key = card_key(back, bleed)
+        for key, html in zip(keys + [back_key], htmls + [back]):
+            if not (cache / f"{key}.pdf").exists():
+                missing.setdefault(key, CardJob(key, html, bleed))
+        planned[name] = (keys, back_key)
+    report.cards_rendered = len(missing)
+    jobs = list(missing.values())
+    batches = [jobs[i:i + BATCH] for i in range(0, len(jobs), BATCH)]
     done = 0
-    if jobs <= 1 or len(batches) == 1:
-        results = map(_render_batch, batches)
-        for result in results:
-            done = _store(result, cache, writer, done, len(missing), progress)
+    for result in _map_iter(_render_batch, batches, options.jobs):
+        for key, pdf in result:
+            writer.write(cache / f"{key}.pdf", pdf)
+        done += len(result)
+        if progress:
+            progress(done, len(jobs))
+    return planned
+
+
+def _render_batch(jobs: list[CardJob]) -> list[tuple[str, bytes]]:
+    """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs."""
+    html = card_render.render_deck_html([card_render.Markup(j.html) for j in jobs], "cards", jobs[0].bleed)
+    pages = card_render.html_to_pages(html)
+    if len(pages) != len(jobs):
+        raise RuntimeError(f"expected {len(jobs)} card pages, got {len(pages)}: a card overflowed its page")
+    return [(job.key, page) for job, page in zip(jobs, pages)]
+
+
+# --- workers -------------------------------------------------------------------------------
+
+
+def _impose_deck(paths, back, layout, title, profile, key) -> tuple[bytes, int]:
+    back_pdf = Path(back).read_bytes() if back else None
+    return sheets.impose([Path(p).read_bytes() for p in paths], layout, title, profile, back_pdf, key)
+
+
+def _calibration(paper, profile) -> tuple[bytes, int]:
+    from .render.calibration import calibration_pdf
+
+    return calibration_pdf(sheets.load_layout(paper), profile)
+
+
+def _run(job):
+    fn, args = job
+    return fn(*args)
+
+
+def _map_iter(fn, items: list, jobs: int):
+    if jobs <= 1 or len(items) <= 1:
+        yield from map(fn, items)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(_render_batch, batches):
-            done = _store(result, cache, writer, done, len(missing), progress)
+        yield from pool.map(fn, items)
 
 
-def _store(result, cache: Path, writer: AtomicWriter, done: int, total: int, progress) -> int:
-    for key, pdf in result:
-        writer.write(cache / f"{key}.pdf", pdf)
-    done += len(result)
-    if progress:
-        progress(done, total)
-    return done
-
-
-def _impose_task(args) -> tuple[bytes, int]:
-    paths, layout, title, profile = args
-    return sheets.impose([Path(p).read_bytes() for p in paths], layout, title, profile)
-
-
-def _map(fn, items: list, jobs: int):
-    """fn over items, on ``jobs`` processes when there is more than one item."""
-    if jobs <= 1 or len(items) <= 1:
-        return list(map(fn, items))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(fn, items))
+def _map(fn, items: list, jobs: int) -> list:
+    return list(_map_iter(fn, items, jobs))
 
 
 def _sha256(data: bytes) -> str:

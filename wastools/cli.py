@@ -218,43 +218,54 @@ def air_chart(ctx: click.Context, write: bool) -> None:
 @click.option("--type", "types", multiple=True, help="Only units of this type (repeatable).")
 @click.option("--unit", "units", multiple=True, help="Only this unit id (repeatable).")
 @click.option("--paper", type=click.Choice(["letter", "a4", "both"]), default="both", show_default=True)
-@click.option("--scale-x", type=float, default=1.0, show_default=True, help="Printer correction across the page.")
+@click.option("--backs", is_flag=True, help="Add a back sheet after each sheet, mirrored for long-edge duplex.")
+@click.option("--bleed", is_flag=True, help="3 mm bleed round each card (6-up landscape sheets).")
+@click.option("--scale-x", type=float, default=1.0, show_default=True, help="Printer correction across the page (1.01 = 1 % larger).")
 @click.option("--scale-y", type=float, default=1.0, show_default=True, help="Printer correction down the page.")
+@click.option("--back-offset-x", type=float, default=0.0, show_default=True, help="Back-side shift in mm, read off the calibration sheet.")
+@click.option("--back-offset-y", type=float, default=0.0, show_default=True, help="Back-side shift in mm.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="all cores")
 @click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
 @click.pass_context
-def build(ctx, variants, nations, sets, types, units, paper, scale_x, scale_y, jobs, out) -> None:
+def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale_x, scale_y, back_offset_x, back_offset_y, jobs, out) -> None:
     """Build the print-and-play PDFs into build/ (only what changed is rebuilt)."""
     from tqdm import tqdm
 
     from . import build as builder
-    from .render.sheets import PrinterProfile
+    from .render.sheets import MM, PrinterProfile
     from .variants import VARIANTS
 
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise click.BadParameter(f"unknown variant {unknown[0]!r} (known: {', '.join(VARIANTS)})", param_hint="--variant")
+    if not (0.5 <= scale_x <= 1.5 and 0.5 <= scale_y <= 1.5):
+        raise click.BadParameter("printer scale corrections must lie between 0.5 and 1.5", param_hint="--scale-x/--scale-y")
     root = _root(ctx)
-    repo = _load_repository(ctx)
+    out_dir = Path(out) if Path(out).is_absolute() else root / out
+    started = time.perf_counter()
+    repo, validation = builder.load_repository(root, out_dir)
+    if repo is None:
+        _print_problems(validation.errors)
+        click.echo("the data is invalid: nothing was built", err=True)
+        ctx.exit(1)
     selection = builder.Selection(variants, nations, sets, types, units)
     if not selection.chosen_units(repo):
         raise click.UsageError("the selection matches no unit")
-    started = time.perf_counter()
-    bar = tqdm(total=0, unit="card", desc="rendering cards", disable=None, leave=False)
+    profile = PrinterProfile(scale_x, scale_y, back_offset_x * MM, back_offset_y * MM)
+    options = builder.Options(("letter", "a4") if paper == "both" else (paper,), profile, backs, bleed, jobs)
+    bar = tqdm(total=0, unit="card", desc="laying out cards", disable=None, leave=False)
 
     def progress(done: int, total: int) -> None:
         bar.total = total
         bar.n = done
         bar.refresh()
 
-    papers = ("letter", "a4") if paper == "both" else (paper,)
-    out_dir = Path(out) if Path(out).is_absolute() else root / out
-    report = builder.build(repo, root, out_dir, selection, papers, PrinterProfile(scale_x, scale_y), jobs, progress)
+    report = builder.build(repo, root, out_dir, selection, options, progress)
     bar.close()
+    shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     click.echo(
-        f"{report.cards_total} cards ({report.cards_rendered} laid out, {report.cards_total - report.cards_rendered} from cache); "
-        f"{report.decks_written} PDFs written, {report.decks_unchanged} unchanged in {time.perf_counter() - started:.1f} s; "
-        f"see {out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir}/manifest.json"
+        f"{report.written} files written, {report.unchanged} unchanged; {report.cards_rendered} cards laid out "
+        f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
     )
 
 

@@ -123,8 +123,12 @@ def render_card_html(view: dict[str, Any]) -> Markup:
     return Markup(environment().get_template(view["template"]).render(card=view))
 
 
-def render_deck_html(cards: list[Markup], title: str) -> str:
-    return environment().get_template("deck.html.j2").render(cards=cards, title=title)
+def render_deck_html(cards: list[Markup], title: str, bleed: float = 0.0) -> str:
+    return environment().get_template("deck.html.j2").render(cards=cards, title=title, bleed=bleed)
+
+
+def render_back_html(variant: Variant) -> Markup:
+    return Markup(environment().get_template("back.html.j2").render(title=variant.title, seed=variant.seed))
 
 
 def html_to_pages(html: str) -> list[bytes]:

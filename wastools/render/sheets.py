@@ -84,7 +84,7 @@ def sheets_needed(cards: int, layout: dict[str, Any]) -> int:
     return max(1, -(-cards // per))
 
 
-def _overlay(layout: dict[str, Any], label: str) -> bytes:
+def _overlay(layout: dict[str, Any], label: str, marks: bool = True) -> bytes:
     """Crop marks, check bars and labels for one sheet, drawn with ReportLab."""
     from reportlab.pdfgen import canvas
 
@@ -92,7 +92,7 @@ def _overlay(layout: dict[str, Any], label: str) -> bytes:
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=(page["width"], page["height"]), invariant=1, pageCompression=1)
     c.setLineWidth(layout["crop_marks"]["line_width"])
-    for (x1, y1), (x2, y2) in crop_mark_segments(layout):
+    for (x1, y1), (x2, y2) in crop_mark_segments(layout) if marks else ():
         c.line(x1, y1, x2, y2)
     c.setLineWidth(0.6)
     c.setFont("Helvetica", 4.5)
@@ -136,41 +136,72 @@ def _as_form(writer, data: bytes):
     return writer._add_object(form.flate_encode())
 
 
-def impose(card_pdfs: list[bytes], layout: dict[str, Any], title: str, profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
-    """All cards on as many sheets as needed; returns (pdf, pages)."""
+def back_slot(slot: dict[str, float], layout: dict[str, Any], profile: PrinterProfile) -> tuple[float, float]:
+    """Where a card's back goes on the back sheet: mirrored left to right, because a
+    long-edge duplex flip turns the sheet about its vertical axis, then shifted by the
+    printer's measured back offset."""
+    width = layout["page"]["width"]
+    return width - slot["x"] - layout["card"]["width"] + profile.back_dx, slot["y"] + profile.back_dy
+
+
+def impose(
+    card_pdfs: list[bytes],
+    layout: dict[str, Any],
+    title: str,
+    profile: PrinterProfile = PrinterProfile(),
+    back_pdf: bytes | None = None,
+    doc_id: str | None = None,
+) -> tuple[bytes, int]:
+    """All cards on as many sheets as needed (each followed by its back sheet when a back
+    is given, ready for long-edge duplex); returns (pdf, pages)."""
     from pypdf import PdfWriter
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
     writer = PdfWriter()
     per = len(layout["slots"])
     total = sheets_needed(len(card_pdfs), layout)
-    w, h = layout["page"]["width"], layout["page"]["height"]
+    bleed = layout.get("bleed", 0)
+    back_ref = _as_form(writer, back_pdf) if back_pdf else None
     for sheet in range(total):
-        page = writer.add_blank_page(w, h)
-        names = DictionaryObject()
-        ops = []
-        if not profile.is_identity:
-            # scale everything about the page centre: the printer's error, corrected
-            cx, cy = w / 2, h / 2
-            ops.append(f"{profile.x_scale:.6f} 0 0 {profile.y_scale:.6f} {cx - cx * profile.x_scale:.4f} {cy - cy * profile.y_scale:.4f} cm")
-        names[NameObject("/Marks")] = _as_form(writer, _overlay(layout, f"{title} - sheet {sheet + 1} of {total}"))
-        ops.append("q /Marks Do Q")
-        for i, (slot, data) in enumerate(zip(layout["slots"], card_pdfs[sheet * per:(sheet + 1) * per])):
-            names[NameObject(f"/Card{i}")] = _as_form(writer, data)
-            ops.append(f"q 1 0 0 1 {slot['x']:.4f} {slot['y']:.4f} cm /Card{i} Do Q")
-        content = DecodedStreamObject()
-        content.set_data(("q\n" + "\n".join(ops) + "\nQ\n").encode("ascii"))
-        page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): names})
-        page[NameObject("/Contents")] = writer._add_object(content.flate_encode())
-    return finish(writer, title), total
+        chunk = card_pdfs[sheet * per:(sheet + 1) * per]
+        label = f"{title} - sheet {sheet + 1} of {total}"
+        placed = [((slot["x"] - bleed, slot["y"] - bleed), _as_form(writer, data)) for slot, data in zip(layout["slots"], chunk)]
+        _sheet(writer, layout, profile, label, placed)
+        if back_ref is not None:
+            backs = [((x - bleed, y - bleed), back_ref) for x, y in (back_slot(s, layout, profile) for s in layout["slots"][:len(chunk)])]
+            _sheet(writer, layout, profile, label + " (backs)", backs, marks=False)
+    return finish(writer, title, doc_id), len(writer.pages)
 
 
-def finish(writer, title: str) -> bytes:
-    """Common finishing for every PDF: no scaling by viewers, fixed metadata, fixed ids."""
+def _sheet(writer, layout: dict[str, Any], profile: PrinterProfile, label: str, placed: list, marks: bool = True) -> None:
+    """One page: the marks overlay, then each form at its position, all scaled by the
+    printer profile about the page centre."""
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    page = writer.add_blank_page(w, h)
+    names = DictionaryObject()
+    ops = []
+    if not profile.is_identity:
+        cx, cy = w / 2, h / 2
+        ops.append(f"{profile.x_scale:.6f} 0 0 {profile.y_scale:.6f} {cx - cx * profile.x_scale:.4f} {cy - cy * profile.y_scale:.4f} cm")
+    names[NameObject("/Marks")] = _as_form(writer, _overlay(layout, label, marks))
+    ops.append("q /Marks Do Q")
+    for i, ((x, y), ref) in enumerate(placed):
+        names[NameObject(f"/Card{i}")] = ref
+        ops.append(f"q 1 0 0 1 {x:.4f} {y:.4f} cm /Card{i} Do Q")
+    content = DecodedStreamObject()
+    content.set_data(("q\n" + "\n".join(ops) + "\nQ\n").encode("ascii"))
+    page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): names})
+    page[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+
+
+def finish(writer, title: str, doc_id: str | None = None) -> bytes:
+    """Common finishing for every PDF: no scaling by viewers, fixed metadata, and a file
+    id derived from the inputs, so the same inputs give the same bytes."""
     import hashlib
     import os
 
-    from pypdf.generic import ByteStringObject, NameObject
+    from pypdf.generic import ArrayObject, ByteStringObject, NameObject
 
     writer.create_viewer_preferences()
     writer.viewer_preferences[NameObject("/PrintScaling")] = NameObject("/None")
@@ -183,12 +214,7 @@ def finish(writer, title: str) -> bytes:
         metadata["/CreationDate"] = metadata["/ModDate"] = stamp
     writer.add_metadata(metadata)
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
-    first = io.BytesIO()
-    writer._ID = None
-    writer.write(first)
-    digest = hashlib.md5(first.getvalue()).digest()  # id from content: same bytes, same id
-    from pypdf.generic import ArrayObject
-
+    digest = hashlib.md5((doc_id or title).encode("utf-8")).digest()
     writer._ID = ArrayObject([ByteStringObject(digest), ByteStringObject(digest)])
     out = io.BytesIO()
     writer.write(out)

@@ -1,0 +1,93 @@
+"""The duplex calibration sheet: a front with crosses, a back with scales under them.
+
+Print it double-sided (long-edge flip) at 100 %, hold it to the light and read where each
+front cross falls on the back's scales: that is the printer's back offset in millimetres,
+for `wastools build --backs --back-offset-x .. --back-offset-y ..`.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from .sheets import MM, PrinterProfile, _as_form, _overlay, finish
+
+SPAN_MM = 10  # scales read -10 .. +10 mm
+
+
+def targets(layout: dict[str, Any]) -> list[tuple[float, float]]:
+    """Front cross positions: the page centre and two opposite corners of the card area."""
+    xs, ys = layout["crop_lines"]["x"], layout["crop_lines"]["y"]
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    return [(w / 2, h / 2), (min(xs) + 40, max(ys) - 40), (max(xs) - 40, min(ys) + 40)]
+
+
+def _page(layout: dict[str, Any], draw) -> bytes:
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(layout["page"]["width"], layout["page"]["height"]), invariant=1)
+    draw(c)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _front(layout: dict[str, Any]):
+    def draw(c) -> None:
+        c.setLineWidth(0.4)
+        for x, y in targets(layout):
+            c.line(x - 14, y, x + 14, y)
+            c.line(x, y - 14, x, y + 14)
+            c.circle(x, y, 4)
+        c.setFont("Helvetica-Bold", 11)
+        w, h = layout["page"]["width"], layout["page"]["height"]
+        c.drawCentredString(w / 2, h / 2 + 60, "Duplex calibration: front")
+        c.setFont("Helvetica", 8)
+        lines = [
+            "Print both sides at 100 % (actual size), flipping on the long edge.",
+            "Hold the sheet to the light: read where each cross meets the scales on the back.",
+            "Right and up are positive. Build with --back-offset-x X --back-offset-y Y (millimetres).",
+        ]
+        for i, text in enumerate(lines):
+            c.drawCentredString(w / 2, h / 2 - 50 - 11 * i, text)
+
+    return draw
+
+
+def _back(layout: dict[str, Any]):
+    def draw(c) -> None:
+        w = layout["page"]["width"]
+        c.setLineWidth(0.3)
+        c.setFont("Helvetica", 4)
+        for x, y in targets(layout):
+            bx = w - x  # the same spot seen through the sheet
+            for i in range(-SPAN_MM, SPAN_MM + 1):
+                tick = 5 if i % 5 == 0 else 2.5
+                # seen from the front the back is mirrored: +x on the front is -x here
+                c.line(bx - i * MM, y - tick, bx - i * MM, y + tick)
+                c.line(bx - tick, y + i * MM, bx + tick, y + i * MM)
+                if i % 5 == 0 and i:
+                    c.drawCentredString(bx - i * MM, y - 10, f"{i:+d}")
+                    c.drawString(bx + 7, y + i * MM - 1.5, f"{i:+d}")
+        c.setFont("Helvetica-Bold", 11)
+        c.drawCentredString(w / 2, layout["page"]["height"] / 2 + 60, "Duplex calibration: back")
+
+    return draw
+
+
+def calibration_pdf(layout: dict[str, Any], profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    writer = PdfWriter()
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    for name, draw in (("front", _front(layout)), ("back", _back(layout))):
+        page = writer.add_blank_page(w, h)
+        bars = _as_form(writer, _overlay(layout, f"duplex calibration ({layout['name']}, {name})", marks=False))
+        drawing = _as_form(writer, _page(layout, draw))
+        content = DecodedStreamObject()
+        content.set_data(b"q /Bars Do Q q /Drawing Do Q\n")
+        page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): DictionaryObject({NameObject("/Bars"): bars, NameObject("/Drawing"): drawing})})
+        page[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+    return finish(writer, f"duplex calibration ({layout['name']})", f"calibration:{layout['name']}"), 2

@@ -130,3 +130,17 @@ def test_abilities_text_is_not_copied():
         if d.text and len(d.text.strip()) > 30:
             texts.add(d.text.strip())
     assert not [t for t in texts if t[:40] in catalogue]
+
+    def runs(text: str, size: int = 5) -> set[tuple[str, ...]]:
+        import re
+
+        words = re.findall(r"[a-z0-9']+", text.lower())
+        return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
+
+    publisher = set().union(*(runs(t) for t in texts))
+    from wastools.repository import read_plain
+
+    for entry in read_plain(ROOT / "cards" / "abilities.yaml")["abilities"]:
+        if entry.get("summary"):
+            shared = runs(entry["summary"]) & publisher
+            assert not shared, (entry["name"], shared)

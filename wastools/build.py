@@ -154,6 +154,10 @@ class Options:
     backs: bool = False
     bleed: bool = False
     jobs: int = 2
+    params: tuple[tuple[str, str, str], ...] = ()  # (variant, key, value) overrides
+
+    def variant_params(self, variant: Variant) -> dict:
+        return variant.resolve({k: v for name, k, v in self.params if name == variant.name})
 
 
 @dataclass
@@ -163,6 +167,10 @@ class BuildReport:
     cards_rendered: int = 0
     written: int = 0
     unchanged: int = 0
+
+
+def paper_suffix(paper: str) -> str:
+    return "" if paper == "letter" else f"-{paper}"
 
 
 def deck_name(variant: str, paper: str, options: Options) -> str:
@@ -192,7 +200,7 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
     unit_ids = [u.id for u in units]
     decks = [
         _Deck(v, paper, deck_name(v.name, paper, options),
-              _key(code_fingerprint(), data_fp, v.name, v.defaults(), unit_ids, selection.is_everything,
+              _key(code_fingerprint(), data_fp, v.name, options.variant_params(v), unit_ids, selection.is_everything,
                    layout_name(paper, options), asdict(options.profile), options.backs))
         for v in selection.chosen_variants() for paper in options.papers
     ]
@@ -212,6 +220,9 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
             jobs.append((deck.rel, deck.key, (_impose_deck, (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key))))
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
+        for rel, key, job in sheet_targets(selection, options):
+            if not _current(out, rel, key, previous, report):
+                jobs.append((rel, key, job))
         for (rel, key, _job), (pdf, pages) in zip(jobs, _map(_run, [j[2] for j in jobs], options.jobs)):
             writer.write(out / rel, pdf)
             report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
@@ -265,7 +276,7 @@ def _make_cards(repo, variants: dict[str, Variant], units: list[Unit], selection
     planned: dict[str, tuple[list[str], str]] = {}
     missing: dict[str, CardJob] = {}
     for name, variant in variants.items():
-        params = variant.defaults()
+        params = options.variant_params(variant)
         htmls = [str(card_render.render_card_html(card_render.card_view(variant.adapt(u, params), variant, repo))) for u in units]
         if variant.name == "large-map" and selection.is_everything:
             htmls += [str(card_render.render_card_html(card_render.statblock_view(b, variant))) for b in card_render.large_map_stat_blocks()]
@@ -291,11 +302,59 @@ def _make_cards(repo, variants: dict[str, Variant], units: list[Unit], selection
 
 def _render_batch(jobs: list[CardJob]) -> list[tuple[str, bytes]]:
     """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs."""
-    html = card_render.render_deck_html([card_render.Markup(j.html) for j in jobs], "cards", jobs[0].bleed)
-    pages = card_render.html_to_pages(html)
-    if len(pages) != len(jobs):
-        raise RuntimeError(f"expected {len(jobs)} card pages, got {len(pages)}: a card overflowed its page")
+    pages = card_render.lay_out_cards([j.html for j in jobs], jobs[0].bleed)
     return [(job.key, page) for job, page in zip(jobs, pages)]
+
+
+# --- rulers, maps and counters -----------------------------------------------------------------
+
+
+def sheet_targets(selection: Selection, options: Options) -> list[tuple[str, str, tuple]]:
+    """(path, key, job) for every ruler, map and counter sheet of the chosen variants."""
+    out = []
+    chosen = {v.name: v for v in selection.chosen_variants()}
+    for paper in options.papers:
+        sfx = paper_suffix(paper)
+        for name, variant in chosen.items():
+            params = options.variant_params(variant)
+            if "rulers" in variant.extras:
+                out.append((f"{name}/rulers{sfx}.pdf", (_rulers, (name, params, paper, options.profile))))
+        board = options.variant_params(VARIANTS["large-map"])
+        width, height = board["columns"] * board["sector_in"] * 72, board["rows"] * board["sector_in"] * 72
+        if "large-map" in chosen:
+            out.append((f"large-map/map-square{sfx}.pdf", (_square_map, (board["columns"], board["rows"], board["sector_in"] * 72, paper, options.profile))))
+        if "hex" in chosen:
+            hex_cm = options.variant_params(VARIANTS["hex"])["hex_cm"]
+            out.append((f"hex/map-hex{sfx}.pdf", (_hex_map, (width, height, hex_cm, paper, options.profile))))
+        leg = options.variant_params(VARIANTS["off-grid"])
+        out.append((f"counters{sfx}.pdf", (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile))))
+    return [(rel, _key(code_fingerprint(), rel, job[0].__name__, job[1]), job) for rel, job in out]
+
+
+def _rulers(variant: str, params: dict, paper: str, profile) -> tuple[bytes, int]:
+    from .render.rulers import rulers_pdf
+
+    v = VARIANTS[variant]
+    return rulers_pdf(v.extras["rulers"](params), paper, f"{v.title}: range rulers ({paper})", profile)
+
+
+def _square_map(columns: int, rows: int, sector: float, paper: str, profile) -> tuple[bytes, int]:
+    from .render.maps import map_pdf, square_map
+
+    return map_pdf(square_map(f"large-map board ({paper})", columns, rows, sector), paper, profile)
+
+
+def _hex_map(width: float, height: float, hex_cm: float, paper: str, profile) -> tuple[bytes, int]:
+    from .geometry import PT_PER_CM
+    from .render.maps import hex_map, map_pdf
+
+    return map_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes ({paper})", width, height, hex_cm * PT_PER_CM), paper, profile)
+
+
+def _counters(paper: str, leg_in: float, profile) -> tuple[bytes, int]:
+    from .render.counters import counters_pdf
+
+    return counters_pdf(paper, leg_in, profile)
 
 
 # --- workers -------------------------------------------------------------------------------

@@ -224,16 +224,17 @@ def air_chart(ctx: click.Context, write: bool) -> None:
 @click.option("--scale-y", type=float, default=1.0, show_default=True, help="Printer correction down the page.")
 @click.option("--back-offset-x", type=float, default=0.0, show_default=True, help="Back-side shift in mm, read off the calibration sheet.")
 @click.option("--back-offset-y", type=float, default=0.0, show_default=True, help="Back-side shift in mm.")
+@click.option("--param", "params", multiple=True, metavar="VARIANT.KEY=VALUE", help="Variant parameter, e.g. off-grid.leg_in=2.5 (repeatable).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="all cores")
 @click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
 @click.pass_context
-def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale_x, scale_y, back_offset_x, back_offset_y, jobs, out) -> None:
+def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale_x, scale_y, back_offset_x, back_offset_y, params, jobs, out) -> None:
     """Build the print-and-play PDFs into build/ (only what changed is rebuilt)."""
     from tqdm import tqdm
 
     from . import build as builder
     from .render.sheets import MM, PrinterProfile
-    from .variants import VARIANTS
+    from .variants import VARIANTS, ParameterError
 
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
@@ -252,7 +253,18 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
     if not selection.chosen_units(repo):
         raise click.UsageError("the selection matches no unit")
     profile = PrinterProfile(scale_x, scale_y, back_offset_x * MM, back_offset_y * MM)
-    options = builder.Options(("letter", "a4") if paper == "both" else (paper,), profile, backs, bleed, jobs)
+    overrides = []
+    for key, value in _params(params).items():
+        variant_name, dot, name = key.partition(".")
+        if not dot or variant_name not in VARIANTS:
+            raise click.BadParameter(f"{key!r}: expected VARIANT.KEY=VALUE with a known variant", param_hint="--param")
+        overrides.append((variant_name, name, value))
+    options = builder.Options(("letter", "a4") if paper == "both" else (paper,), profile, backs, bleed, jobs, tuple(overrides))
+    try:
+        for variant in VARIANTS.values():
+            options.variant_params(variant)
+    except ParameterError as exc:
+        raise click.BadParameter(str(exc), param_hint="--param") from None
     bar = tqdm(total=0, unit="card", desc="laying out cards", disable=None, leave=False)
 
     def progress(done: int, total: int) -> None:

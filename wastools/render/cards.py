@@ -103,6 +103,8 @@ def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> dict[
     for ability in u.abilities:
         info = repo.abilities.get(ability.pattern)
         summary = amended.get(ability.text) or (info.summary if info else None)
+        if summary and ability.n is not None:
+            summary = summary.replace("{n}", str(ability.n))
         abilities.append({"name": ability.text, "summary": summary})
     lines = len(rows) * 1.6 + len(rules) * 1.3 + sum(1 + len(a["summary"] or "") / 55 for a in abilities)
     lines += sum(len(text) / 60 for _l, text in rules)
@@ -131,24 +133,80 @@ def render_back_html(variant: Variant) -> Markup:
     return Markup(environment().get_template("back.html.j2").render(title=variant.title, seed=variant.seed))
 
 
-def html_to_pages(html: str) -> list[bytes]:
-    """Lay out a batch of cards in one WeasyPrint document and return one single-page
-    PDF per card (the cache stores cards one by one)."""
-    from pypdf import PdfReader, PdfWriter
+TEXT_CLASSES = ("t0", "t1", "t2", "t3")
+
+
+def _overflows(page) -> bool:
+    """True when a line of text on this laid-out card runs below the card's content box
+    (into the footer or past the edge, where ``overflow: hidden`` would cut it)."""
+    from weasyprint.formatting_structure import boxes
+
+    def walk(box):
+        if box.style["position"] == "absolute" and box.element_tag != "section":
+            return  # the footer and points box are placed, not flowed
+        yield box
+        for child in getattr(box, "children", ()):
+            yield from walk(child)
+
+    card = next((b for b in walk(page._page_box) if b.element_tag == "section"), None)
+    if card is None:
+        return False
+    limit = card.content_box_y() + card.height + 0.5
+    return any(b.position_y + b.height > limit for b in walk(card) if isinstance(b, boxes.LineBox))
+
+
+def _layout(html: str):
     from weasyprint import HTML
 
     from .fetcher import ProjectFetcher
 
-    pdf = HTML(string=html, base_url=(CARD_DIR / "deck.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
-    reader = PdfReader(io.BytesIO(pdf))
-    pages = []
-    for page in reader.pages:
+    return HTML(string=html, base_url=(CARD_DIR / "deck.html.j2").as_uri(), url_fetcher=ProjectFetcher()).render()
+
+
+def _smaller(card_html: str) -> str | None:
+    """The same card one text size smaller, or None at the smallest size."""
+    for bigger, smaller in zip(TEXT_CLASSES, TEXT_CLASSES[1:]):
+        if f" {bigger}\"" in card_html:
+            return card_html.replace(f" {bigger}\"", f" {smaller}\"", 1)
+    return None
+
+
+def lay_out_cards(cards: list[str], bleed: float = 0.0) -> list[bytes]:
+    """Lay out cards (HTML sections) in one WeasyPrint document; a card whose text would
+    overflow is laid out again one size smaller until it fits. Returns one single-page
+    PDF per card, in order (the cache stores cards one by one)."""
+    document = _layout(render_deck_html([Markup(c) for c in cards], "cards", bleed))
+    if len(document.pages) != len(cards):
+        raise RuntimeError(f"expected {len(cards)} card pages, got {len(document.pages)}")
+    pages = _split(document.write_pdf())
+    for i, page in enumerate(document.pages):
+        html = cards[i]
+        while _overflows(page):
+            html = _smaller(html)
+            if html is None:
+                raise RuntimeError("a card's text does not fit even at the smallest size: " + cards[i][:200])
+            single = _layout(render_deck_html([Markup(html)], "cards", bleed))
+            page = single.pages[0]
+            pages[i] = _split(single.write_pdf())[0]
+    return pages
+
+
+def _split(pdf: bytes) -> list[bytes]:
+    from pypdf import PdfReader, PdfWriter
+
+    out = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
         writer = PdfWriter()
         writer.add_page(page)
-        out = io.BytesIO()
-        writer.write(out)
-        pages.append(out.getvalue())
-    return pages
+        buf = io.BytesIO()
+        writer.write(buf)
+        out.append(buf.getvalue())
+    return out
+
+
+def html_to_pages(html: str) -> list[bytes]:
+    """Lay out a whole HTML document of cards and return one single-page PDF per page."""
+    return _split(_layout(html).write_pdf())
 
 
 @dataclass(frozen=True)

@@ -135,3 +135,12 @@ VARIANT = Variant(
     description="6 cm hexes; speed = km/h / 10; band r = 3r-1..3r+1 hexes.",
     extras={"per_unit": ("footprint.*",)},
 )
+
+
+def rulers(params: dict[str, Any]) -> list:
+    """A hex-count ruler: one tick per hex, range bands 0-6 marked."""
+    from ..geometry import PT_PER_CM, Ruler, Zone
+
+    zones = tuple(Zone(f"band {b}", band_hexes(b)[0] - 1 if b else 0, band_hexes(b)[1]) for b in range(7))
+    return [Ruler(f"Range in {params['hex_cm']:g} cm hexes", "hex", params["hex_cm"] * PT_PER_CM, 19, 1, 1, zones)]
+VARIANT.extras["rulers"] = rulers

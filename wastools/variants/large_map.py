@@ -153,3 +153,12 @@ def chart_cross_check(units: dict[str, Unit]) -> list[dict[str, Any]]:
             "difference": None if computed is None else computed - row.sectors, "note": row.note,
         })
     return rows
+
+
+def rulers(params: dict[str, Any]) -> list:
+    """A sector ruler for counting air moves (up to 12 sectors a phase) across the board."""
+    from ..geometry import PT_PER_IN, Ruler, Zone
+
+    zones = tuple(Zone(str(n), n - 1, n) for n in range(1, 13))
+    return [Ruler(f"Air movement in {params['sector_in']:g}-inch sectors", "sector", params["sector_in"] * PT_PER_IN, 12, 0.25, 1, zones)]
+VARIANT.extras["rulers"] = rulers

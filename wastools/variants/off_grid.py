@@ -105,3 +105,18 @@ VARIANT = Variant(
     distance_unit="legs",
     description="3-inch legs stepped with a compass; move 2 legs per sector of speed.",
 )
+
+
+def rulers(params: dict[str, Any]) -> list:
+    """A leg ruler with every range band (6 for Long Shot) and the anti-air reaches."""
+    from ..geometry import PT_PER_IN, Ruler, Zone
+
+    leg, _ = leg_inches(params)
+    bands = tuple(Zone(f"band {b}" + (" (Long Shot)" if b == 6 else ""), *band_legs(b)) for b in range(7))
+    bands = tuple(Zone(z.label, 0 if z.start == 0 else z.start - 1, z.end) for z in bands)  # band r covers (2r-1, 2r+1] legs
+    anti_air = (Zone("AA short", 0, 1), Zone("AA long (-1)", 1, 2), Zone("Heavy AA short", 0, 2), Zone("Heavy AA long (-1)", 2, 3))
+    return [
+        Ruler(f"Range in legs ({leg:g} in)", "leg", leg * PT_PER_IN, 13, 1, 1, bands),
+        Ruler(f"Anti-air in legs ({leg:g} in)", "leg", leg * PT_PER_IN, 3, 0.5, 1, anti_air),
+    ]
+VARIANT.extras["rulers"] = rulers

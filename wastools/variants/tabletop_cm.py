@@ -89,3 +89,15 @@ VARIANT = Variant(
     distance_unit="cm",
     description="Sectors of 10 cm (6 ft scale) or 15 cm (8 ft scale); band r reaches r+1 sectors.",
 )
+
+
+def rulers(params: dict[str, Any]) -> list:
+    """Centimetre rulers for both table scales, bands 0-6 (4-6 need Extended Range or Long Shot)."""
+    from ..geometry import PT_PER_CM, Ruler, Zone
+
+    out = []
+    for scale, sector in SECTOR_CM.items():
+        zones = tuple(Zone(f"band {b}" + (" (ext.)" if b > 3 else ""), *reach_cm(b, sector)) for b in range(7))
+        out.append(Ruler(f"Range, {scale} scale ({sector:g} cm sectors)", "cm", PT_PER_CM, 7 * sector, 1, 5 if sector == 10 else 15, zones))
+    return out
+VARIANT.extras["rulers"] = rulers

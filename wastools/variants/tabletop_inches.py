@@ -98,3 +98,31 @@ VARIANT = Variant(
     distance_unit="in",
     description="5-inch sectors and per-weapon range tables in inches.",
 )
+
+
+def rulers(params: dict[str, Any]) -> list:
+    """One inch ruler per weapon class, its bands marked."""
+    from ..geometry import PT_PER_IN, Ruler, Zone
+
+    def zones(table: tuple[int, ...], last_label: str | None = None) -> tuple[Zone, ...]:
+        out = []
+        for band, end in enumerate(table):
+            label = f"band {band}"
+            if last_label and band == len(table) - 1:
+                label += f" ({last_label})"
+            out.append(Zone(label, table[band - 1] if band else 0, end))
+        return tuple(out)
+
+    heavy = list(zones(HEAVY_MAIN_IN))
+    heavy[4] = Zone("band 4 (Extended Range)", 30, 35)
+    heavy[5] = Zone("band 5 (Extended Range 5)", 35, 40)
+    return [
+        Ruler("Main battery, cruisers and battleships (in)", "in", PT_PER_IN, 40, 0.5, 5, tuple(heavy)),
+        Ruler("Other main batteries, secondary and tertiary (in)", "in", PT_PER_IN, 20, 0.5, 1, zones(LIGHT_GUN_IN)),
+        Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long Lance only")),
+        Ruler("Anti-air (ships) and aircraft attacks (in)", "in", PT_PER_IN, 10, 0.5, 1, zones(ANTI_AIR_IN)),
+        Ruler("ASW: depth charges aft, hedgehog fore (in)", "in", PT_PER_IN, 4, 0.25, 1, (Zone("depth charges (aft)", 0, DEPTH_CHARGE_IN), Zone("hedgehog (fore)", DEPTH_CHARGE_IN, HEDGEHOG_IN))),
+        Ruler(f"Movement in {params['sector_in']:g}-inch sectors", "in", PT_PER_IN, 3 * params["sector_in"], 0.5, 1,
+              tuple(Zone(f"speed {s}", (s - 1) * params["sector_in"], s * params["sector_in"]) for s in (1, 2, 3))),
+    ]
+VARIANT.extras["rulers"] = rulers

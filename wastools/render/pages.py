@@ -1,0 +1,86 @@
+"""What every ReportLab sheet shares: paper, check bars, labels, the printer profile."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from reportlab.pdfgen import canvas as rl_canvas
+
+from .sheets import IMPERIAL_BAR, METRIC_BAR, PrinterProfile
+
+PAPERS = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
+MARGIN = 36.0  # half an inch: room for check bars, labels and the printer's own margin
+
+
+@dataclass(frozen=True)
+class Page:
+    width: float
+    height: float
+
+    @classmethod
+    def of(cls, paper: str, landscape: bool = False) -> "Page":
+        w, h = PAPERS[paper]
+        return cls(h, w) if landscape else cls(w, h)
+
+    @property
+    def area(self) -> tuple[float, float, float, float]:
+        """x, y, width, height of the printable area inside the margins."""
+        return MARGIN, MARGIN, self.width - 2 * MARGIN, self.height - 2 * MARGIN
+
+
+def check_bar_positions(page: Page) -> dict[str, tuple[float, float, float]]:
+    """(x, y start, y end) of the 100 mm and 4 in bars in the left margin."""
+    x = 10.0
+    if page.height >= 700:
+        return {"100 mm": (x, 60.0, 60.0 + METRIC_BAR), "4 in": (x, 400.0, 400.0 + IMPERIAL_BAR)}
+    return {"100 mm": (x, 20.0, 20.0 + METRIC_BAR), "4 in": (x, 310.0, 310.0 + IMPERIAL_BAR)}
+
+
+def draw_check_bars(c, page: Page) -> None:
+    c.saveState()
+    c.setLineWidth(0.6)
+    c.setFont("Helvetica", 4.5)
+    for name, (x, y1, y2) in check_bar_positions(page).items():
+        c.line(x, y1, x, y2)
+        for y in (y1, y2):
+            c.line(x - 3, y, x + 3, y)
+        c.saveState()
+        c.translate(x + 5.5, (y1 + y2) / 2)
+        c.rotate(90)
+        c.drawCentredString(0, 0, f"{name}: check with a ruler")
+        c.restoreState()
+    c.restoreState()
+
+
+def draw_label(c, page: Page, text: str) -> None:
+    c.saveState()
+    c.setFont("Helvetica", 6)
+    c.drawString(MARGIN, page.height - MARGIN / 2 - 2, text)
+    c.drawRightString(page.width - MARGIN, MARGIN / 2 - 2, "print at 100% (actual size), do not scale to fit")
+    c.restoreState()
+
+
+def document(pages: list[tuple[Page, Callable[[Any], None]]], title: str, profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
+    """Draw each page with its function; check bars on every page; the profile's scale
+    applied about each page's centre; viewers asked not to scale; reproducible bytes."""
+    buf = io.BytesIO()
+    first = pages[0][0]
+    c = rl_canvas.Canvas(buf, pagesize=(first.width, first.height), invariant=1, pageCompression=1)
+    c.setTitle(title)
+    c.setAuthor("wastools")
+    c.setCreator("wastools")
+    c.setViewerPreference("PrintScaling", "None")
+    for page, draw in pages:
+        c.setPageSize((page.width, page.height))
+        c.saveState()
+        if not profile.is_identity:
+            cx, cy = page.width / 2, page.height / 2
+            c.transform(profile.x_scale, 0, 0, profile.y_scale, cx - cx * profile.x_scale, cy - cy * profile.y_scale)
+        draw_check_bars(c, page)
+        draw(c)
+        c.restoreState()
+        c.showPage()
+    c.save()
+    return buf.getvalue(), len(pages)

@@ -32,13 +32,16 @@ def test_outputs_and_manifest(built):
 
     manifest = json.loads((out / "manifest.json").read_text())
     decks = {f"{v}/{name}" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for name in ("cards.pdf", "cards-a4.pdf")}
-    assert set(manifest["outputs"]) == decks | {"calibration/duplex-letter.pdf", "calibration/duplex-a4.pdf"}
-    for rel, entry in manifest["outputs"].items():
-        data = (out / rel).read_bytes()
-        import hashlib
+    others = {f"{v}/rulers{s}.pdf" for v in ("large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for s in ("", "-a4")}
+    others |= {"large-map/map-square.pdf", "large-map/map-square-a4.pdf", "hex/map-hex.pdf", "hex/map-hex-a4.pdf", "counters.pdf", "counters-a4.pdf"}
+    assert set(manifest["outputs"]) == decks | others | {"calibration/duplex-letter.pdf", "calibration/duplex-a4.pdf"}
+    import hashlib
 
-        assert hashlib.sha256(data).hexdigest() == entry["sha256"]
-        assert len(PdfReader(out / rel).pages) == entry["pages"] == 2  # 11 cards, 9 a sheet; or front and back
+    for rel, entry in manifest["outputs"].items():
+        assert hashlib.sha256((out / rel).read_bytes()).hexdigest() == entry["sha256"]
+        assert len(PdfReader(out / rel).pages) == entry["pages"]
+    for rel in decks:
+        assert manifest["outputs"][rel]["pages"] == 2  # 11 cards, 9 a sheet
     assert report.cards_total == 66 and not list(ROOT.glob(".build-tmp/*"))
 
 
@@ -117,7 +120,7 @@ def test_no_text_leaves_its_card(built):
 def test_second_build_renders_nothing_and_is_byte_identical(built, repo, tmp_path):
     out, _ = built
     again = builder.build(repo, ROOT, out, builder.Selection(units=SAMPLE), builder.Options(jobs=1))
-    assert again.cards_rendered == 0 and again.written == 0 and again.unchanged == 14
+    assert again.cards_rendered == 0 and again.written == 0 and again.unchanged == 30
     fresh = tmp_path / "fresh"
     shutil.copytree(out / ".cache" / "cards", fresh / ".cache" / "cards")  # same cards, imposed anew
     builder.build(repo, ROOT, fresh, builder.Selection(units=SAMPLE), builder.Options(jobs=1))

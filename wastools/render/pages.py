@@ -35,7 +35,7 @@ def check_bar_positions(page: Page) -> dict[str, tuple[float, float, float]]:
     x = 10.0
     if page.height >= 700:
         return {"100 mm": (x, 60.0, 60.0 + METRIC_BAR), "4 in": (x, 400.0, 400.0 + IMPERIAL_BAR)}
-    return {"100 mm": (x, 20.0, 20.0 + METRIC_BAR), "4 in": (x, 310.0, 310.0 + IMPERIAL_BAR)}
+    return {"100 mm": (x, 10.0, 10.0 + METRIC_BAR), "4 in": (x, 300.0, 300.0 + IMPERIAL_BAR)}
 
 
 def draw_check_bars(c, page: Page) -> None:

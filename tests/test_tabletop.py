@@ -1,0 +1,242 @@
+"""Rulers, maps and counters: geometry as numbers, then measured inside the PDFs."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import pdfplumber
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from wastools.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners, split, tiles
+from wastools.render import counters, maps, rulers
+from wastools.render.pages import Page, check_bar_positions
+from wastools.render.sheets import PrinterProfile
+from wastools.variants import VARIANTS
+
+
+def open_pdf(data: bytes):
+    return pdfplumber.open(io.BytesIO(data))
+
+
+def vertical_lines(page, min_len=0.0, max_len=1e9):
+    return [l for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01 and min_len <= l["height"] <= max_len]
+
+
+def strip_ticks(page, height: float) -> dict[float, list[float]]:
+    """x positions of ticks of one height, per ruler strip (strips differ in their top)."""
+    out: dict[float, list[float]] = {}
+    for l in vertical_lines(page, height - 0.1, height + 0.1):
+        out.setdefault(round(l["top"], 1), []).append(l["x0"])
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def horizontal_lines(page, min_len=0.0):
+    return [l for l in page.lines if abs(l["y0"] - l["y1"]) < 0.01 and l["width"] >= min_len]
+
+
+# --- rulers -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "variant, params, unit_pt",
+    [
+        ("off-grid", {}, 3 * PT_PER_IN),
+        ("off-grid", {"leg_in": "2.5"}, 2.5 * PT_PER_IN),
+        ("off-grid", {"grid_in": "4"}, 4 * 0.56 * PT_PER_IN),
+        ("hex", {}, 6 * PT_PER_CM),
+        ("hex", {"hex_cm": "5"}, 5 * PT_PER_CM),
+        ("large-map", {}, 4 * PT_PER_IN),
+    ],
+)
+def test_ruler_ticks_are_one_unit_apart(variant, params, unit_pt):
+    v = VARIANTS[variant]
+    ruler = v.extras["rulers"](v.resolve(params))[0]
+    pdf, _pages = rulers.rulers_pdf([ruler], "letter", "t")
+    steps = []
+    with open_pdf(pdf) as doc:
+        for strip in strip_ticks(doc.pages[0], 13).values():
+            steps += [round(b - a, 3) for a, b in zip(strip, strip[1:])]
+    assert steps and all(abs(s - unit_pt * ruler.label_every) < 0.01 for s in steps)
+
+
+def test_inch_rulers_mark_the_seed_distances():
+    v = VARIANTS["tabletop-inches"]
+    heavy = v.extras["rulers"](v.defaults())[0]
+    assert [(z.start, z.end) for z in heavy.zones] == [(0, 5), (5, 10), (10, 20), (20, 30), (30, 35), (35, 40)]
+    pdf, pages = rulers.rulers_pdf([heavy], "a4", "t")
+    with open_pdf(pdf) as doc:
+        minor = [x for strip in strip_ticks(doc.pages[0], 7).values() for x in strip]
+        labelled = strip_ticks(doc.pages[0], 13)
+    assert labelled and all(round(b - a, 3) == 360.0 for s in labelled.values() for a, b in zip(s, s[1:]))  # every 5 in
+    assert len(minor) > 20
+
+
+@pytest.mark.parametrize("scale, sector", [("6ft", 10), ("8ft", 15)])
+def test_centimetre_rulers(scale, sector):
+    v = VARIANTS["tabletop-cm"]
+    ruler = next(r for r in v.extras["rulers"](v.defaults()) if scale in r.title)
+    assert ruler.zones[1].end == 2 * sector  # range 1 reaches 2 sectors: 20 cm at 6 ft
+    pdf, _ = rulers.rulers_pdf([ruler], "letter", "t")
+    with open_pdf(pdf) as doc:
+        strips = strip_ticks(doc.pages[0], 7)
+    assert strips and all(abs((b - a) - PT_PER_CM) < 0.01 for s in strips.values() for a, b in zip(s, s[1:]) if b - a < 1.5 * PT_PER_CM)
+
+
+def test_long_rulers_split_with_join_marks():
+    v = VARIANTS["tabletop-inches"]
+    pdf, pages = rulers.rulers_pdf(v.extras["rulers"](v.defaults()), "letter", "t")
+    with open_pdf(pdf) as doc:
+        text = " ".join(p.extract_text() for p in doc.pages)
+    assert "(part 1 of 5)" in text and "(part 5 of 5)" in text and "join 4" in text
+
+
+@given(length=st.floats(1, 5000), page=st.floats(100, 800))
+def test_split_covers_the_ruler_in_equal_pieces(length, page):
+    pieces = split(length, page)
+    assert pieces[0].start_pt == 0 and abs(pieces[-1].end_pt - length) < 1e-6
+    assert all(p.end_pt - p.start_pt <= page + 1e-6 for p in pieces)
+    assert all(abs(a.end_pt - b.start_pt) < 1e-9 for a, b in zip(pieces, pieces[1:]))
+
+
+# --- maps ----------------------------------------------------------------------------------
+
+
+def test_square_sectors_are_288_pt_apart():
+    spec = maps.square_map("t", 24, 12, 4 * PT_PER_IN)
+    pdf, pages = maps.map_pdf(spec, "letter")
+    with open_pdf(pdf) as doc:
+        page = doc.pages[3]
+        xs = sorted({round(l["x0"], 3) for l in vertical_lines(page, 200)})
+    grid = [x for x in xs if x > 20]
+    assert any(abs((b - a) - 288.0) < 0.01 for a, b in zip(grid, grid[1:]))
+
+
+def test_hexes_are_170_08_pt_flat_to_flat():
+    flat = 6 * PT_PER_CM
+    assert round(flat, 2) == 170.08
+    corners = hex_corners(*hex_center(3, 2, flat), flat)
+    top = [y for _x, y in corners if abs(y - max(c[1] for c in corners)) < 1e-9]
+    assert abs((max(c[1] for c in corners) - min(c[1] for c in corners)) - flat) < 1e-9 and len(top) == 2
+    spec = maps.hex_map("t", 96 * PT_PER_IN, 48 * PT_PER_IN, flat)
+    pdf, _ = maps.map_pdf(spec, "a4")
+    with open_pdf(pdf) as doc:
+        page = doc.pages[5]
+        # flat tops and bottoms of hexes in one column: horizontal edges of length R
+        r = flat / math.sqrt(3)
+        edges = [c for c in page.curves] if page.curves else []
+        ys = sorted({round(pt[1], 3) for c in edges for pt in c["pts"]})
+    diffs = {round(b - a, 2) for a, b in zip(ys, ys[1:])}
+    assert 85.04 in diffs or 170.08 in diffs  # half and whole flat-to-flat steps
+
+
+def test_a_feature_across_a_seam_is_at_the_same_map_position_on_both_pages():
+    sector = 4 * PT_PER_IN
+    spec = maps.square_map("t", 24, 12, sector)
+    page = Page.of("letter", landscape=True)
+    tile_list = maps.page_tiles(spec, page)
+    left = next(t for t in tile_list if t.col == 0 and t.row == max(x.row for x in tile_list))
+    right = next(t for t in tile_list if t.col == 1 and t.row == left.row)
+    seam_x = (left.core_x1 + left.x0 + left.width) / 2  # inside the overlap strip
+    y = left.y0 + left.height / 2
+    island = maps.Feature("island", "Seam Island", ((seam_x - 10, y - 10), (seam_x + 10, y - 10), (seam_x + 10, y + 10), (seam_x - 10, y + 10)))
+    spec = maps.square_map("t", 24, 12, sector, (island,))
+    pdf, _ = maps.map_pdf(spec, "letter")
+    ax, ay, _w, _h = page.area
+    order = tile_list
+    with open_pdf(pdf) as doc:
+        found = []
+        for tile in (left, right):
+            p = doc.pages[order.index(tile) + 1]
+            word = next(w for w in p.extract_words() if w["text"] == "Seam")
+            # page point back to map point
+            found.append((word["x0"] - ax + tile.x0, (p.height - word["bottom"]) - ay + tile.y0))
+    assert abs(found[0][0] - found[1][0]) < 0.01 and abs(found[0][1] - found[1][1]) < 0.01
+
+
+@given(w=st.floats(500, 8000), h=st.floats(500, 8000), overlap=st.floats(0, 72))
+def test_tiles_cover_the_map_with_the_overlap(w, h, overlap):
+    out = tiles(w, h, 720, 528, overlap)
+    for t in out:
+        assert t.width <= 720 + 1e-6 and t.height <= 528 + 1e-6
+    # every point of the map is on some tile's own (core) area
+    for fx in (0.0, 0.37, 0.999):
+        for fy in (0.0, 0.5, 0.999):
+            x, y = fx * w, fy * h
+            assert any(t.x0 <= x <= t.core_x1 and t.y0 <= y <= t.core_y1 for t in out)
+    rights = [t for t in out if t.core_x1 < w]
+    assert all(abs((t.x0 + t.width) - t.core_x1 - overlap) < 1e-6 for t in rights)
+
+
+def test_maps_have_an_assembly_page_on_both_papers():
+    for paper in ("letter", "a4"):
+        spec = maps.square_map("board", 24, 12, 4 * PT_PER_IN)
+        pdf, pages = maps.map_pdf(spec, paper)
+        with open_pdf(pdf) as doc:
+            assert "assembly" in doc.pages[0].extract_text()
+            assert len(doc.pages) == pages == len(maps.page_tiles(spec, Page.of(paper, True))) + 1
+
+
+# --- every sheet: check bars, no scaling, printer profile ------------------------------------
+
+
+def sheets_to_check():
+    yield rulers.rulers_pdf(VARIANTS["off-grid"].extras["rulers"](VARIANTS["off-grid"].defaults()), "letter", "t")[0], Page.of("letter", True)
+    yield counters.counters_pdf("a4", 3.0)[0], Page.of("a4")
+    yield maps.map_pdf(maps.square_map("b", 4, 2, 288), "a4")[0], Page.of("a4", True)
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_check_bars_and_no_scaling_on_every_sheet(index):
+    from pypdf import PdfReader
+
+    pdf, page = list(sheets_to_check())[index]
+    with open_pdf(pdf) as doc:
+        for p in doc.pages:
+            lengths = {round(l["height"], 2) for l in vertical_lines(p, 280)}
+            assert {283.46, 288.0} <= lengths
+    assert PdfReader(io.BytesIO(pdf)).trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+
+
+def test_printer_profile_scales_everything():
+    plain, _ = counters.counters_pdf("letter", 3.0)
+    scaled, _ = counters.counters_pdf("letter", 3.0, PrinterProfile(1.02, 0.98))
+    with open_pdf(plain) as a, open_pdf(scaled) as b:
+        bar_a = max(l["height"] for l in vertical_lines(a.pages[0], 280, 290))
+        bar_b = max(l["height"] for l in vertical_lines(b.pages[0], 280, 300))
+    assert abs(bar_b - bar_a * 0.98) < 0.01
+
+
+def test_smoke_template_is_one_leg_in_radius():
+    pdf, _ = counters.counters_pdf("letter", 3.0)
+    with open_pdf(pdf) as doc:
+        last = doc.pages[-1]
+        circle = max(last.curves, key=lambda c: c["x1"] - c["x0"])
+    assert abs((circle["x1"] - circle["x0"]) - 2 * 3 * PT_PER_IN) < 0.5
+
+
+def test_counters_are_three_quarters_of_an_inch():
+    pdf, _ = counters.counters_pdf("letter", 3.0)
+    with open_pdf(pdf) as doc:
+        sizes = {(round(r["width"], 2), round(r["height"], 2)) for r in doc.pages[0].rects}
+    assert (54.0, 54.0) in sizes
+
+
+def test_check_bar_positions_fit_the_page():
+    for paper in ("letter", "a4"):
+        for landscape in (False, True):
+            page = Page.of(paper, landscape)
+            for _x, y1, y2 in check_bar_positions(page).values():
+                assert 0 < y1 < y2 < page.height
+
+
+@pytest.mark.parametrize("name", ["letter", "a4", "letter-bleed", "a4-bleed"])
+def test_card_layouts_keep_bars_and_marks_on_the_page(name):
+    from wastools.render import sheets
+
+    layout = sheets.load_layout(name)
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    for (x1, y1), (x2, y2) in list(sheets.check_bar_segments(layout).values()) + sheets.crop_mark_segments(layout):
+        assert 0 < min(x1, x2) and max(x1, x2) < w and 0 < min(y1, y2) and max(y1, y2) < h

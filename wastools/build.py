@@ -210,13 +210,27 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         stale = [d for d in decks if not _current(out, d.rel, d.key, previous, report)]
         stale_calibrations = {rel: v for rel, v in calibrations.items() if not _current(out, rel, v[1], previous, report)}
         report.cards_total = len(units) * len(selection.chosen_variants())
-        cards = _make_cards(repo, {d.variant.name: d.variant for d in stale}, units, selection, options, out, writer, report, progress)
+        bleed = sheets.load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
+        card_sets: dict[str, tuple[list[str], float]] = {}
+        for variant in {d.variant.name: d.variant for d in stale}.values():
+            params = options.variant_params(variant)
+            card_sets[variant.name] = (deck_htmls(repo, variant, params, units, selection.is_everything), bleed)
+            card_sets[variant.name + ":back"] = ([str(card_render.render_back_html(variant))], bleed)
+        packs = scenario_targets(repo, root, selection, options)
+        stale_packs = [p for p in packs if not _current(out, p[0], p[1], previous, report)]
+        for _rel, _key_, scenario, _paper in stale_packs:
+            card_sets["scenario:" + scenario.id] = (scenario_htmls(repo, scenario), 0.0)
+        cards = _make_cards(card_sets, out, writer, report, options.jobs, progress)
+        cache = out / ".cache" / "cards"
         jobs = []
+        for rel, key, scenario, paper in stale_packs:
+            paths = [str(cache / f"{k}.pdf") for k in cards["scenario:" + scenario.id]]
+            jobs.append((rel, key, (_scenario_pack, (scenario, paths, paper, options.profile, key))))
         for deck in stale:
-            keys, back_key = cards[deck.variant.name]
+            keys, back_key = cards[deck.variant.name], cards[deck.variant.name + ":back"][0]
             layout = sheets.load_layout(layout_name(deck.paper, options))
-            paths = [str(out / ".cache" / "cards" / f"{k}.pdf") for k in keys]
-            back = str(out / ".cache" / "cards" / f"{back_key}.pdf") if options.backs else None
+            paths = [str(cache / f"{k}.pdf") for k in keys]
+            back = str(cache / f"{back_key}.pdf") if options.backs else None
             jobs.append((deck.rel, deck.key, (_impose_deck, (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key))))
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
@@ -268,42 +282,83 @@ def card_key(html: str, bleed: float) -> str:
     return _key(code_fingerprint(), bleed, html)
 
 
-def _make_cards(repo, variants: dict[str, Variant], units: list[Unit], selection: Selection, options: Options,
-                out: Path, writer: AtomicWriter, report: BuildReport, progress: Progress | None) -> dict[str, tuple[list[str], str]]:
-    """Card keys per variant (in deck order) and the back's key; lays out missing cards."""
-    bleed = sheets.load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
+def deck_htmls(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool) -> list[str]:
+    """The HTML of every card face of one deck, in deck order."""
+    htmls = [str(card_render.render_card_html(card_render.card_view(variant.adapt(u, params), variant, repo))) for u in units]
+    if stat_blocks and variant.name == "large-map":
+        htmls += [str(card_render.render_card_html(card_render.statblock_view(b, variant))) for b in card_render.large_map_stat_blocks()]
+    return htmls
+
+
+def _make_cards(card_sets: dict[str, tuple[list[str], float]], out: Path, writer: AtomicWriter, report: BuildReport,
+                jobs: int, progress: Progress | None) -> dict[str, list[str]]:
+    """Cache keys of every card of every set, in order; lays out the cards not cached yet."""
     cache = out / ".cache" / "cards"
-    planned: dict[str, tuple[list[str], str]] = {}
+    planned: dict[str, list[str]] = {}
     missing: dict[str, CardJob] = {}
-    for name, variant in variants.items():
-        params = options.variant_params(variant)
-        htmls = [str(card_render.render_card_html(card_render.card_view(variant.adapt(u, params), variant, repo))) for u in units]
-        if variant.name == "large-map" and selection.is_everything:
-            htmls += [str(card_render.render_card_html(card_render.statblock_view(b, variant))) for b in card_render.large_map_stat_blocks()]
-        back = str(card_render.render_back_html(variant))
+    for name, (htmls, bleed) in card_sets.items():
         keys = [card_key(h, bleed) for h in htmls]
-        back_key = card_key(back, bleed)
-        for key, html in zip(keys + [back_key], htmls + [back]):
+        for key, html in zip(keys, htmls):
             if not (cache / f"{key}.pdf").exists():
                 missing.setdefault(key, CardJob(key, html, bleed))
-        planned[name] = (keys, back_key)
+        planned[name] = keys
     report.cards_rendered = len(missing)
-    jobs = list(missing.values())
-    batches = [jobs[i:i + BATCH] for i in range(0, len(jobs), BATCH)]
+    todo = sorted(missing.values(), key=lambda j: j.bleed)  # one bleed per batch
+    batches = [b for bleed in sorted({j.bleed for j in todo}) for b in _chunks([j for j in todo if j.bleed == bleed], BATCH)]
     done = 0
-    for result in _map_iter(_render_batch, batches, options.jobs):
+    for result in _map_iter(_render_batch, batches, jobs):
         for key, pdf in result:
             writer.write(cache / f"{key}.pdf", pdf)
         done += len(result)
         if progress:
-            progress(done, len(jobs))
+            progress(done, len(todo))
     return planned
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def _render_batch(jobs: list[CardJob]) -> list[tuple[str, bytes]]:
     """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs."""
     pages = card_render.lay_out_cards([j.html for j in jobs], jobs[0].bleed)
     return [(job.key, page) for job, page in zip(jobs, pages)]
+
+
+# --- scenario packs ----------------------------------------------------------------------
+
+
+def scenario_targets(repo: Repository, root: Path, selection: Selection, options: Options) -> list[tuple[str, str, object, str]]:
+    """(path, key, scenario, paper) for every scenario pack; a variant filter selects packs too."""
+    from .scenarios import Scenario
+
+    scenarios: dict[str, Scenario] = repo.extra.get("scenarios", {})
+    chosen = {v.name for v in selection.chosen_variants()}
+    out = []
+    for scenario in scenarios.values():
+        if scenario.variant not in chosen:
+            continue
+        source = (root / "scenarios" / f"{scenario.id}.yaml").read_bytes()
+        unit_files = sorted(str(u.id) for u in scenario.units())
+        for paper in options.papers:
+            key = _key(code_fingerprint(), data_fingerprint(root), hashlib.sha256(source).hexdigest(), unit_files, paper, asdict(options.profile))
+            out.append((f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf", key, scenario, paper))
+    return out
+
+
+def scenario_htmls(repo: Repository, scenario) -> list[str]:
+    from .render.scenario_pack import scenario_stat_blocks
+
+    variant = VARIANTS[scenario.variant]
+    htmls = deck_htmls(repo, variant, scenario.parameters, scenario.units(), stat_blocks=False)
+    htmls += [str(card_render.render_card_html(card_render.statblock_view(b, variant))) for b in scenario_stat_blocks(scenario)]
+    return htmls
+
+
+def _scenario_pack(scenario, card_paths: list[str], paper: str, profile, key: str) -> tuple[bytes, int]:
+    from .render.scenario_pack import scenario_pack_pdf
+
+    return scenario_pack_pdf(scenario, [Path(p).read_bytes() for p in card_paths], paper, profile, key)
 
 
 # --- rulers, maps and counters -----------------------------------------------------------------

@@ -281,5 +281,48 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
     )
 
 
+@main.group()
+def new() -> None:
+    """Create a valid data file to start from."""
+
+
+@new.command("unit")
+@click.argument("name")
+@click.option("--nation", required=True, help="Nation id, e.g. uk.")
+@click.option("--type", "unit_type", required=True, type=click.Choice(["battleship", "carrier", "cruiser", "destroyer", "torpedo-boat", "auxiliary", "submarine", "fighter", "dive-bomber", "torpedo-bomber", "patrol-bomber"]))
+@click.option("--set", "card_set", required=True, help="Set id, e.g. surface-action.")
+@click.option("--number", type=int, required=True, help="Card number within the set.")
+@click.pass_context
+def new_unit(ctx, name, nation, unit_type, card_set, number) -> None:
+    """A unit file for NAME with placeholder stats to replace with the card's."""
+    from .scaffold import ScaffoldError
+    from .scaffold import new_unit as make
+
+    root = _root(ctx)
+    try:
+        path = make(root, _load_repository(ctx), name, nation, unit_type, card_set, number)
+    except ScaffoldError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"wrote {path.relative_to(root)}: replace the placeholders, then run `wastools validate`")
+
+
+@new.command("scenario")
+@click.argument("scenario_id")
+@click.option("--variant", required=True, type=click.Choice(["standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches"]))
+@click.option("--title", help="Title (default: from the id).")
+@click.pass_context
+def new_scenario(ctx, scenario_id, variant, title) -> None:
+    """A small, valid scenario to edit: two sides, a map, an objective."""
+    from .scaffold import ScaffoldError
+    from .scaffold import new_scenario as make
+
+    root = _root(ctx)
+    try:
+        path = make(root, _load_repository(ctx), scenario_id, variant, title)
+    except ScaffoldError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"wrote {path.relative_to(root)}: edit it, then run `wastools validate` and `wastools build --variant {variant}`")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -212,6 +212,13 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
         if unit is not None:
             repo_units.setdefault(unit.id, unit)
     problems.extend(_cross_unit_problems(units))
+    from . import scenarios  # scenarios build on the unit model
+
+    known = scenarios.scenario_files(root)
+    scenario_paths = known + [p for p in extra if kind_of(p, root) == "scenario" and p not in known]
+    loaded_scenarios = [_load(p, root, "scenario", limits, problems) for p in dict.fromkeys(scenario_paths)]
+    built_scenarios = scenarios.check_all(loaded_scenarios, repo_units, problems)
+    files += scenario_paths
     if paths is not None:
         wanted = {display_path(p, root) for p in extra}
         wanted_dirs = tuple(w.rstrip("/") + "/" for w in wanted)
@@ -223,6 +230,7 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
             sets=context.sets,
             nations=context.nations,
             abilities=context.abilities,
+            extra={"scenarios": built_scenarios},
         )
     return result
 

@@ -1,0 +1,220 @@
+"""Scenarios: one YAML file each, validated against the units and the variant's rules.
+
+Checks beyond the schema: the id is the file name; every unit exists; air groups sit
+on carriers within their capacity (and land-based aircraft never do); air base
+squadrons fit the base; each side's points keep to the limit under the variant's fleet
+rules (tabletop-cm caps US-heavy fleets and submarine points); every coordinate lies on
+the map; variant parameters are known. Every problem names file, line, column and field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import model
+from .problems import Problem
+from .variants import VARIANTS, ParameterError
+from .variants.fleet import FleetCheck, check_fleet
+
+MAP_UNITS = {"standard": "sectors", "large-map": "sectors", "hex": "hexes", "off-grid": "in", "tabletop-inches": "in", "tabletop-cm": "cm"}
+PLACED = ("air_bases", "shore_batteries", "garrisons", "objectives")
+
+
+@dataclass(frozen=True)
+class Force:
+    unit: model.Unit
+    count: int = 1
+    flagship: bool = False
+    air_groups: tuple[tuple[model.Unit, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Side:
+    side: str
+    name: str
+    forces: tuple[Force, ...]
+    briefing: str | None
+    fleet: FleetCheck
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    variant: str
+    parameters: dict[str, Any]
+    data: dict[str, Any]  # the checked file, for briefing and map features
+    sides: tuple[Side, ...]
+    map_unit: str = field(default="sectors")
+
+    def units(self) -> list[model.Unit]:
+        """Every unit whose card the pack prints, once each, in force order."""
+        seen: dict[str, model.Unit] = {}
+        for side in self.sides:
+            for force in side.forces:
+                seen.setdefault(force.unit.id, force.unit)
+                for unit, _n in force.air_groups:
+                    seen.setdefault(unit.id, unit)
+        for base in self.data.get("air_bases", []):
+            for squadron in base.get("squadrons", []):
+                seen.setdefault(squadron["unit"], squadron["_unit"])
+        return list(seen.values())
+
+
+def scenario_files(root: Path) -> list[Path]:
+    folder = root / "scenarios"
+    return sorted(p.resolve() for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def check_all(loaded: list, units: dict[str, model.Unit], problems: list[Problem]) -> dict[str, Scenario]:
+    built: dict[str, Scenario] = {}
+    for item in loaded:
+        if item.doc is None:
+            continue
+        before = sum(1 for p in problems if p.is_error)
+        scenario = _check(item, units, problems)
+        if scenario is not None and sum(1 for p in problems if p.is_error) == before:
+            built[scenario.id] = scenario
+    return built
+
+
+def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scenario | None:
+    doc, data = item.doc, item.doc.data
+    found: list[Problem] = []
+    if isinstance(data.get("id"), str) and item.path.stem != data["id"]:
+        found.append(doc.problem(["id"], f"id {data['id']!r} must equal the file name {item.path.stem!r}"))
+    variant = VARIANTS.get(data.get("variant")) if isinstance(data.get("variant"), str) else None
+    params: dict[str, Any] = {}
+    if variant is not None:
+        given = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (data.get("parameters") or {}).items()}
+        try:
+            params = variant.resolve(given)
+        except ParameterError as exc:
+            found.append(doc.problem(["parameters"], str(exc)))
+    sides = []
+    for i, side in enumerate(data.get("sides") or []):
+        if isinstance(side, dict):
+            built = _side(doc, ["sides", i], side, units, data, variant, found)
+            if built:
+                sides.append(built)
+    if len({s.side for s in sides}) != len(sides):
+        found.append(doc.problem(["sides"], "the two sides need different ids"))
+    side_ids = {s.get("side") for s in data.get("sides") or [] if isinstance(s, dict)}
+    for key in ("air_bases", "shore_batteries", "garrisons", "deployment_zones"):
+        for i, item in enumerate(data.get(key) or []):
+            if isinstance(item, dict) and isinstance(item.get("side"), str) and item["side"] not in side_ids:
+                found.append(doc.problem([key, i, "side"], f"no side with id {item['side']!r} (sides: {', '.join(sorted(map(str, side_ids)))})"))
+    for i, base in enumerate(data.get("air_bases") or []):
+        if isinstance(base, dict):
+            _air_base(doc, ["air_bases", i], base, units, found)
+    if variant is not None and isinstance(data.get("map"), dict):
+        _coordinates(doc, data, variant.name, found)
+    problems.extend(found)
+    if any(p.is_error for p in found) or variant is None or len(sides) != 2:
+        return None
+    return Scenario(data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name])
+
+
+def _resolve(doc, parts, unit_id, units, found) -> model.Unit | None:
+    if not isinstance(unit_id, str):
+        return None
+    unit = units.get(unit_id)
+    if unit is None:
+        close = [u for u in units if unit_id.split("-")[0] in u][:3]
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        found.append(doc.problem(parts, f"no unit with id {unit_id!r}{hint}"))
+    return unit
+
+
+def _side(doc, parts, side: dict, units, data, variant, found) -> Side | None:
+    forces = []
+    fleet_units: list[tuple[model.Unit, int]] = []
+    flagships = 0
+    for j, entry in enumerate(side.get("forces") or []):
+        if not isinstance(entry, dict):
+            continue
+        here = parts + ["forces", j]
+        unit = _resolve(doc, here + ["unit"], entry.get("unit"), units, found)
+        count = entry.get("count", 1) if isinstance(entry.get("count", 1), int) else 1
+        groups = []
+        for k, group in enumerate(entry.get("air_groups") or []):
+            if not isinstance(group, dict):
+                continue
+            plane = _resolve(doc, here + ["air_groups", k, "unit"], group.get("unit"), units, found)
+            n = group.get("count", 1) if isinstance(group.get("count", 1), int) else 1
+            if plane is not None:
+                if not plane.is_aircraft:
+                    found.append(doc.problem(here + ["air_groups", k, "unit"], f"{plane.id} is not an aircraft"))
+                elif plane.has_ability("Land Based"):
+                    found.append(doc.problem(here + ["air_groups", k, "unit"], f"{plane.id} is land based and cannot fly from a carrier"))
+                groups.append((plane, n))
+                fleet_units.append((plane, n))
+        if unit is None:
+            continue
+        aboard = sum(n for _p, n in groups)
+        if groups and unit.type != "carrier":
+            found.append(doc.problem(here + ["air_groups"], f"{unit.id} is a {unit.type}, not a carrier: it carries no air groups"))
+        elif groups and aboard > (unit.carrier_capacity or 0) * count:
+            found.append(doc.problem(here + ["air_groups"], f"{aboard} squadrons are over the capacity of {count} x {unit.id} ({(unit.carrier_capacity or 0) * count})"))
+        if entry.get("flagship") is True:
+            flagships += 1
+            if not unit.flagship:
+                found.append(doc.problem(here + ["flagship"], f"{unit.id} has no flagship rating"))
+        forces.append(Force(unit, count, entry.get("flagship") is True, tuple(groups)))
+        fleet_units.append((unit, count))
+    if flagships > 1:
+        found.append(doc.problem(parts + ["forces"], "a side has at most one flagship"))
+    for base in data.get("air_bases") or []:
+        if isinstance(base, dict) and base.get("side") == side.get("side"):
+            for squadron in base.get("squadrons") or []:
+                if isinstance(squadron, dict) and squadron.get("unit") in units:
+                    fleet_units.append((units[squadron["unit"]], squadron.get("count", 1)))
+    limit = data.get("points_limit") if isinstance(data.get("points_limit"), int) else None
+    if variant is None or limit is None:
+        return None
+    fleet = check_fleet(variant.name, fleet_units, limit)
+    for message in fleet.problems:
+        found.append(doc.problem(parts + ["forces"], f"{side.get('name', side.get('side'))}: {message}"))
+    return Side(side.get("side"), side.get("name", ""), tuple(forces), side.get("briefing"), fleet)
+
+
+def _air_base(doc, parts, base: dict, units, found) -> None:
+    total = 0
+    for k, squadron in enumerate(base.get("squadrons") or []):
+        if not isinstance(squadron, dict):
+            continue
+        plane = _resolve(doc, parts + ["squadrons", k, "unit"], squadron.get("unit"), units, found)
+        if plane is not None and not plane.is_aircraft:
+            found.append(doc.problem(parts + ["squadrons", k, "unit"], f"{plane.id} is not an aircraft"))
+        if plane is not None:
+            squadron["_unit"] = plane
+        total += squadron.get("count", 1) if isinstance(squadron.get("count", 1), int) else 1
+    capacity = base.get("capacity")
+    if isinstance(capacity, int) and total > capacity:
+        found.append(doc.problem(parts + ["squadrons"], f"{total} squadrons are over the air base's capacity of {capacity}"))
+
+
+def _coordinates(doc, data: dict, variant: str, found) -> None:
+    width, height = data["map"].get("width"), data["map"].get("height")
+    if not isinstance(width, (int, float)) or not isinstance(height, (int, float)):
+        return
+    low = 1 if variant == "hex" else 0
+    unit = MAP_UNITS[variant]
+
+    def check(parts, point) -> None:
+        if isinstance(point, list) and len(point) == 2 and all(isinstance(v, (int, float)) for v in point):
+            x, y = point
+            if not (low <= x <= width and low <= y <= height):
+                found.append(doc.problem(parts, f"[{x:g}, {y:g}] is off the map ({low}..{width:g} x {low}..{height:g} {unit})"))
+
+    for key in PLACED:
+        for i, item in enumerate(data.get(key) or []):
+            if isinstance(item, dict):
+                check([key, i, "at"], item.get("at"))
+    for key in ("terrain", "deployment_zones"):
+        for i, item in enumerate(data.get(key) or []):
+            if isinstance(item, dict):
+                for j, point in enumerate(item.get("points") or []):
+                    check([key, i, "points", j], point)

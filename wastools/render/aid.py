@@ -1,0 +1,27 @@
+"""Player aids laid out with WeasyPrint from the sections in ``wastools.aids``."""
+
+from __future__ import annotations
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from ..aids import aid
+from ..variants import VARIANTS
+from .fetcher import TEMPLATES
+from .scenario_pack import PAGE_SIZES
+from .sheets import finish
+
+
+def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None) -> tuple[bytes, int]:
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+    from weasyprint import HTML
+
+    from .fetcher import ProjectFetcher
+
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(default=True, default_for_string=True), undefined=StrictUndefined)
+    html = env.get_template("aid/aid.html.j2").render(variant=VARIANTS[name], sections=aid(name, repo, params), page=PAGE_SIZES[paper])
+    pdf = HTML(string=html, base_url=(TEMPLATES / "aid" / "aid.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(pdf)))
+    return finish(writer, f"{VARIANTS[name].title}: player aid", key), len(writer.pages)

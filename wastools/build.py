@@ -100,16 +100,19 @@ class AtomicWriter:
 # --- the validated model, cached -------------------------------------------------------------
 
 
-def load_repository(root: Path, out: Path) -> tuple[Repository | None, repository.Validation | None]:
+def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | None, repository.Validation | None]:
     """The validated model, from the cache when neither the data nor the code changed."""
-    key = _key(code_fingerprint(), data_fingerprint(root))
+    from .yamlio import DEFAULT_LIMITS
+
+    limits = limits or DEFAULT_LIMITS
+    key = _key(code_fingerprint(), data_fingerprint(root), asdict(limits))
     cached = out / ".cache" / f"repository-{key[:32]}.pickle"
     if cached.exists():
         try:
             return pickle.loads(cached.read_bytes()), None
         except Exception:  # a stale or damaged cache is simply rebuilt
             cached.unlink(missing_ok=True)
-    result = repository.validate(root)
+    result = repository.validate(root, limits=limits)
     if result.repository is not None:
         for old in (out / ".cache").glob("repository-*.pickle"):
             old.unlink(missing_ok=True)
@@ -206,6 +209,9 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
     ]
     calibrations = {f"calibration/duplex-{paper}.pdf": (paper, _key(code_fingerprint(), paper, asdict(options.profile))) for paper in options.papers}
     writer = AtomicWriter(root)
+    saved_tmp = (tempfile.tempdir, os.environ.get("TMPDIR"))
+    # WeasyPrint writes fonts to temporary folders: keep them in our own, outside build/
+    tempfile.tempdir = os.environ["TMPDIR"] = str(writer.tmp)
     try:
         stale = [d for d in decks if not _current(out, d.rel, d.key, previous, report)]
         stale_calibrations = {rel: v for rel, v in calibrations.items() if not _current(out, rel, v[1], previous, report)}
@@ -249,6 +255,11 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         if not manifest_path.exists() or manifest_path.read_bytes() != text:
             writer.write(manifest_path, text)
     finally:
+        tempfile.tempdir = saved_tmp[0]
+        if saved_tmp[1] is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved_tmp[1]
         writer.close()
     return report
 

@@ -34,11 +34,24 @@ def _print_problems(problems: list[Problem]) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="wastools")
 @click.option("--root", type=click.Path(file_okay=False), help="Data repository (default: found from the current folder).")
+@click.option("--limit", "limits", multiple=True, metavar="NAME=N",
+              help="Defences against hostile files: max_file_bytes (1000000), max_depth (32), max_nodes (100000).")
 @click.pass_context
-def main(ctx: click.Context, root: str | None) -> None:
+def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
     """War at Sea house-rule toolchain: unit data, variant converters, print-and-play PDFs."""
+    import dataclasses
+
+    from .yamlio import DEFAULT_LIMITS
+
     ctx.ensure_object(dict)
     ctx.obj["root"] = root
+    values = {}
+    for item in limits:
+        name, _, value = item.partition("=")
+        if name not in {f.name for f in dataclasses.fields(DEFAULT_LIMITS)} or not value.isdigit() or int(value) < 1:
+            raise click.BadParameter(f"{item!r}: expected one of max_file_bytes, max_depth, max_nodes = a positive whole number", param_hint="--limit")
+        values[name] = int(value)
+    ctx.obj["limits"] = dataclasses.replace(DEFAULT_LIMITS, **values)
 
 
 @main.command()
@@ -54,7 +67,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool) -> None:
     root = _root(ctx)
     started = time.perf_counter()
     targets = _expand(paths) if paths else None
-    result = repository.validate(root, targets)
+    result = repository.validate(root, targets, ctx.obj["limits"])
     shown = result.errors if quiet else result.problems
     _print_problems(shown)
     elapsed = time.perf_counter() - started
@@ -139,7 +152,7 @@ def _params(pairs: tuple[str, ...]) -> dict[str, str]:
 
 
 def _load_repository(ctx: click.Context):
-    result = repository.validate(_root(ctx))
+    result = repository.validate(_root(ctx), limits=ctx.obj["limits"])
     if result.repository is None:
         _print_problems(result.errors)
         click.echo("the data is invalid: run `wastools validate`", err=True)
@@ -244,7 +257,7 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
     root = _root(ctx)
     out_dir = Path(out) if Path(out).is_absolute() else root / out
     started = time.perf_counter()
-    repo, validation = builder.load_repository(root, out_dir)
+    repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"])
     if repo is None:
         _print_problems(validation.errors)
         click.echo("the data is invalid: nothing was built", err=True)

@@ -159,7 +159,7 @@ def _load(path: Path, root: Path, kind: str, limits: Limits, problems: list[Prob
     doc, found = load_document(path, shown, limits)
     problems.extend(found)
     if doc is not None:
-        problems.extend(_schema_line_problems(path, shown))
+        problems.extend(_schema_line_problems(path, shown, _expected_ref(path, root, kind)))
         if not isinstance(doc.data, dict):
             problems.append(Problem(shown, 1, 1, "", "expected a mapping of fields at the top level"))
             doc = None
@@ -168,11 +168,27 @@ def _load(path: Path, root: Path, kind: str, limits: Limits, problems: list[Prob
     return LoadedFile(path, shown, kind, doc)
 
 
-def _schema_line_problems(path: Path, shown: str) -> list[Problem]:
+def _expected_ref(path: Path, root: Path, kind: str) -> str | None:
+    """The `$schema=` reference a file must carry: relative to its folder, inside the repository."""
+    import os
+
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return None  # a file outside the repository: any project schema name will do
+    return Path(os.path.relpath(root / "schemas" / SCHEMA_FILES[kind], path.parent)).as_posix()
+
+
+def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[Problem]:
     with path.open("rb") as handle:
         first = handle.readline().decode("utf-8-sig", "replace").rstrip("\r\n")
     if not first.startswith(SCHEMA_LINE_PREFIX):
         return [Problem(shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}...' so that editors check the file")]
+    ref = first[len(SCHEMA_LINE_PREFIX):].strip()
+    if expected is not None and ref != expected:
+        return [Problem(shown, 1, len(SCHEMA_LINE_PREFIX) + 1, "$schema", f"must name {expected!r}, not {ref[:80]!r}")]
+    if expected is None and not ref.endswith(".schema.json"):
+        return [Problem(shown, 1, len(SCHEMA_LINE_PREFIX) + 1, "$schema", f"{ref[:80]!r} is not a project schema")]
     return []
 
 

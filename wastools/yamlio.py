@@ -159,9 +159,13 @@ def to_plain_guarded(tree: Any, limits: Limits) -> Any:
 
 
 def _nesting_guard(text: str, shown_as: str, limits: Limits) -> Problem | None:
-    """Reject pathological flow nesting before the recursive parser sees it."""
+    """Reject pathological nesting before the recursive parser sees it: flow brackets,
+    and block indentation deeper than two spaces a level allows."""
     depth = 0
     for line_no, line in enumerate(text.splitlines(), 1):
+        indent = len(line) - len(line.lstrip(" "))
+        if indent > 4 * limits.max_depth:
+            return Problem(shown_as, line_no, indent + 1, "", f"nesting deeper than {limits.max_depth} levels (limit max_depth)")
         for col, ch in enumerate(line, 1):
             if ch in "[{":
                 depth += 1

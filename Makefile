@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test validate fmt bench clean
+.PHONY: build test quick validate fmt bench clean
 
 $(STAMP): pyproject.toml tools/system-deps.sh
 	bash tools/system-deps.sh
@@ -25,6 +25,10 @@ test: $(STAMP)
 	$(BIN)/wastools validate --quiet
 	$(BIN)/wastools fmt --check
 	$(BIN)/python -m pytest -n 2
+	$(BIN)/python tools/check_reproducible.py
+
+quick: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -m "not slow"
 
 validate: $(STAMP)
 	$(BIN)/wastools validate

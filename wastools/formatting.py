@@ -47,8 +47,7 @@ def format_files(root: Path, paths: list[Path], check: bool) -> FormatResult:
         problems.extend(found)
         if text is None:
             continue
-        current = path.read_bytes().decode("utf-8-sig", "replace")
-        if current != text:
+        if path.read_bytes() != text.encode("utf-8"):  # a byte-order mark or CRLF is a change too
             changed.append(display_path(path, root))
             if not check:
                 path.write_text(text, "utf-8")

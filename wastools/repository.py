@@ -298,7 +298,6 @@ def _check_unit(loaded: LoadedFile, root: Path, ctx: _Context, problems: list[Pr
     if doc is None:
         return None
     data = doc.data
-    before = len([p for p in problems if p.path == doc.path and p.is_error])
     if isinstance(data.get("id"), str) and loaded.path.stem != data["id"]:
         problems.append(doc.problem(["id"], f"id {data['id']!r} must equal the file name {loaded.path.stem!r}"))
     nation = data.get("nation")
@@ -323,8 +322,8 @@ def _check_unit(loaded: LoadedFile, root: Path, ctx: _Context, problems: list[Pr
             abilities.append(ability)
     problems.extend(_type_problems(doc, data))
     problems.extend(_history_problems(doc, data))
-    if len([p for p in problems if p.path == doc.path and p.is_error]) > before:
-        return None
+    if any(p.path == doc.path and p.is_error for p in problems):
+        return None  # schema or integrity errors: no model object from this file
     try:
         return _build_unit(data, abilities)
     except (KeyError, TypeError, ValueError):

@@ -32,29 +32,41 @@ class Section:
 
 BASE = "base game"
 
-DICE = Section(
-    "Dice and damage", "base game, as restated by seeds 002 and 004",
-    ("Roll the dice the card gives for the range. Each 4 or 5 is one success, each 6 two.",
-     "Successes at least equal to the target's armour: 1 point of hull damage. At least its vital armour: the target is destroyed.",
-     "Torpedoes hit only on 6 and do hull damage directly, ignoring armour.",
-     "A unit with 1 hull point left is crippled; damage equal to its hull points sinks it."),
-)
+def dice(torpedoes: str = "Torpedoes hit only on 6 and do hull damage directly, ignoring armour.") -> Section:
+    return Section(
+        "Dice and damage", "base game, as restated by seeds 002 and 004",
+        ("Roll the dice the card gives for the range. Each 4 or 5 is one success, each 6 two.",
+         "Successes at least equal to the target's armour: 1 point of hull damage. At least its vital armour: the target is destroyed.",
+         torpedoes,
+         "A unit with 1 hull point left is crippled; damage equal to its hull points sinks it."),
+    )
 
 
-def _sequence(extra_air: bool = False, winner_moves_second: bool = False) -> Section:
+DICE = dice()
+
+
+def _sequence(extra_air: bool = False, winner_moves_second: bool = False, moving_air: bool = False) -> Section:
     initiative = ("the winner moves second, after seeing the loser's moves" if winner_moves_second else "the higher roller chooses who moves first")
+    if extra_air:
+        air = "Air missions: players take turns flying aircraft up to their sectors a phase."
+    elif moving_air:
+        air = "Air missions: aircraft move to their targets; re-arming counters go on or come off at the start of this phase."
+    else:
+        air = "Air missions: aircraft are placed with their targets."
     steps = [
         f"Initiative: both roll two dice and add the best flagship bonus; {initiative}.",
         "Sea movement: first player, then second player.",
-        "Air missions: aircraft fly (large map) or are placed with their targets.",
+        air,
         "Air defence: anti-air fire at aircraft, first player then second.",
         "Air attack: bombs, torpedoes and strafing.",
         "Surface attack: gunnery and surface torpedoes.",
         "Submarine attack: submarine torpedoes.",
-        "Air return: aircraft go home" + (" flying sectors like the outward leg" if extra_air else "") + ".",
-        "End of turn: count objectives and victory points.",
     ]
-    return Section("Sequence of play", "base game" + ("; seed 000 adds flying in the air mission and return phases" if extra_air else ""), tuple(f"{i}. {s}" for i, s in enumerate(steps, 1)))
+    if not moving_air:
+        steps.append("Air return: aircraft go home" + (", flying sectors like the outward leg" if extra_air else "") + ".")
+    steps.append("End of turn: count objectives and victory points.")
+    source = "base game" + ("; seed 000 adds flying in the air mission and return phases" if extra_air else "") + ("; seed 004 moves aircraft and drops the air return phase" if moving_air else "")
+    return Section("Sequence of play", source, tuple(f"{i}. {s}" for i, s in enumerate(steps, 1)))
 
 
 def _victory(name: str) -> Section:
@@ -159,7 +171,7 @@ def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
     amended = Table(("ability", "under these rules"), tuple((name.replace("{n}", "N"), summary) for name, summary in off_grid.AMENDED_ABILITIES.items()))
     return [
         _sequence(),
-        Section("Legs", off_grid.SEED, (f"Measure with a compass set to a leg of {text}; step it from the bow.",), (moves, ranges)),
+        Section("Legs", off_grid.SEED, (f"Measure with a compass set to one leg ({text}); step it from the bow.",), (moves, ranges)),
         Section("Anti-air and stacking", off_grid.SEED, (
             "Anti-air reaches 1 leg at full effect and 2 legs at -1 per die.",
             "Ships end more than 1 leg from friendly ships, submarines from submarines, fighters from fighters.",
@@ -181,7 +193,7 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
         ("aircraft attacks", f'{t.AIRCRAFT_ATTACK_IN}"', "", "", "", "", ""),
     ), "bands 4 and 5 of heavy main batteries need Extended Range")
     return [
-        _sequence(),
+        _sequence(moving_air=True),
         Section("Range tables", t.SEED, (f"A sector is {params['sector_in']:g} in (1 in = 1,000 yards).",), (table,)),
         Section("Luck dice (optional)", t.SEED, (
             "Swap one attack die for a luck die of another colour.",
@@ -191,7 +203,7 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
             "Damage lands at the end of each phase. Crippled ships: armour, vital armour -1, speed -1 in, -1 on each attack die, a torpedo die fewer.",
             "Hedgehogs: units built after 1943 or with Sub Hunter.")),
         Section("Victory points", t.SEED, ("Each enemy unit destroyed scores its points; each objective held scores 50; 150 points wins.",)),
-        DICE, _victory("tabletop-inches"),
+        dice("Torpedoes ignore armour: see Torpedoes and damage above (5 is 1 point, 6 is 2)."), _victory("tabletop-inches"),
     ]
 
 

@@ -240,10 +240,8 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
             jobs.append((deck.rel, deck.key, (_impose_deck, (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key))))
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
-        for rel, key, job in sheet_targets(selection, options, root):
+        for rel, key, job in sheet_targets(repo, selection, options, root):
             if not _current(out, rel, key, previous, report):
-                if job[0] is _aid:  # aids read the model: pass it along (not part of the key)
-                    job = (_aid_with_model, (repo,) + job[1])
                 jobs.append((rel, key, job))
         for (rel, key, _job), (pdf, pages) in zip(jobs, _map(_run, [j[2] for j in jobs], options.jobs)):
             writer.write(out / rel, pdf)
@@ -377,9 +375,11 @@ def _scenario_pack(scenario, card_paths: list[str], paper: str, profile, key: st
 # --- rulers, maps and counters -----------------------------------------------------------------
 
 
-def sheet_targets(selection: Selection, options: Options, root: Path) -> list[tuple[str, str, tuple]]:
-    """(path, key, job) for every ruler, map and counter sheet of the chosen variants."""
+def sheet_targets(repo: Repository, selection: Selection, options: Options, root: Path) -> list[tuple[str, str, tuple]]:
+    """(path, key, job) for every aid, ruler, map and counter sheet of the chosen variants.
+    A key hashes the job's arguments; aids also read the data, so theirs hashes the data."""
     out = []
+    aids = []
     chosen = {v.name: v for v in selection.chosen_variants()}
     for paper in options.papers:
         sfx = paper_suffix(paper)
@@ -388,7 +388,7 @@ def sheet_targets(selection: Selection, options: Options, root: Path) -> list[tu
             if "rulers" in variant.extras:
                 out.append((f"{name}/rulers{sfx}.pdf", (_rulers, (name, params, paper, options.profile))))
         for name, variant in chosen.items():
-            out.append((f"{name}/player-aid{sfx}.pdf", (_aid, (name, options.variant_params(variant), paper))))
+            aids.append((f"{name}/player-aid{sfx}.pdf", (name, options.variant_params(variant), paper)))
         board = options.variant_params(VARIANTS["large-map"])
         width, height = board["columns"] * board["sector_in"] * 72, board["rows"] * board["sector_in"] * 72
         if "large-map" in chosen:
@@ -398,14 +398,13 @@ def sheet_targets(selection: Selection, options: Options, root: Path) -> list[tu
             out.append((f"hex/map-hex{sfx}.pdf", (_hex_map, (width, height, hex_cm, paper, options.profile))))
         leg = options.variant_params(VARIANTS["off-grid"])
         out.append((f"counters{sfx}.pdf", (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile))))
-    return [(rel, _key(code_fingerprint(), data_fingerprint(root) if job[0] is _aid else "", rel, job[0].__name__, job[1]), job) for rel, job in out]
+    data_fp = data_fingerprint(root)
+    jobs = [(rel, _key(code_fingerprint(), rel, job[0].__name__, job[1]), job) for rel, job in out]
+    jobs += [(rel, _key(code_fingerprint(), data_fp, rel, args), (_aid, (repo,) + args)) for rel, args in aids]
+    return jobs
 
 
-def _aid(variant: str, params: dict, paper: str) -> tuple[bytes, int]:
-    raise RuntimeError("an aid needs the model: build() runs _aid_with_model")  # pragma: no cover
-
-
-def _aid_with_model(repo: Repository, variant: str, params: dict, paper: str) -> tuple[bytes, int]:
+def _aid(repo: Repository, variant: str, params: dict, paper: str) -> tuple[bytes, int]:
     from .render.aid import aid_pdf
 
     return aid_pdf(variant, repo, params, paper, f"aid:{variant}:{paper}")

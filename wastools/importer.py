@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .abilities import ability_pattern, ability_regex  # noqa: F401  (re-exported for tests)
 from .slug import ascii_fold, unique_id
 
 PRIMARY, SECONDARY = "shinn16", "roberteliason"
@@ -475,19 +476,6 @@ def render_report(result: ImportResult, totals: dict[str, int]) -> str:
 
 
 # --- abilities catalogue -------------------------------------------------------
-
-_NUMBER = re.compile(r"\b\d+\b")
-
-
-def ability_pattern(name: str) -> str:
-    """'Extended Range 5' -> 'Extended Range {n}'; names without a number stay as they are."""
-    return _NUMBER.sub("{n}", name, count=1)
-
-
-def ability_regex(pattern: str) -> re.Pattern[str]:
-    """The regular expression that a catalogue name matches on a card."""
-    return re.compile("^" + re.escape(pattern).replace(r"\{n\}", r"(\d+)") + "$")
-
 
 def catalogue(cards: list[dict[str, Any]], existing: dict[str, str | None]) -> list[dict[str, str]]:
     """Every ability pattern used by a card, keeping summaries already written."""

@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 from ruamel.yaml.comments import CommentedMap
 
 from . import model
-from .importer import ability_regex
+from .abilities import ability_regex
 from .problems import Problem, Severity, display_path, format_field
 from .yamlio import DEFAULT_LIMITS, SCHEMA_LINE_PREFIX, Document, Limits, flow, load_document
 

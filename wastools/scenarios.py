@@ -40,6 +40,13 @@ class Side:
 
 
 @dataclass(frozen=True)
+class AirBase:
+    name: str
+    side: str
+    squadrons: tuple[tuple[model.Unit, int], ...]
+
+
+@dataclass(frozen=True)
 class Scenario:
     id: str
     title: str
@@ -48,6 +55,7 @@ class Scenario:
     data: dict[str, Any]  # the checked file, for briefing and map features
     sides: tuple[Side, ...]
     map_unit: str = field(default="sectors")
+    air_bases: tuple[AirBase, ...] = ()
 
     def units(self) -> list[model.Unit]:
         """Every unit whose card the pack prints, once each, in force order."""
@@ -57,9 +65,9 @@ class Scenario:
                 seen.setdefault(force.unit.id, force.unit)
                 for unit, _n in force.air_groups:
                     seen.setdefault(unit.id, unit)
-        for base in self.data.get("air_bases", []):
-            for squadron in base.get("squadrons", []):
-                seen.setdefault(squadron["unit"], squadron["_unit"])
+        for base in self.air_bases:
+            for unit, _n in base.squadrons:
+                seen.setdefault(unit.id, unit)
         return list(seen.values())
 
 
@@ -106,15 +114,13 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
         for i, item in enumerate(data.get(key) or []):
             if isinstance(item, dict) and isinstance(item.get("side"), str) and item["side"] not in side_ids:
                 found.append(doc.problem([key, i, "side"], f"no side with id {item['side']!r} (sides: {', '.join(sorted(map(str, side_ids)))})"))
-    for i, base in enumerate(data.get("air_bases") or []):
-        if isinstance(base, dict):
-            _air_base(doc, ["air_bases", i], base, units, found)
+    bases = [_air_base(doc, ["air_bases", i], base, units, found) for i, base in enumerate(data.get("air_bases") or []) if isinstance(base, dict)]
     if variant is not None and isinstance(data.get("map"), dict):
         _coordinates(doc, data, variant.name, found)
     problems.extend(found)
     if any(p.is_error for p in found) or variant is None or len(sides) != 2:
         return None
-    return Scenario(data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name])
+    return Scenario(data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name], tuple(bases))
 
 
 def _resolve(doc, parts, unit_id, units, found) -> model.Unit | None:
@@ -180,20 +186,22 @@ def _side(doc, parts, side: dict, units, data, variant, found) -> Side | None:
     return Side(side.get("side"), side.get("name", ""), tuple(forces), side.get("briefing"), fleet)
 
 
-def _air_base(doc, parts, base: dict, units, found) -> None:
-    total = 0
+def _air_base(doc, parts, base: dict, units, found) -> AirBase:
+    squadrons = []
     for k, squadron in enumerate(base.get("squadrons") or []):
         if not isinstance(squadron, dict):
             continue
         plane = _resolve(doc, parts + ["squadrons", k, "unit"], squadron.get("unit"), units, found)
+        count = squadron.get("count", 1) if isinstance(squadron.get("count", 1), int) else 1
         if plane is not None and not plane.is_aircraft:
             found.append(doc.problem(parts + ["squadrons", k, "unit"], f"{plane.id} is not an aircraft"))
-        if plane is not None:
-            squadron["_unit"] = plane
-        total += squadron.get("count", 1) if isinstance(squadron.get("count", 1), int) else 1
+        elif plane is not None:
+            squadrons.append((plane, count))
+    total = sum(n for _p, n in squadrons)
     capacity = base.get("capacity")
     if isinstance(capacity, int) and total > capacity:
         found.append(doc.problem(parts + ["squadrons"], f"{total} squadrons are over the air base's capacity of {capacity}"))
+    return AirBase(str(base.get("name")), str(base.get("side")), tuple(squadrons))
 
 
 def _coordinates(doc, data: dict, variant: str, found) -> None:

@@ -7,17 +7,18 @@ from typing import Any
 from .variants.base import AdaptedUnit, Band, Variant, _num
 
 
-def _fmt(value: Any) -> str:
+def fmt_value(value: Any) -> str:
+    """A value as a card or table prints it: 30.0 -> 30, lists with slashes, None as a dash."""
     value = _num(value)
     if isinstance(value, dict):
-        return "; ".join(f"{k} {_fmt(v)}" for k, v in value.items())
+        return "; ".join(f"{k} {fmt_value(v)}" for k, v in value.items())
     if isinstance(value, list):
-        return "/".join(_fmt(v) for v in value)
+        return "/".join(fmt_value(v) for v in value)
     return "-" if value is None else str(value)
 
 
 def band_text(band: Band) -> str:
-    reach = f"{_fmt(band.max)}" if band.min == band.max else f"{_fmt(band.min)}-{_fmt(band.max)}"
+    reach = f"{fmt_value(band.max)}" if band.min == band.max else f"{fmt_value(band.min)}-{fmt_value(band.max)}"
     return f"{band.dice} @ {reach}" + ("*" if band.condition else "")
 
 
@@ -28,9 +29,9 @@ def render_text(adapted: AdaptedUnit, variant: Variant) -> str:
         f"variant {variant.name}: {variant.title} [{variant.seed}]" + ("  CRIPPLED" if adapted.crippled else ""),
     ]
     if adapted.parameters:
-        lines.append("parameters: " + ", ".join(f"{k}={_fmt(v)}" for k, v in sorted(adapted.parameters.items())))
+        lines.append("parameters: " + ", ".join(f"{k}={fmt_value(v)}" for k, v in sorted(adapted.parameters.items())))
     m = adapted.movement
-    lines.append(f"movement: {_fmt(m.value)} {m.unit or ''}".rstrip() + f"   ({m.source})")
+    lines.append(f"movement: {fmt_value(m.value)} {m.unit or ''}".rstrip() + f"   ({m.source})")
     if adapted.attacks:
         width = max(len(a.type) for a in adapted.attacks) + 2
         top = max(b.band for a in adapted.attacks for b in a.bands) if any(a.bands for a in adapted.attacks) else 3
@@ -46,7 +47,7 @@ def render_text(adapted: AdaptedUnit, variant: Variant) -> str:
     if adapted.rules:
         lines.append("rules:")
         for name, value in adapted.rules.items():
-            lines.append(f"  {name}: {_fmt(value.value)} {value.unit or ''}".rstrip() + f"   ({value.source})")
+            lines.append(f"  {name}: {fmt_value(value.value)} {value.unit or ''}".rstrip() + f"   ({value.source})")
     lines += [f"warning: {w}" for w in adapted.warnings]
     return "\n".join(lines)
 
@@ -58,7 +59,7 @@ def variants_text(variants: list[Variant]) -> str:
         lines.append(f"  {v.description}")
         for p in v.parameters:
             choices = f" (one of {', '.join(map(str, p.choices))})" if p.choices else ""
-            lines.append(f"  --param {p.name}={_fmt(p.default)}{choices}: {p.help}")
+            lines.append(f"  --param {p.name}={fmt_value(p.default)}{choices}: {p.help}")
         for pattern in v.extras.get("per_unit", ()):
             lines.append(f"  --param {pattern.replace('*', '<unit-id>')}=N: per-unit override")
     return "\n".join(lines)

@@ -16,8 +16,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from ..model import Repository
-from ..showing import _fmt
+from ..showing import fmt_value as _fmt
 from ..variants.base import AdaptedUnit, Variant
+from ..variants.hex import CARD_LABELS
 from .fetcher import TEMPLATES
 
 CARD_DIR = TEMPLATES / "cards"
@@ -87,8 +88,6 @@ def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> dict[
         cells_by_band = {b.band: {"dice": b.dice, "reach": _fmt(b.max) if b.min in (b.max, 0) and b.band == 0 else f"{_fmt(b.min)}-{_fmt(b.max)}", "marked": bool(b.condition)} for b in attack.bands}
         row = {"label": ATTACK_LABELS[attack.type], "cells": [cells_by_band.get(b) for b in bands]}
         if notation:
-            from ..variants.hex import CARD_LABELS
-
             row["notation"] = notation.value.get(CARD_LABELS[attack.type], "")
         rows.append(row)
     conditions = sorted({f"*{b.band}: {b.condition}" for a in adapted.attacks for b in a.bands if b.condition})

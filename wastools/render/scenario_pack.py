@@ -106,10 +106,10 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
             rows.append({"name": force.unit.name, "type": force.unit.type, "count": force.count, "points": force.unit.points * force.count, "notes": "; ".join(notes)})
             for unit, n in force.air_groups:
                 rows.append({"name": f"  {unit.name}", "type": unit.type, "count": n, "points": unit.points * n, "notes": f"aboard {force.unit.name}"})
-        for base in d.get("air_bases", []):
-            if base["side"] == side.side:
-                for sq in base.get("squadrons", []):
-                    rows.append({"name": sq["_unit"].name, "type": sq["_unit"].type, "count": sq.get("count", 1), "points": sq["_unit"].points * sq.get("count", 1), "notes": f"at {base['name']}"})
+        for base in s.air_bases:
+            if base.side == side.side:
+                for unit, count in base.squadrons:
+                    rows.append({"name": unit.name, "type": unit.type, "count": count, "points": unit.points * count, "notes": f"at {base.name}"})
         fleet = side.fleet
         verdict = f"legal: {fleet.points} of {fleet.effective_limit}" + (f" ({'; '.join(fleet.notes)})" if fleet.notes else "")
         sides.append({"name": side.name, "briefing": side.briefing, "rows": rows, "total": fleet.points, "legal": fleet.legal,

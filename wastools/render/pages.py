@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from reportlab.pdfgen import canvas as rl_canvas
 
-from .sheets import IMPERIAL_BAR, METRIC_BAR, PrinterProfile
+from .sheets import IMPERIAL_BAR, METRIC_BAR, PrinterProfile, draw_check_bar
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
 MARGIN = 36.0  # half an inch: room for check bars, labels and the printer's own margin
@@ -39,19 +39,8 @@ def check_bar_positions(page: Page) -> dict[str, tuple[float, float, float]]:
 
 
 def draw_check_bars(c, page: Page) -> None:
-    c.saveState()
-    c.setLineWidth(0.6)
-    c.setFont("Helvetica", 4.5)
     for name, (x, y1, y2) in check_bar_positions(page).items():
-        c.line(x, y1, x, y2)
-        for y in (y1, y2):
-            c.line(x - 3, y, x + 3, y)
-        c.saveState()
-        c.translate(x + 5.5, (y1 + y2) / 2)
-        c.rotate(90)
-        c.drawCentredString(0, 0, f"{name}: check with a ruler")
-        c.restoreState()
-    c.restoreState()
+        draw_check_bar(c, name, x, y1, y2)
 
 
 def draw_label(c, page: Page, text: str) -> None:

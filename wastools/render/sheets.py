@@ -79,6 +79,20 @@ def check_bar_segments(layout: dict[str, Any]) -> dict[str, Segment]:
     }
 
 
+def draw_check_bar(c, name: str, x: float, y1: float, y2: float) -> None:
+    """A vertical bar of known length with end ticks and its label, for measuring a print."""
+    c.saveState()
+    c.setLineWidth(0.6)
+    c.setFont("Helvetica", 4.5)
+    c.line(x, y1, x, y2)
+    for y in (y1, y2):
+        c.line(x - 3, y, x + 3, y)
+    c.translate(x + 5.5, (y1 + y2) / 2)
+    c.rotate(90)
+    c.drawCentredString(0, 0, f"{name}: check with a ruler")
+    c.restoreState()
+
+
 def sheets_needed(cards: int, layout: dict[str, Any]) -> int:
     per = len(layout["slots"])
     return max(1, -(-cards // per))
@@ -94,17 +108,8 @@ def _overlay(layout: dict[str, Any], label: str, marks: bool = True) -> bytes:
     c.setLineWidth(layout["crop_marks"]["line_width"])
     for (x1, y1), (x2, y2) in crop_mark_segments(layout) if marks else ():
         c.line(x1, y1, x2, y2)
-    c.setLineWidth(0.6)
-    c.setFont("Helvetica", 4.5)
     for name, ((x, y1), (_x, y2)) in check_bar_segments(layout).items():
-        c.line(x, y1, x, y2)
-        for y in (y1, y2):
-            c.line(x - 3, y, x + 3, y)
-        c.saveState()
-        c.translate(x + 5.5, (y1 + y2) / 2)
-        c.rotate(90)
-        c.drawCentredString(0, 0, f"{name}: check with a ruler")
-        c.restoreState()
+        draw_check_bar(c, name, x, y1, y2)
     c.saveState()
     right = max(layout["crop_lines"]["x"])
     c.translate(right + (page["width"] - right) / 2 + 1.5, page["height"] / 2)

@@ -71,13 +71,18 @@ def _key(*parts) -> str:
 
 
 class AtomicWriter:
-    """Temporary files live in ``<root>/.build-tmp`` (the same file system as build/, but
-    outside it) and are moved into place whole."""
+    """Temporary files live in ``<root>/.build-tmp/<pid>-*`` (the same file system as build/,
+    but outside it) and are moved into place whole. Each build has its own folder, so two
+    builds never clear each other's; folders of builds that died are cleared."""
 
     def __init__(self, root: Path):
-        self.tmp = root / ".build-tmp"
-        shutil.rmtree(self.tmp, ignore_errors=True)  # leftovers of a killed build
-        self.tmp.mkdir(parents=True, exist_ok=True)
+        base = root / ".build-tmp"
+        base.mkdir(parents=True, exist_ok=True)
+        for folder in base.iterdir():
+            if not _alive(folder.name.split("-", 1)[0]):
+                shutil.rmtree(folder, ignore_errors=True)  # leftovers of a killed build
+        self.base = base
+        self.tmp = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=base))
 
     def write(self, target: Path, data: bytes) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -95,6 +100,22 @@ class AtomicWriter:
 
     def close(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
+        try:
+            self.base.rmdir()  # only when no other build is using it
+        except OSError:
+            pass
+
+
+def _alive(pid_text: str) -> bool:
+    if not pid_text.isdigit():
+        return False
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 # --- the validated model, cached -------------------------------------------------------------

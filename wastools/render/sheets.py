@@ -110,6 +110,7 @@ def _overlay(layout: dict[str, Any], label: str, marks: bool = True) -> bytes:
         c.line(x1, y1, x2, y2)
     for name, ((x, y1), (_x, y2)) in check_bar_segments(layout).items():
         draw_check_bar(c, name, x, y1, y2)
+    c.setFont("Helvetica", 4.5)
     c.saveState()
     right = max(layout["crop_lines"]["x"])
     c.translate(right + (page["width"] - right) / 2 + 1.5, page["height"] / 2)

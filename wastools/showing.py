@@ -31,7 +31,8 @@ def render_text(adapted: AdaptedUnit, variant: Variant) -> str:
     if adapted.parameters:
         lines.append("parameters: " + ", ".join(f"{k}={fmt_value(v)}" for k, v in sorted(adapted.parameters.items())))
     m = adapted.movement
-    lines.append(f"movement: {fmt_value(m.value)} {m.unit or ''}".rstrip() + f"   ({m.source})")
+    shown = f"{fmt_value(m.value)} {m.unit or ''}".rstrip() if m.value is not None else (m.note or "-")
+    lines.append(f"movement: {shown}   ({m.source})")
     if adapted.attacks:
         width = max(len(a.type) for a in adapted.attacks) + 2
         top = max(b.band for a in adapted.attacks for b in a.bands) if any(a.bands for a in adapted.attacks) else 3

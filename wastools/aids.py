@@ -75,7 +75,7 @@ def _victory(name: str) -> Section:
 
 
 def standard(repo: Repository, params: dict) -> list[Section]:
-    bands = Table(("band", "reach"), tuple((b, f"{b} sectors" if b else "same sector") for b in range(4)))
+    bands = Table(("band", "reach"), tuple((b, "same sector" if b == 0 else "1 sector" if b == 1 else f"{b} sectors") for b in range(4)))
     return [_sequence(), Section("Range bands", BASE, ("Count sectors from the attacker to the target.",), (bands,)), DICE, _victory("standard")]
 
 

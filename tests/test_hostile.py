@@ -240,7 +240,6 @@ def test_limits_are_settings(mini):
 
 def test_a_build_opens_nothing_outside_and_makes_no_socket(mini, tmp_path):
     """Runs a whole build in this process under an audit hook."""
-    import sysconfig
 
     code = f"""
 import os, sys, sysconfig

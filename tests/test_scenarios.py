@@ -9,7 +9,6 @@ import pdfplumber
 import pytest
 
 from tests.conftest import ROOT
-from wastools import repository
 from wastools.aids import aid
 from wastools.variants import VARIANTS
 

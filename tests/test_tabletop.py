@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import math
 
 import pdfplumber
 import pytest
@@ -124,8 +123,6 @@ def test_hexes_are_170_08_pt_flat_to_flat():
     pdf, _ = maps.map_pdf(spec, "a4")
     with open_pdf(pdf) as doc:
         page = doc.pages[5]
-        # flat tops and bottoms of hexes in one column: horizontal edges of length R
-        r = flat / math.sqrt(3)
         edges = [c for c in page.curves] if page.curves else []
         ys = sorted({round(pt[1], 3) for c in edges for pt in c["pts"]})
     diffs = {round(b - a, 2) for a, b in zip(ys, ys[1:])}

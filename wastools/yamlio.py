@@ -145,17 +145,10 @@ def load_document(path: Path, shown_as: str, limits: Limits = DEFAULT_LIMITS) ->
         return None, [_yaml_problem(exc, shown_as)]
     except (YAMLError, RecursionError, ValueError) as exc:
         return None, [Problem(shown_as, 1, 1, "", f"YAML error: {_one_line(str(exc))}")]
-    data = to_plain_guarded(tree, limits)
-    if isinstance(data, str) and data.startswith("!limit:"):
-        return None, [Problem(shown_as, 1, 1, "", data.removeprefix("!limit:"))]
-    return Document(shown_as, tree, data), []
-
-
-def to_plain_guarded(tree: Any, limits: Limits) -> Any:
-    problem = _depth_and_size(tree, limits)
-    if problem:
-        return "!limit:" + problem
-    return to_plain(tree)
+    too_big = _depth_and_size(tree, limits)  # before expanding aliases into plain data
+    if too_big:
+        return None, [Problem(shown_as, 1, 1, "", too_big)]
+    return Document(shown_as, tree, to_plain(tree)), []
 
 
 def _nesting_guard(text: str, shown_as: str, limits: Limits) -> Problem | None:

@@ -203,11 +203,6 @@ def _split(pdf: bytes) -> list[bytes]:
     return out
 
 
-def html_to_pages(html: str) -> list[bytes]:
-    """Lay out a whole HTML document of cards and return one single-page PDF per page."""
-    return _split(_layout(html).write_pdf())
-
-
 @dataclass(frozen=True)
 class StatBlock:
     """A scenario stat block drawn as a card (air base, shore battery, garrison)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..geometry import PT_PER_IN
-from .pages import MARGIN, Page, document, draw_label
+from .pages import Page, document, draw_label
 from .sheets import PrinterProfile
 
 SIZE = 0.75 * PT_PER_IN  # 19 mm: fits beside a destroyer or cruiser base

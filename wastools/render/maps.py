@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
-from .pages import MARGIN, Page, document, draw_label
+from .pages import Page, document, draw_label
 from .sheets import PrinterProfile
 
 SEA = (0.86, 0.92, 0.97)
@@ -158,19 +158,12 @@ def _label_point(f: Feature) -> tuple[float, float]:
     return sum(xs) / len(xs), sum(ys) / len(ys)
 
 
-def _alignment_marks(c, tile: Tile, spec: MapSpec) -> None:
+def _alignment_marks(c, tile: Tile) -> None:
     """Crosses in the overlap strips, at fixed map positions, so both pages show them."""
     c.saveState()
     c.setStrokeColorRGB(0.8, 0.1, 0.1)
     c.setLineWidth(0.5)
-    marks = []
-    if tile.core_x1 < tile.x0 + tile.width:  # right overlap strip
-        mx = (tile.core_x1 + tile.x0 + tile.width) / 2
-        marks += [(mx, tile.y0 + f * tile.height) for f in (0.25, 0.75)]
-    if tile.core_y1 < tile.y0 + tile.height:  # upper overlap strip
-        my = (tile.core_y1 + tile.y0 + tile.height) / 2
-        marks += [(tile.x0 + f * tile.width, my) for f in (0.25, 0.75)]
-    for x, y in marks:
+    for x, y in alignment_marks_of(tile):
         c.line(x - 6, y, x + 6, y)
         c.line(x, y - 6, x, y + 6)
         c.circle(x, y, 3)
@@ -178,7 +171,8 @@ def _alignment_marks(c, tile: Tile, spec: MapSpec) -> None:
 
 
 def alignment_marks_of(tile: Tile) -> list[tuple[float, float]]:
-    """Map positions of the crosses this page prints in its overlap strips (for tests)."""
+    """Map positions of the crosses this page prints in its overlap strips: the middle of
+    each strip, a quarter and three quarters along it."""
     marks = []
     if tile.core_x1 < tile.x0 + tile.width:
         mx = (tile.core_x1 + tile.x0 + tile.width) / 2
@@ -224,7 +218,7 @@ def _tile_page(spec: MapSpec, tile: Tile, page: Page, number: int, total: int, n
             c.rect(tile.x0, tile.core_y1, tile.width, tile.y0 + tile.height - tile.core_y1, stroke=0, fill=1)
         spec.draw_grid(c, tile)
         _draw_features(c, spec.features)
-        _alignment_marks(c, tile, spec)
+        _alignment_marks(c, tile)
         c.setDash(4, 3)
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(0.5)

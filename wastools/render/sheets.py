@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .fetcher import PROJECT

@@ -28,6 +28,7 @@ from typing import Callable, Iterable
 
 from . import __version__, repository
 from .model import Repository, Unit
+from .render import card_fit
 from .render import cards as card_render
 from .render import sheets
 from .render.fetcher import PROJECT
@@ -191,6 +192,7 @@ class BuildReport:
     cards_rendered: int = 0
     written: int = 0
     unchanged: int = 0
+    card_text: dict[str, CardText] = field(default_factory=dict)  # per variant whose deck was laid out
 
 
 def paper_suffix(paper: str) -> str:
@@ -212,6 +214,7 @@ class _Deck:
     paper: str
     rel: str
     key: str
+    text: CardText | None = None
 
 
 def build(repo: Repository, root: Path, out: Path, selection: Selection = Selection(), options: Options = Options(),
@@ -241,7 +244,8 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         card_sets: dict[str, tuple[list[str], float]] = {}
         for variant in {d.variant.name: d.variant for d in stale}.values():
             params = options.variant_params(variant)
-            card_sets[variant.name] = (deck_htmls(repo, variant, params, units, selection.is_everything), bleed)
+            report.card_text[variant.name] = CardText()
+            card_sets[variant.name] = (deck_htmls(repo, variant, params, units, selection.is_everything, report.card_text[variant.name]), bleed)
             card_sets[variant.name + ":back"] = ([str(card_render.render_back_html(variant))], bleed)
         packs = scenario_targets(repo, root, selection, options)
         stale_packs = [p for p in packs if not _current(out, p[0], p[1], previous, report)]
@@ -258,6 +262,7 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
             layout = sheets.load_layout(layout_name(deck.paper, options))
             paths = [str(cache / f"{k}.pdf") for k in keys]
             back = str(cache / f"{back_key}.pdf") if options.backs else None
+            deck.text = report.card_text.get(deck.variant.name)
             jobs.append((deck.rel, deck.key, (_impose_deck, (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key))))
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
@@ -267,6 +272,9 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         for (rel, key, _job), (pdf, pages) in zip(jobs, _map(_run, [j[2] for j in jobs], options.jobs)):
             writer.write(out / rel, pdf)
             report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
+            deck_text = next((d.text for d in stale if d.rel == rel and d.text is not None), None)
+            if deck_text is not None:
+                report.outputs[rel]["card_text"] = deck_text.to_json()
             report.written += 1
         kept = {rel: entry for rel, entry in previous.items() if rel not in report.outputs and (out / rel).exists()}
         manifest = {"tool": f"wastools {__version__}", "outputs": dict(sorted({**kept, **report.outputs}.items()))}
@@ -314,12 +322,39 @@ def card_key(html: str, bleed: float) -> str:
     return _key(code_fingerprint(), bleed, html)
 
 
-def deck_htmls(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool) -> list[str]:
-    """The HTML of every card face of one deck, in deck order."""
-    htmls = [str(card_render.render_card_html(card_render.card_view(variant.adapt(u, params), variant, repo))) for u in units]
+@dataclass
+class CardText:
+    """What the build report says of one deck's text: its smallest size and the units whose
+    longest ability texts moved to the player aid."""
+
+    smallest_pt: float = card_fit.MAX_PT
+    moved_to_aid: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, view) -> None:
+        self.smallest_pt = min(self.smallest_pt, view.size_pt, view.table_pt)
+        if view.moved_to_aid:
+            self.moved_to_aid[view.name] = list(view.moved_to_aid)
+
+    def to_json(self) -> dict:
+        return {"smallest_text_pt": self.smallest_pt, "moved_to_aid": dict(sorted(self.moved_to_aid.items()))}
+
+
+def deck_views(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool) -> list:
+    """The sized view of every card face of one deck, in deck order."""
+    views = [card_render.card_view(variant.adapt(u, params), variant, repo) for u in units]
     if stat_blocks and variant.name == "large-map":
-        htmls += [str(card_render.render_card_html(card_render.statblock_view(b, variant))) for b in card_render.large_map_stat_blocks()]
-    return htmls
+        views += [card_render.statblock_view(b, variant) for b in card_render.large_map_stat_blocks()]
+    return views
+
+
+def deck_htmls(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool,
+               text: CardText | None = None) -> list[str]:
+    """The HTML of every card face of one deck, in deck order."""
+    views = deck_views(repo, variant, params, units, stat_blocks)
+    if text is not None:
+        for view in views:
+            text.add(view)
+    return [str(card_render.render_card_html(view)) for view in views]
 
 
 def _make_cards(card_sets: dict[str, tuple[list[str], float]], out: Path, writer: AtomicWriter, report: BuildReport,

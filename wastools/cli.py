@@ -292,6 +292,10 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
         f"{report.written} files written, {report.unchanged} unchanged; {report.cards_rendered} cards laid out "
         f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
     )
+    for name, text in sorted(report.card_text.items()):
+        moved = "; ".join(f"{unit} ({', '.join(abilities)})" for unit, abilities in sorted(text.moved_to_aid.items()))
+        click.echo(f"  {name} cards: smallest text {text.smallest_pt:g} pt"
+                   + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid"))
 
 
 @main.group()

@@ -1,8 +1,8 @@
 """Card faces: a pure view model per adapted unit, HTML from jinja2, PDF from WeasyPrint.
 
-The view model (:func:`card_view`) decides everything a card shows; the templates only
-lay it out. Text size classes come from the amount of text, so long names and many
-abilities shrink instead of overflowing (tests check every real card).
+The view model (:mod:`.card_view`) decides everything a card shows, :mod:`.card_fit` its
+text size from the fonts' metrics, and the templates only lay it out; each card is laid
+out once at its chosen size (tests check that nothing overflows and nothing is under 6 pt).
 """
 
 from __future__ import annotations
@@ -16,19 +16,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from ..model import Repository
-from ..showing import fmt_value as _fmt
 from ..variants.base import AdaptedUnit, Variant
-from ..variants.hex import CARD_LABELS
+from . import card_fit, emblems
+from .card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
+from .card_view import card_view as build_view
 from .fetcher import TEMPLATES
 
 CARD_DIR = TEMPLATES / "cards"
-ATTACK_LABELS = {
-    "main": "Main", "secondary": "Secondary", "tertiary": "Tertiary", "aircraft_gunnery": "Gunnery",
-    "anti_air": "Anti-air", "asw": "ASW", "torpedo": "Torpedo", "bomb": "Bomb",
-}
-TYPE_LABELS = {"torpedo-boat": "torpedo boat", "dive-bomber": "dive bomber", "torpedo-bomber": "torpedo bomber", "patrol-bomber": "patrol bomber"}
-# Rules that belong on the player aid rather than on every card.
-AID_ONLY_RULES = {"card_notation", "leg", "range_0_reach", "objective_claim", "stacking", "movement_6ft", "movement_8ft", "movement_in"}
 
 
 @lru_cache(maxsize=1)
@@ -51,77 +45,25 @@ def template_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _name_class(name: str) -> str:
-    n = len(name)
-    return "n0" if n <= 17 else "n1" if n <= 22 else "n2" if n <= 28 else "n3"
+def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardView:
+    """Everything one card shows, sized to fit (see card_view and card_fit)."""
+    return card_fit.apply(build_view(adapted, variant, repo))
 
 
-def _text_class(lines: float) -> str:
-    return "t0" if lines <= 15 else "t1" if lines <= 19 else "t2" if lines <= 24 else "t3"
+def _context(view: CardView) -> dict[str, Any]:
+    """The view plus the project's own marks (fixed SVG chosen by validated ids)."""
+    context = view.as_dict()
+    context.update(
+        band_colour=emblems.nation_style(view.nation_id).band if view.side != "special" else "#555",
+        emblem=emblems.emblem_svg(view.nation_id, 10) if view.side != "special" else Markup(""),
+        type_icon=emblems.type_icon_svg(view.type_id, 8),
+        side_label=SIDE_LABELS.get(view.side, "Scenario"),
+    )
+    return context
 
 
-def _rule_text(value) -> str:
-    text = _fmt(value.value)
-    if value.unit and value.value is not None and not isinstance(value.value, (dict, str, bool)):
-        text += f" {value.unit}"
-    return text
-
-
-def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> dict[str, Any]:
-    """Everything one card shows, as plain data (no HTML)."""
-    u = adapted.unit
-    nation = repo.nations.get(u.nation)
-    card_set = repo.sets.get(u.set)
-    move = adapted.movement
-    movement = (move.note or "-") if move.value is None else f"{_fmt(move.value)} {move.unit}"
-    stats = [("armor", adapted.rules["armor"].value if "armor" in adapted.rules else u.armor),
-             ("vital", adapted.rules["vital_armor"].value if "vital_armor" in adapted.rules else u.vital_armor),
-             ("hull", u.hull)]
-    if u.flagship:
-        stats.append(("flagship", f"+{u.flagship}"))
-    if u.carrier_capacity:
-        stats.append(("squadrons", u.carrier_capacity))
-    bands = sorted({b.band for a in adapted.attacks for b in a.bands}) or [0]
-    notation = adapted.rules.get("card_notation")
-    rows = []
-    for attack in adapted.attacks:
-        cells_by_band = {b.band: {"dice": b.dice, "reach": _fmt(b.max) if b.min in (b.max, 0) and b.band == 0 else f"{_fmt(b.min)}-{_fmt(b.max)}", "marked": bool(b.condition)} for b in attack.bands}
-        row = {"label": ATTACK_LABELS[attack.type], "cells": [cells_by_band.get(b) for b in bands]}
-        if notation:
-            row["notation"] = notation.value.get(CARD_LABELS[attack.type], "")
-        rows.append(row)
-    conditions = sorted({f"*{b.band}: {b.condition}" for a in adapted.attacks for b in a.bands if b.condition})
-    rules = [("Band " + c[1:].split(":")[0], c.split(": ", 1)[1]) for c in conditions]
-    amended = {}
-    for name, value in adapted.rules.items():
-        if name.startswith("amended: "):
-            amended[name.removeprefix("amended: ")] = value.value
-        elif name not in AID_ONLY_RULES and name not in ("armor", "vital_armor"):
-            rules.append((name.replace("_", " ").capitalize(), _rule_text(value)))
-    abilities = []
-    for ability in u.abilities:
-        info = repo.abilities.get(ability.pattern)
-        summary = amended.get(ability.text) or (info.summary if info else None)
-        if summary and ability.n is not None:
-            summary = summary.replace("{n}", str(ability.n))
-        abilities.append({"name": ability.text, "summary": summary})
-    lines = len(rows) * 1.6 + len(rules) * 1.3 + sum(1 + len(a["summary"] or "") / 55 for a in abilities)
-    lines += sum(len(text) / 60 for _l, text in rules)
-    return {
-        "name": u.name, "name_class": _name_class(u.name), "side": nation.side if nation else "neutral",
-        "nation": nation.name if nation else u.nation, "type_label": TYPE_LABELS.get(u.type, u.type), "year": u.year,
-        "points": u.points, "stats": stats, "movement_label": "Move" if not u.is_aircraft else "Air move",
-        "movement": movement, "distance_unit": next((b.unit for a in adapted.attacks for b in a.bands), variant.distance_unit),
-        "bands": bands, "attack_rows": rows, "notation": bool(notation), "rules": rules, "abilities": abilities,
-        "text_class": _text_class(lines),
-        "footer_left": f"{card_set.name if card_set else u.set} {u.number}/{card_set.total if card_set else '?'} · {u.rarity}",
-        "footer_right": f"{variant.name}" + (" · crippled" if adapted.crippled else ""),
-        "template": {"aircraft": "aircraft.html.j2", "submarine": "submarine.html.j2"}.get(u.category, "ship.html.j2"),
-    }
-
-
-def render_card_html(view: dict[str, Any]) -> Markup:
-    return Markup(environment().get_template(view["template"]).render(card=view))
+def render_card_html(view: CardView) -> Markup:
+    return Markup(environment().get_template(view.template).render(card=_context(view)))
 
 
 def render_deck_html(cards: list[Markup], title: str, bleed: float = 0.0) -> str:
@@ -129,20 +71,16 @@ def render_deck_html(cards: list[Markup], title: str, bleed: float = 0.0) -> str
 
 
 def render_back_html(variant: Variant) -> Markup:
-    return Markup(environment().get_template("back.html.j2").render(title=variant.title, seed=variant.seed))
+    return Markup(environment().get_template("back.html.j2").render(
+        title=variant.title, seed=variant.seed.replace("seed ", "after seed ", 1), motif=emblems.back_motif_svg(variant.name)))
 
 
-TEXT_CLASSES = ("t0", "t1", "t2", "t3")
-
-
-def _overflows(page) -> bool:
-    """True when a line of text on this laid-out card runs below the card's content box
-    (into the footer or past the edge, where ``overflow: hidden`` would cut it)."""
+def overflows(page) -> bool:
+    """True when a line of the card body runs below the body's space (into the footer) or
+    a line anywhere runs past the card's right edge, where ``overflow: hidden`` would cut it."""
     from weasyprint.formatting_structure import boxes
 
     def walk(box):
-        if box.style["position"] == "absolute" and box.element_tag != "section":
-            return  # the footer and points box are placed, not flowed
         yield box
         for child in getattr(box, "children", ()):
             yield from walk(child)
@@ -150,8 +88,14 @@ def _overflows(page) -> bool:
     card = next((b for b in walk(page._page_box) if b.element_tag == "section"), None)
     if card is None:
         return False
-    limit = card.content_box_y() + card.height + 0.5
-    return any(b.position_y + b.height > limit for b in walk(card) if isinstance(b, boxes.LineBox))
+    px = 4 / 3  # WeasyPrint lays out in CSS px
+    right = card.position_x + card_fit.CARD_W * px + 0.5
+    bottom = card.position_y + (card_fit.CARD_H - card_fit.BODY_BOTTOM) * px + 0.5
+    body = next((b for b in walk(card) if b.element is not None and "body" in (b.element.get("class") or "").split()), None)
+    lines = [b for b in walk(card) if isinstance(b, boxes.LineBox)]
+    if any(b.position_x + b.width > right for b in lines):
+        return True
+    return body is not None and any(b.position_y + b.height > bottom for b in walk(body) if isinstance(b, boxes.LineBox))
 
 
 def _layout(html: str):
@@ -163,31 +107,54 @@ def _layout(html: str):
 
 
 def _smaller(card_html: str) -> str | None:
-    """The same card one text size smaller, or None at the smallest size."""
-    for bigger, smaller in zip(TEXT_CLASSES, TEXT_CLASSES[1:]):
-        if f" {bigger}\"" in card_html:
-            return card_html.replace(f" {bigger}\"", f" {smaller}\"", 1)
-    return None
+    """The same card with its body one step smaller, or None at the smallest size."""
+    import re
+
+    match = re.search(r'class="body" style="font-size: ([0-9.]+)pt', card_html)
+    if match is None or float(match.group(1)) <= card_fit.MIN_PT:
+        return None
+    size = max(card_fit.MIN_PT, float(match.group(1)) - card_fit.STEP_PT)
+    return card_html[:match.start(1)] + f"{size:g}" + card_html[match.end(1):]
 
 
 def lay_out_cards(cards: list[str], bleed: float = 0.0) -> list[bytes]:
-    """Lay out cards (HTML sections) in one WeasyPrint document; a card whose text would
-    overflow is laid out again one size smaller until it fits. Returns one single-page
-    PDF per card, in order (the cache stores cards one by one)."""
-    document = _layout(render_deck_html([Markup(c) for c in cards], "cards", bleed))
-    if len(document.pages) != len(cards):
-        raise RuntimeError(f"expected {len(cards)} card pages, got {len(document.pages)}")
-    pages = _split(document.write_pdf())
-    for i, page in enumerate(document.pages):
-        html = cards[i]
-        while _overflows(page):
-            html = _smaller(html)
-            if html is None:
-                raise RuntimeError("a card's text does not fit even at the smallest size: " + cards[i][:200])
-            single = _layout(render_deck_html([Markup(html)], "cards", bleed))
-            page = single.pages[0]
-            pages[i] = _split(single.write_pdf())[0]
-    return pages
+    """Lay out cards (HTML sections) in one WeasyPrint document, each at the size card_fit
+    chose. A card the layout finds overflowing (rare: the estimate is conservative) is laid
+    out again one step smaller, together with any others, in one more document. Returns one
+    single-page PDF per card, in order (the cache stores cards one by one)."""
+    pages: list[bytes | None] = [None] * len(cards)
+    todo = list(range(len(cards)))
+    htmls = list(cards)
+    while todo:
+        document = _layout(render_deck_html([Markup(htmls[i]) for i in todo], "cards", bleed))
+        if len(document.pages) != len(todo):
+            raise RuntimeError(f"expected {len(todo)} card pages, got {len(document.pages)}")
+        split = _split(document.write_pdf())
+        again = []
+        for i, page, pdf in zip(todo, document.pages, split):
+            too_big = overflows(page)
+            smaller = _smaller(htmls[i]) if too_big else None
+            if too_big and smaller is None:
+                raise CardOverflow("a card's text does not fit even at the smallest size: " + _card_name(htmls[i]))
+            if smaller is None:
+                pages[i] = pdf
+            else:
+                htmls[i] = smaller
+                again.append(i)
+        todo = again
+    return [p for p in pages if p is not None]
+
+
+class CardOverflow(RuntimeError):
+    """A card whose text does not fit at 6 pt even with its ability texts in the aid."""
+
+
+def _card_name(card_html: str) -> str:
+    import html
+    import re
+
+    match = re.search(r'<div class="name[^"]*"[^>]*>(.*?)</div>', card_html, re.DOTALL)
+    return html.unescape(match.group(1)) if match else card_html[:80]
 
 
 def _split(pdf: bytes) -> list[bytes]:
@@ -215,17 +182,24 @@ class StatBlock:
     source: str = ""
 
 
-def statblock_view(block: StatBlock, variant: Variant) -> dict[str, Any]:
+STAT_LABELS = {"armor": "Armor", "vital": "Vital Armor", "hull": "Hull", "hit points": "Hit Points", "anti-air": "Antiair",
+               "squadrons": "Squadrons", "units": "Units"}
+
+
+def statblock_view(block: StatBlock, variant: Variant) -> CardView:
     rows = []
     if block.gunnery:
-        rows.append({"label": "Gunnery", "cells": [{"dice": d, "reach": str(i), "marked": False} for i, d in enumerate(block.gunnery)]})
-    return {
-        "name": block.title, "name_class": _name_class(block.title), "side": "special", "nation": "scenario",
-        "type_label": block.kind, "year": None, "points": None, "stats": list(block.stats), "movement_label": "Move",
-        "movement": "immobile", "distance_unit": "sectors", "bands": list(range(len(block.gunnery))) or [0],
-        "attack_rows": rows, "notation": False, "rules": [("Rule", n) for n in block.notes], "abilities": [],
-        "text_class": "t0", "footer_left": block.source, "footer_right": variant.name, "template": "statblock.html.j2",
-    }
+        rows.append(AttackRow("Gunnery", [{"dice": d, "reach": None, "mark": ""} for d in block.gunnery]))
+    view = CardView(
+        template="statblock.html.j2", name=block.title, side="special", nation_id="", nation="Scenario",
+        type_id="auxiliary", type_label=block.kind.capitalize(), year=None, class_name=None, points=None,
+        stats=[(STAT_LABELS.get(label, label.title()), str(value)) for label, value in block.stats],
+        movement_label="Move", movement="none: it stays where it is placed", distance_unit="sectors",
+        bands=list(range(len(block.gunnery))) or [0], reach_header=None, attack_rows=rows, notation=False,
+        rules=[("Rule", note) for note in block.notes], abilities=[], footnotes=[],
+        footer_left=block.source, footer_right=CARD_VARIANT_LABELS.get(variant.name, variant.title), variant=variant.name,
+    )
+    return card_fit.apply(view)
 
 
 def large_map_stat_blocks() -> list[StatBlock]:

@@ -1,0 +1,147 @@
+"""Card faces measured in their PDFs: text size, fill, wording, the attack-table header,
+and one layout per card. The units are the densest of the data (long names, Extended
+Range and Long Shot, carriers, aircraft with several abilities) plus a plain destroyer."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pdfplumber
+import pytest
+
+from wastools import wording
+from wastools.render import card_fit, card_view, cards
+from wastools.variants import VARIANTS
+
+pytestmark = pytest.mark.slow
+DENSE = ("gneisenau", "akagi", "hatsukaze", "camicia-nere", "a6m2-zero-kamikaze", "beaufighter-tf-mk-x",
+         "yamato", "bismarck", "uss-enterprise-cv-6", "hms-cossack", "i-19", "pby-catalina")
+HAS_SECTORS = {"standard", "large-map", "tabletop-cm", "tabletop-inches"}
+
+
+@pytest.fixture(scope="module")
+def decks(repo):
+    """Per variant: (views, one single-page PDF per card), laid out as the build does."""
+    out = {}
+    layouts = {"n": 0}
+    original = cards._layout
+
+    def counting(html):
+        layouts["n"] += 1
+        return original(html)
+
+    cards._layout = counting
+    try:
+        for name, variant in VARIANTS.items():
+            units = [repo.units[u] for u in DENSE if u in repo.units]
+            views = [cards.card_view(variant.adapt(u, variant.defaults()), variant, repo) for u in units]
+            views += [cards.card_view(variant.adapt(u, variant.defaults(), True), variant, repo) for u in units[:3]]
+            pdfs = cards.lay_out_cards([str(cards.render_card_html(v)) for v in views])
+            out[name] = (views, pdfs)
+    finally:
+        cards._layout = original
+    out["_layouts"] = layouts["n"]
+    return out
+
+
+def _chars(pdf: bytes):
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        page = doc.pages[0]
+        return page, list(page.chars)
+
+
+def test_every_card_is_laid_out_once(decks):
+    # one WeasyPrint document per deck: the size was chosen before layout and it fitted
+    assert decks["_layouts"] == len(VARIANTS)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_no_character_on_a_card_is_under_6_pt(decks, variant):
+    views, pdfs = decks[variant]
+    for view, pdf in zip(views, pdfs):
+        page, chars = _chars(pdf)
+        assert (page.width, page.height) == (180, 252)
+        small = [(c["text"], round(c["size"], 2)) for c in chars if c["size"] < 6 - 1e-6]
+        assert not small, (variant, view.name, small[:5])
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_body_fills_the_card_down_to_the_footer(decks, variant):
+    views, pdfs = decks[variant]
+    for view, pdf in zip(views, pdfs):
+        _page, chars = _chars(pdf)
+        footer_top = 252 - 5 - 6 * 1.2 - 2
+        body = [c for c in chars if card_fit.BODY_TOP - 1 < c["top"] < footer_top - 0.5]
+        assert body, view.name
+        lowest = max(c["bottom"] for c in body)
+        # the last line of the body ends within 1.4 lines of the space above the footer,
+        # or the body is at its largest size with its widest gaps
+        fills = lowest >= 252 - card_fit.BODY_BOTTOM - 1.4 * view.size_pt * card_fit.LINE - 6
+        at_most = view.size_pt == card_fit.MAX_PT and view.gap_pt >= card_fit.MAX_GAP * view.size_pt - 0.01
+        assert fills or at_most, (variant, view.name, round(lowest, 1), view.size_pt, view.gap_pt)
+        assert lowest <= 252 - card_fit.BODY_BOTTOM + 1.5, (variant, view.name, "runs into the footer")
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_card_wording_reads_as_a_person_wrote_it(decks, variant):
+    views, pdfs = decks[variant]
+    for view, pdf in zip(views, pdfs):
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            text = doc.pages[0].extract_text() or ""  # line by line: a table's columns are not a sentence
+        problems = wording.lint(text, has_sectors=variant in HAS_SECTORS)
+        assert not problems, (variant, view.name, problems)
+        assert "Armour" not in text and "ARMOR" not in text
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_attack_table_header_has_no_overprinted_text(decks, variant):
+    views, pdfs = decks[variant]
+    for view, pdf in zip(views, pdfs):
+        page, _chars_ = _chars(pdf)
+        words = page.extract_words(keep_blank_chars=False, use_text_flow=False)
+        header = [wd for wd in words if wd["top"] > card_fit.BODY_TOP and wd["text"] in ("Range", "Weapon")]
+        assert header or not view.attack_rows, view.name
+        for top_word in header:
+            row = [wd for wd in words if abs(wd["top"] - top_word["top"]) < 1.5]
+            row.sort(key=lambda wd: wd["x0"])
+            for left, right in zip(row, row[1:]):
+                assert left["x1"] <= right["x0"] + 0.2, (variant, view.name, left["text"], right["text"])
+
+
+def test_reach_is_one_number_where_a_band_has_one_value(decks):
+    views, _pdfs = decks["hex"]
+    assert all(not re.fullmatch(r"(\d+)-\1", cell["reach"] or "") for v in views for r in v.attack_rows for cell in r.cells if cell)
+    views, _pdfs = decks["off-grid"]
+    header = next(v.reach_header for v in views if v.reach_header)
+    assert header[:3] == ["1", "2-3", "4-5"]  # range 0 is within 1 leg; band r is 2r..2r+1 legs
+
+
+def test_every_rule_a_variant_derives_has_card_wording(repo):
+    for variant in VARIANTS.values():
+        for unit in repo.units.values():
+            for crippled in (False, True):
+                adapted = variant.adapt(unit, variant.defaults(), crippled)
+                for key in adapted.rules:
+                    assert key.startswith("amended: ") or key in card_view.RULES, (variant.name, key)
+                card_view.rule_lines(adapted)  # raises on a rule without wording
+
+
+def test_a_card_that_cannot_fit_moves_ability_text_to_the_aid(repo):
+    variant = VARIANTS["hex"]
+    view = card_view.card_view(variant.adapt(repo.units["akagi"], variant.defaults()), variant, repo)
+    view.abilities = [dict(a, summary=(a["summary"] + " ") * 3) for a in view.abilities]
+    sized = card_fit.apply(view)
+    assert sized.size_pt == card_fit.MIN_PT and sized.moved_to_aid
+    assert any(a["summary"] == "see the player aid" for a in sized.abilities)
+    assert card_fit.body_height(sized, sized.size_pt) <= card_fit.BODY_H
+
+
+def test_fitting_chooses_the_largest_size_that_fits(repo):
+    variant = VARIANTS["standard"]
+    view = card_view.card_view(variant.adapt(repo.units["hms-cossack"], variant.defaults()), variant, repo)
+    sized = card_fit.apply(view)
+    assert card_fit.body_height(sized, sized.size_pt) <= card_fit.BODY_H
+    if sized.size_pt < card_fit.MAX_PT:
+        bigger = card_fit.body_height(sized, sized.size_pt + card_fit.STEP_PT)
+        assert bigger is None or bigger > card_fit.BODY_H * card_fit.SAFETY

@@ -20,6 +20,7 @@ import os
 import pickle
 import shutil
 import tempfile
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -193,6 +194,15 @@ class BuildReport:
     written: int = 0
     unchanged: int = 0
     card_text: dict[str, CardText] = field(default_factory=dict)  # per variant whose deck was laid out
+    card_layouts: int = 0  # WeasyPrint documents made for cards (1 per batch when every card fits)
+    stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
+
+    def timed(self, stage: str, seconds: float) -> None:
+        self.stages[stage] = round(self.stages.get(stage, 0.0) + seconds, 3)
+
+    def to_json(self) -> dict:
+        return {"stages": self.stages, "cards_laid_out": self.cards_rendered, "card_layouts": self.card_layouts,
+                "written": self.written, "unchanged": self.unchanged}
 
 
 def paper_suffix(paper: str) -> str:
@@ -218,8 +228,10 @@ class _Deck:
 
 
 def build(repo: Repository, root: Path, out: Path, selection: Selection = Selection(), options: Options = Options(),
-          progress: Progress | None = None) -> BuildReport:
+          progress: Progress | None = None, load_seconds: float | None = None) -> BuildReport:
     report = BuildReport()
+    if load_seconds is not None:
+        report.timed("load and validate", load_seconds)
     manifest_path = out / "manifest.json"
     previous = _read_manifest(manifest_path)
     data_fp = data_fingerprint(root)
@@ -242,6 +254,7 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         report.cards_total = len(units) * len(selection.chosen_variants())
         bleed = sheets.load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
         card_sets: dict[str, tuple[list[str], float]] = {}
+        adapting = time.perf_counter()
         for variant in {d.variant.name: d.variant for d in stale}.values():
             params = options.variant_params(variant)
             report.card_text[variant.name] = CardText()
@@ -251,7 +264,10 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         stale_packs = [p for p in packs if not _current(out, p[0], p[1], previous, report)]
         for _rel, _key_, scenario, _paper in stale_packs:
             card_sets["scenario:" + scenario.id] = (scenario_htmls(repo, scenario), 0.0)
+        report.timed("adapt and card views", time.perf_counter() - adapting)
+        laying_out = time.perf_counter()
         cards = _make_cards(card_sets, out, writer, report, options.jobs, progress)
+        report.timed("card layout (wall)", time.perf_counter() - laying_out)
         cache = out / ".cache" / "cards"
         jobs = []
         for rel, key, scenario, paper in stale_packs:
@@ -269,7 +285,8 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         for rel, key, job in sheet_targets(repo, selection, options, root):
             if not _current(out, rel, key, previous, report):
                 jobs.append((rel, key, job))
-        for (rel, key, _job), (pdf, pages) in zip(jobs, _map(_run, [j[2] for j in jobs], options.jobs)):
+        for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, _map(_run, [j[2] for j in jobs], options.jobs)):
+            report.timed(STAGES.get(job[0].__name__, job[0].__name__), seconds)
             writer.write(out / rel, pdf)
             report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
             deck_text = next((d.text for d in stale if d.rel == rel and d.text is not None), None)
@@ -281,6 +298,7 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         text = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
         if not manifest_path.exists() or manifest_path.read_bytes() != text:
             writer.write(manifest_path, text)
+        writer.write(out / ".cache" / "build-report.json", (json.dumps(report.to_json(), indent=2) + "\n").encode())
     finally:
         tempfile.tempdir = saved_tmp[0]
         if saved_tmp[1] is None:
@@ -373,7 +391,8 @@ def _make_cards(card_sets: dict[str, tuple[list[str], float]], out: Path, writer
     todo = sorted(missing.values(), key=lambda j: j.bleed)  # one bleed per batch
     batches = [b for bleed in sorted({j.bleed for j in todo}) for b in _chunks([j for j in todo if j.bleed == bleed], BATCH)]
     done = 0
-    for result in _map_iter(_render_batch, batches, jobs):
+    for result, documents in _map_iter(_render_batch, batches, jobs):
+        report.card_layouts += documents
         for key, pdf in result:
             writer.write(cache / f"{key}.pdf", pdf)
         done += len(result)
@@ -386,10 +405,11 @@ def _chunks(items: list, size: int) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def _render_batch(jobs: list[CardJob]) -> list[tuple[str, bytes]]:
-    """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs."""
-    pages = card_render.lay_out_cards([j.html for j in jobs], jobs[0].bleed)
-    return [(job.key, page) for job, page in zip(jobs, pages)]
+def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
+    """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs and the number
+    of WeasyPrint documents it took (1 when every card fitted at its chosen size)."""
+    pages, documents = card_render.lay_out_cards([j.html for j in jobs], jobs[0].bleed, count=True)
+    return [(job.key, page) for job, page in zip(jobs, pages)], documents
 
 
 # --- scenario packs ----------------------------------------------------------------------
@@ -506,9 +526,16 @@ def _calibration(paper, profile) -> tuple[bytes, int]:
     return calibration_pdf(sheets.load_layout(paper), profile)
 
 
+STAGES = {"_impose_deck": "imposition", "_calibration": "sheets", "_rulers": "sheets", "_counters": "sheets",
+          "_square_map": "maps", "_hex_map": "maps", "_scenario_pack": "packs", "_aid": "aids"}
+
+
 def _run(job):
+    """Worker: one output job; returns its result and the seconds it took."""
     fn, args = job
-    return fn(*args)
+    started = time.perf_counter()
+    result = fn(*args)
+    return result, time.perf_counter() - started
 
 
 def _map_iter(fn, items: list, jobs: int):

@@ -258,6 +258,7 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
     out_dir = Path(out) if Path(out).is_absolute() else root / out
     started = time.perf_counter()
     repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"])
+    loaded = time.perf_counter()
     if repo is None:
         _print_problems(validation.errors)
         click.echo("the data is invalid: nothing was built", err=True)
@@ -285,7 +286,7 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
         bar.n = done
         bar.refresh()
 
-    report = builder.build(repo, root, out_dir, selection, options, progress)
+    report = builder.build(repo, root, out_dir, selection, options, progress, load_seconds=loaded - started)
     bar.close()
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     click.echo(

@@ -265,15 +265,31 @@ def hex_rows(adapted: AdaptedUnit, marks: dict[str, str]) -> list[AttackRow]:
     rows = []
     for attack in adapted.attacks:
         dice_by_band = [(b.band, b.dice) for b in attack.bands]
-        mark = "".join(sorted({marks.get(b.condition or "", "") for b in attack.bands}))
         arcs = adapted.rules.get(f"{attack.type}_arcs")
         arc_text = ""
         if arcs is not None:
             ahead = notation([(band, d) for (band, _), d in zip(dice_by_band, arcs.value["fore"]) if d])
             astern = notation([(band, d) for (band, _), d in zip(dice_by_band, arcs.value["aft"]) if d])
             arc_text = f"ahead {ahead or 'none'} \u00b7 astern {astern or 'none'}"
-        rows.append(AttackRow(CARD_LABELS[attack.type], notation=notation(dice_by_band) + mark, arcs=arc_text))
+        rows.append(AttackRow(CARD_LABELS[attack.type], notation=_marked_notation(attack, marks), arcs=arc_text))
     return rows
+
+
+def _marked_notation(attack: AdaptedAttack, marks: dict[str, str]) -> str:
+    """The seed's notation with each part marked by the conditions of the bands it covers."""
+    parts = notation([(b.band, b.dice) for b in attack.bands]).split(", ")
+    out, i = [], 0
+    for part in parts:
+        covered = []
+        while i < len(attack.bands):
+            covered.append(attack.bands[i])
+            i += 1
+            reach = int(part.split("@")[1])
+            if attack.bands[i - 1].max == reach:
+                break
+        mark = "".join(dict.fromkeys(marks.get(b.condition or "", "") for b in covered))
+        out.append(part + mark)
+    return ", ".join(out)
 
 
 def _conditions(attacks: tuple[AdaptedAttack, ...]) -> list[str]:

@@ -117,16 +117,19 @@ def _smaller(card_html: str) -> str | None:
     return card_html[:match.start(1)] + f"{size:g}" + card_html[match.end(1):]
 
 
-def lay_out_cards(cards: list[str], bleed: float = 0.0) -> list[bytes]:
+def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
     """Lay out cards (HTML sections) in one WeasyPrint document, each at the size card_fit
     chose. A card the layout finds overflowing (rare: the estimate is conservative) is laid
     out again one step smaller, together with any others, in one more document. Returns one
-    single-page PDF per card, in order (the cache stores cards one by one)."""
+    single-page PDF per card, in order (the cache stores cards one by one); with ``count``,
+    also the number of documents it took."""
     pages: list[bytes | None] = [None] * len(cards)
+    documents = 0
     todo = list(range(len(cards)))
     htmls = list(cards)
     while todo:
         document = _layout(render_deck_html([Markup(htmls[i]) for i in todo], "cards", bleed))
+        documents += 1
         if len(document.pages) != len(todo):
             raise RuntimeError(f"expected {len(todo)} card pages, got {len(document.pages)}")
         split = _split(document.write_pdf())
@@ -142,7 +145,8 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0) -> list[bytes]:
                 htmls[i] = smaller
                 again.append(i)
         todo = again
-    return [p for p in pages if p is not None]
+    laid_out = [p for p in pages if p is not None]
+    return (laid_out, documents) if count else laid_out
 
 
 class CardOverflow(RuntimeError):

@@ -169,7 +169,7 @@ def test_fetcher_refuses_everything_outside_the_project():
     for url in ("http://example.invalid/x.css", "file:///etc/passwd", "data:text/css,body{}", "wastools-font:../../../etc/passwd"):
         with pytest.raises(ForbiddenResource):
             fetcher.fetch(url)
-    assert fetcher.fetch((ROOT / "templates/cards/card.css").as_uri()).read()
+    assert fetcher.fetch((ROOT / "wastools/templates/cards/card.css").as_uri()).read()
 
 
 def test_backs_are_mirrored_for_long_edge_duplex(repo, tmp_path):

@@ -367,7 +367,8 @@ def test_mutated_files_give_located_problems_never_exceptions(ops, tmp_path_fact
             lines[i], lines[j] = lines[j], lines[i]
             text = b"\n".join(lines)
         elif op == "retype":
-            text = re.sub(rb": \d+\n", b": " + payload.encode("utf-8", "replace").replace(b"\n", b" ") + b"\n", text, count=1)
+            value = b": " + payload.encode("utf-8", "replace").replace(b"\n", b" ") + b"\n"
+            text = re.sub(rb": \d+\n", lambda _m: value, text, count=1)  # a function: backslashes stay literal
         elif op == "indent":
             lines[i] = b"   " + lines[i]
             text = b"\n".join(lines)

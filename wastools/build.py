@@ -32,7 +32,7 @@ from .model import Repository, Unit
 from .render import card_fit
 from .render import cards as card_render
 from .render import sheets
-from .render.fetcher import PROJECT
+from .resources import PACKAGE
 from .variants import VARIANTS, Variant
 
 BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
@@ -52,10 +52,10 @@ def _hash_files(paths: Iterable[Path], base: Path) -> str:
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """The tool itself: its code, templates and layouts. Any edit invalidates caches."""
-    files = [p for p in (PROJECT / "wastools").rglob("*.py")]
-    files += [p for p in (PROJECT / "templates").rglob("*") if p.is_file()]
-    files += list((PROJECT / "layouts").glob("*.yaml"))
-    return hashlib.sha256((__version__ + _hash_files(files, PROJECT)).encode()).hexdigest()
+    files = [p for p in PACKAGE.rglob("*.py")]
+    files += [p for p in (PACKAGE / "templates").rglob("*") if p.is_file()]
+    files += list((PACKAGE / "layouts").glob("*"))
+    return hashlib.sha256((__version__ + _hash_files(files, PACKAGE)).encode()).hexdigest()
 
 
 def data_fingerprint(root: Path) -> str:

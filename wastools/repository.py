@@ -29,7 +29,6 @@ SCHEMA_FILES = {
     "nations": "nations.schema.json",
     "abilities": "abilities.schema.json",
     "scenario": "scenario.schema.json",
-    "layout": "layout.schema.json",
 }
 # The `$schema=` reference each kind of file carries, relative to its usual folder.
 SCHEMA_REFS = {
@@ -67,6 +66,10 @@ def _validator(schema_path: str) -> Draft202012Validator:
     schema = json.loads(Path(schema_path).read_text("utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
+
+
+def schema_validator(path: Path) -> Draft202012Validator:
+    return _validator(str(path.resolve()))
 
 
 def validator(root: Path, kind: str) -> Draft202012Validator:

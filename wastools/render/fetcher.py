@@ -10,15 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import reportlab
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
-PROJECT = Path(__file__).resolve().parents[2]
-TEMPLATES = PROJECT / "templates"
-ASSETS = PROJECT / "assets"
-# Bitstream Vera ships with ReportLab: the same font for WeasyPrint and ReportLab
-# drawings, identical on every machine that installs the project.
-FONTS = Path(reportlab.__file__).resolve().parent / "fonts"
+from ..resources import ASSETS, FONTS, PACKAGE, TEMPLATES
+
+__all__ = ["ASSETS", "FONTS", "PACKAGE", "TEMPLATES", "ProjectFetcher", "ForbiddenResource"]
 FONT_SCHEME = "wastools-font:"
 
 

@@ -1,6 +1,6 @@
 """Sheets: card pages imposed 9-up on Letter or A4, with crop marks and check bars.
 
-Layouts are data (``layouts/<paper>.yaml``: slots and crop lines, like Squib's sprues);
+Layouts are data (``wastools/layouts/<paper>.yaml``: slots and crop lines, like Squib's sprues);
 the geometry here is pure functions of a layout, so tests can check it apart from drawing.
 Every sheet carries a 100 mm and a 4 in check bar and asks viewers not to scale it.
 """
@@ -11,9 +11,7 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
-from .fetcher import PROJECT
-
-LAYOUTS = PROJECT / "layouts"
+from ..resources import LAYOUT_SCHEMA, LAYOUTS
 MM = 72 / 25.4
 METRIC_BAR = 100 * MM  # 283.46 pt
 IMPERIAL_BAR = 4 * 72.0  # 288 pt
@@ -37,11 +35,11 @@ class PrinterProfile:
 
 
 def load_layout(paper: str) -> dict[str, Any]:
-    from ..repository import read_plain, validator
+    from ..repository import read_plain, schema_validator
 
     path = LAYOUTS / f"{paper}.yaml"
     data = read_plain(path)
-    errors = list(validator(PROJECT, "layout").iter_errors(data))
+    errors = list(schema_validator(LAYOUT_SCHEMA).iter_errors(data))
     if errors:
         raise ValueError(f"{path}: {errors[0].message}")
     return data

@@ -11,6 +11,9 @@ have_lib 'libharfbuzz.so.0' || needed+=(libharfbuzz0b)
 have_lib 'libfontconfig.so.1' || needed+=(libfontconfig1)
 have_lib 'libharfbuzz-subset.so.0' || needed+=(libharfbuzz-subset0)  # WeasyPrint's font subsetting
 python3 -c 'import venv, ensurepip' 2>/dev/null || needed+=(python3-venv)
+# The site's browser tests drive Debian's headless Chromium (never a downloaded browser).
+[ -x /usr/bin/chromium ] || needed+=(chromium)
+[ -x /usr/bin/chromedriver ] || needed+=(chromium-driver)
 
 if [ ${#needed[@]} -eq 0 ]; then
     exit 0

@@ -240,8 +240,10 @@ def air_chart(ctx: click.Context, write: bool) -> None:
 @click.option("--param", "params", multiple=True, metavar="VARIANT.KEY=VALUE", help="Variant parameter, e.g. off-grid.leg_in=2.5 (repeatable).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="all cores")
 @click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
+@click.option("--site-only", is_flag=True, help="Build only the web site, build/site/ (no PDFs).")
+@click.option("--roster", type=click.Path(exists=True, dir_okay=False), help="Build only the deck of a fleet roster (from the site's fleet builder).")
 @click.pass_context
-def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale_x, scale_y, back_offset_x, back_offset_y, params, jobs, out) -> None:
+def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale_x, scale_y, back_offset_x, back_offset_y, params, jobs, out, site_only, roster) -> None:
     """Build the print-and-play PDFs into build/ (only what changed is rebuilt)."""
     from tqdm import tqdm
 
@@ -279,6 +281,13 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
             options.variant_params(variant)
     except ParameterError as exc:
         raise click.BadParameter(str(exc), param_hint="--param") from None
+    from .site.commands import roster_step, site_step
+
+    if roster:
+        ctx.exit(roster_step(repo, root, out_dir, Path(roster), options, ctx.obj["limits"]))
+    if site_only:
+        click.echo(site_step(repo, root, out_dir, selection, options))
+        return
     bar = tqdm(total=0, unit="card", desc="laying out cards", disable=None, leave=False)
 
     def progress(done: int, total: int) -> None:
@@ -297,6 +306,7 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
         moved = "; ".join(f"{unit} ({', '.join(abilities)})" for unit, abilities in sorted(text.moved_to_aid.items()))
         click.echo(f"  {name} cards: smallest text {text.smallest_pt:g} pt"
                    + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid"))
+    click.echo(site_step(repo, root, out_dir, selection, options))
 
 
 @main.group()

@@ -1,0 +1,94 @@
+/* Unit filters and name search, kept in the address (#nation=uk&q=fletcher) so that a
+   filtered view can be bookmarked or shared. Plain JavaScript, no library. */
+"use strict";
+(function () {
+  var KEYS = ["q", "nation", "side", "type", "set", "min", "max"];
+
+  function readHash() {
+    return new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  }
+
+  function writeHash(params) {
+    var text = params.toString();
+    var target = text ? "#" + text : "#";
+    if (window.location.hash !== target && !(target === "#" && window.location.hash === "")) {
+      window.location.replace(target);
+    }
+  }
+
+  /* Other scripts (the fleet builder) keep their own keys in the same address. */
+  window.wasState = {
+    get: function (key) { return readHash().get(key); },
+    set: function (key, value) {
+      var params = readHash();
+      if (value) { params.set(key, value); } else { params.delete(key); }
+      writeHash(params);
+    }
+  };
+
+  var form = document.getElementById("filters");
+  var table = document.getElementById("units");
+  if (!form || !table) { return; }
+  var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+  var count = document.getElementById("count");
+  var empty = document.getElementById("empty");
+
+  function field(key) { return form.elements.namedItem(key); }
+
+  function number(text) {
+    if (text === null || text === "") { return null; }
+    var n = Number(text);
+    return isFinite(n) ? n : null;
+  }
+
+  function apply() {
+    var q = field("q").value.trim().toLowerCase();
+    var wanted = {};
+    ["nation", "side", "type", "set"].forEach(function (key) { wanted[key] = field(key).value; });
+    var low = number(field("min").value);
+    var high = number(field("max").value);
+    var shown = 0;
+    rows.forEach(function (row) {
+      var d = row.dataset;
+      var points = Number(d.points);
+      var keep = (!q || d.name.indexOf(q) !== -1) &&
+        Object.keys(wanted).every(function (key) { return !wanted[key] || d[key] === wanted[key]; }) &&
+        (low === null || points >= low) && (high === null || points <= high);
+      row.hidden = !keep;
+      if (keep) { shown += 1; }
+    });
+    count.textContent = shown === rows.length ? rows.length + " units" : shown + " of " + rows.length + " units";
+    empty.hidden = shown !== 0;
+  }
+
+  function save() {
+    var params = readHash();
+    KEYS.forEach(function (key) {
+      var value = field(key).value.trim();
+      if (value) { params.set(key, value); } else { params.delete(key); }
+    });
+    writeHash(params);
+  }
+
+  function load() {
+    var params = readHash();
+    KEYS.forEach(function (key) {
+      var el = field(key);
+      var value = params.get(key) || "";
+      if (el.tagName === "SELECT" && value && !Array.prototype.some.call(el.options, function (o) { return o.value === value; })) {
+        value = "";  /* a shared link naming a value this site does not have */
+      }
+      el.value = value;
+    });
+    apply();
+  }
+
+  form.addEventListener("input", function () { apply(); save(); });
+  form.addEventListener("change", function () { apply(); save(); });
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
+  form.addEventListener("reset", function () {
+    window.setTimeout(function () { apply(); save(); }, 0);
+  });
+  window.addEventListener("hashchange", load);
+  load();
+})();

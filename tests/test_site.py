@@ -1,0 +1,168 @@
+"""The static site without a browser: valid pages, escaping, the card CSS, derivations, JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from site_check import all_problems, parse, tag
+from wastools.build import Options, Selection
+from wastools.model import Figure, History
+from wastools.site import SiteSpec, build_site, render_site
+from wastools.site.assets import card_css
+from wastools.site.data import link
+from wastools.variants import VARIANTS
+
+SMALL = ("atago", "aoba", "haguro", "nagatsuki", "uss-san-francisco-ca-38", "hmas-canberra", "uss-bagley-dd-386",
+         "hms-cossack", "u-47", "f4f-wildcat", "uss-fletcher-dd-445", "bismarck")
+HOSTILE = '<script>alert("pwned")</script> & "Q" <blink>'
+
+
+def small_spec(repo, units=SMALL) -> SiteSpec:
+    return SiteSpec(tuple(repo.units[u] for u in units), tuple((v, v.defaults()) for v in VARIANTS.values()))
+
+
+@pytest.fixture(scope="module")
+def site(repo, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site-build")
+    build_site(repo, out, small_spec(repo), force=True)
+    return out / "site"
+
+
+def test_every_page_is_valid_html_with_working_links(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) == 1 + 1 + len(SMALL) + len(VARIANTS) + 3  # index, fleet, units, variants, scenarios
+    assert all_problems(site) == []
+
+
+def test_the_checker_catches_broken_pages(tmp_path):
+    (tmp_path / "a.html").write_text('<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1>'
+                                     '<p id="x">1</p><p id="x"><a href="missing.html">m</a><a href="javascript:void(0)">j</a>'
+                                     '<input id="q"></p></body></html>')
+    (tmp_path / "b.html").write_text('<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1></span></body></html>')
+    found = "\n".join(all_problems(tmp_path))
+    for expected in ("id 'x' used twice", "'missing.html' leads to no file", "javascript:void(0)", "without a label", "b.html: not valid HTML"):
+        assert expected in found
+
+
+def test_index_lists_every_unit_with_its_facts(repo, site):
+    tree = parse((site / "index.html").read_text())
+    rows = [r for r in tree.iter(tag("tr")) if r.get("data-nation")]
+    assert sorted(r.find(tag("th")).find(tag("a")).text for r in rows) == sorted(repo.units[u].name for u in SMALL)
+    cossack = next(r for r in rows if r.find(tag("th")).find(tag("a")).text == "HMS Cossack")
+    cells = [c.text for c in cossack.findall(tag("td"))]
+    unit = repo.units["hms-cossack"]
+    assert cells == [repo.nations[unit.nation].name, repo.nations[unit.nation].side, unit.type, repo.sets[unit.set].name,
+                     str(unit.number), str(unit.year), str(unit.points)]
+    data = json.loads((site / "units.json").read_text())
+    assert {u["id"] for u in data["units"]} == set(SMALL)
+    assert next(u for u in data["units"] if u["id"] == "u-47")["points"] == repo.units["u-47"].points
+
+
+def test_unit_page_shows_every_variant_card_and_each_derivation(repo, site):
+    text = (site / "units" / "uss-fletcher-dd-445.html").read_text()
+    tree = parse(text)
+    cards = [s for s in tree.iter(tag("section")) if "card" in (s.get("class") or "").split()]
+    assert len(cards) == len(VARIANTS)  # the base card plus one per other variant
+    unit = repo.units["uss-fletcher-dd-445"]
+    for variant in (v for v in VARIANTS.values() if v.name != "standard"):  # the base card converts nothing
+        adapted = variant.adapt(unit)
+        assert adapted.movement.source.replace("'", "&#39;") in text, variant.name
+        for value in adapted.rules.values():
+            assert value.source.replace("'", "&#39;").replace('"', "&#34;") in text
+    assert "36.5 kn = 67.6 km/h / 10, rounded half up" in text  # the hex derivation the issue asks for
+    sources = {a.get("href") for a in tree.iter(tag("a"))}
+    assert unit.history.top_speed.source in sources and unit.history.length.source in sources
+    assert "../../hex/cards.pdf" in sources and "../scenarios/savo-island-1942.html" not in sources
+
+
+def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):
+    text = (site / "scenarios" / "savo-island-1942.html").read_text()
+    tree = parse(text)
+    scenario = repo.extra["scenarios"]["savo-island-1942"]
+    for side in scenario.sides:
+        assert f"legal: {side.fleet.points} of {side.fleet.effective_limit}" in text
+    svg = next(tree.iter("{http://www.w3.org/2000/svg}svg"))
+    polygons = list(svg.iter("{http://www.w3.org/2000/svg}polygon"))
+    width, height = (scenario.data["map"][k] for k in ("width", "height"))
+    islands = [p for p in polygons if "island" in p.get("class")]
+    grid = [p for p in polygons if p.get("class") == "grid"]
+    assert len(islands) == sum(1 for t in scenario.data["terrain"] if t["kind"] == "island")
+    assert len(grid) == width * height  # one hexagon per hex of the board
+    links = {a.get("href") for a in tree.iter(tag("a"))}
+    assert "../units/atago.html" in links and "../../scenarios/savo-island-1942.pdf" in links
+    # Denmark Strait's ships are not on this small site: named, not linked
+    denmark = (site / "scenarios" / "denmark-strait-1941.html").read_text()
+    assert "Prince of Wales" in denmark and "../units/hms-prince-of-wales.html" not in denmark
+
+
+def test_card_css_loads_only_fonts_copied_into_the_site(site):
+    css = (site / "assets" / "card.css").read_text()
+    urls = re.findall(r"url\(\"?([^\")]+)\"?\)", css)
+    assert urls and "wastools-font:" not in css
+    for url in urls:
+        assert (site / "assets" / url).is_file(), url
+    text, fonts = card_css()
+    assert set(fonts) == {u.removeprefix("fonts/") for u in urls}
+
+
+def test_hostile_names_and_sources_stay_text(repo, tmp_path):
+    unit = repo.units["hms-cossack"]
+    history = History(HOSTILE, Figure(36, "kn", "javascript:alert(1)"), Figure(114.9, "m", '"><script>alert(2)</script>'))
+    evil = dataclasses.replace(unit, name=HOSTILE, history=history)
+    units = dict(repo.units, **{"hms-cossack": evil})
+    hostile_repo = dataclasses.replace(repo, units=units)
+    files, _report = render_site(hostile_repo, small_spec(hostile_repo, ("hms-cossack", "u-47")))
+    for name in ("index.html", "fleet.html", "units/hms-cossack.html"):
+        text = files[name].decode()
+        tree = parse(text)
+        scripts = [s for s in tree.iter(tag("script"))]
+        assert all(s.text is None and s.get("src", "").startswith(("assets/", "../assets/")) for s in scripts), name
+        assert "alert" not in "".join(a.get("href") or "" for a in tree.iter(tag("a")))
+        assert "&lt;script&gt;alert(&#34;pwned&#34;)&lt;/script&gt;" in text or "&lt;script&gt;alert(&#34;pwned&#34;)" in text
+        assert not list(tree.iter(tag("blink")))  # "<blink>" in the name stayed text
+    page = parse(files["units/hms-cossack.html"].decode())
+    assert HOSTILE in "".join(page.find(f".//{tag('h1')}").itertext())
+    assert json.loads(files["units.json"])["units"][0]["name"] in (HOSTILE, repo.units["u-47"].name)
+
+
+def test_only_web_addresses_become_links():
+    assert link("https://example.org/a") == "https://example.org/a"
+    for text in ("javascript:alert(1)", "data:text/html,x", "file:///etc/passwd", "Conway's 1922-1946, p. 12", "http://"):
+        assert link(text) is None
+
+
+def test_a_second_build_with_nothing_changed_writes_nothing(repo, tmp_path):
+    spec = small_spec(repo, ("hms-cossack",))
+    first = build_site(repo, tmp_path, spec, repo_fingerprint="data-1")
+    index = tmp_path / "site" / "index.html"
+    index.write_text("stale marker")
+    assert first.written and not build_site(repo, tmp_path, spec, repo_fingerprint="data-1").written
+    assert index.read_text() == "stale marker"
+    assert build_site(repo, tmp_path, spec, repo_fingerprint="data-2").written  # new data: rebuilt
+    assert index.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_build_site_only_from_the_command_line(cli, tmp_path):
+    result = cli("build", "--site-only", "--nation", "uk", "--type", "destroyer", "--variant", "hex", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "open" in result.output and (tmp_path / "site" / "index.html").is_file()
+    assert not list(tmp_path.rglob("*.pdf"))  # only the site
+    pages = sorted(p.stem for p in (tmp_path / "site" / "variants").glob("*.html"))
+    assert pages == ["hex"]
+    assert all(parse((tmp_path / "site" / "units" / f"{p.stem}.html").read_text()) is not None for p in (tmp_path / "site" / "units").glob("*.html"))
+
+
+def test_site_build_adds_little_time(repo, tmp_path):
+    """Every unit on every variant: the site is a few seconds of a build, not minutes."""
+    import time
+
+    spec = SiteSpec(tuple(Selection().chosen_units(repo)), tuple((v, Options().variant_params(v)) for v in VARIANTS.values()))
+    started = time.perf_counter()
+    report = build_site(repo, tmp_path, spec, force=True)
+    assert report.pages == 2 + len(repo.units) + len(VARIANTS) + len(repo.extra["scenarios"])
+    assert time.perf_counter() - started < 30

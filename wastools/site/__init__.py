@@ -1,0 +1,25 @@
+"""The static site: a card catalogue, variant and scenario pages and a fleet builder.
+
+``build_site_for`` is what ``wastools build`` calls; it writes ``build/site/``, which opens
+from ``file://`` with nothing loaded from outside the folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..model import Repository
+from .builder import SiteReport, build_site, render_site
+from .data import SiteSpec
+
+__all__ = ["SiteReport", "SiteSpec", "build_site", "build_site_for", "render_site"]
+
+
+def build_site_for(repo: Repository, root: Path, out: Path, selection: Any, options: Any, force: bool = False) -> SiteReport:
+    """The site for a build's selection (``wastools.build.Selection``) and options: the chosen
+    units, and each chosen variant with the parameters the decks use."""
+    from ..build import data_fingerprint
+
+    spec = SiteSpec(tuple(selection.chosen_units(repo)), tuple((v, options.variant_params(v)) for v in selection.chosen_variants()))
+    return build_site(repo, out, spec, data_fingerprint(root), force)

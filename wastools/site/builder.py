@@ -1,0 +1,128 @@
+"""Write the site: every page rendered in memory first, then the folder swapped in whole.
+
+``build/site/`` holds ``index.html`` (every unit, filters, search), ``units.json`` beside it,
+``units/<id>.html``, ``variants/<name>.html``, ``scenarios/<id>.html``, ``fleet.html``
+and ``assets/``. A build that fails leaves the previous site as it was; a build whose
+inputs did not change leaves it alone (the key of the last build is kept in
+``build/.cache/site-key``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from .. import __version__
+from ..model import Repository
+from . import data
+from .assets import SITE_TEMPLATES, static_files
+from .data import SiteSpec, safe_id
+from .scenario import scenario_page
+
+
+@dataclass
+class SiteReport:
+    pages: int = 0
+    files: int = 0
+    written: bool = False
+    skipped_ids: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(SITE_TEMPLATES)), undefined=StrictUndefined,
+                      autoescape=select_autoescape(default=True, default_for_string=True), keep_trailing_newline=True)
+    env.filters["num"] = lambda v: f"{v:g}" if isinstance(v, float) else v
+    return env
+
+
+def _render(template: str, **values: Any) -> bytes:
+    return environment().get_template(template).render(version=__version__, **values).encode("utf-8")
+
+
+def render_site(repo: Repository, spec: SiteSpec) -> tuple[dict[str, bytes], SiteReport]:
+    """Every file of the site by its path inside the site folder."""
+    report = SiteReport()
+    skipped = [u.id for u in spec.units if not safe_id(u.id)]
+    units = [u for u in spec.units if safe_id(u.id)]
+    scenarios = {k: s for k, s in repo.extra.get("scenarios", {}).items() if safe_id(s.id)}
+    skipped += [k for k in repo.extra.get("scenarios", {}) if k not in scenarios]
+    spec = SiteSpec(tuple(units), spec.variants)
+    rows = [data.index_entry(repo, u) for u in units]
+    variants = [{"name": v.name, "title": v.title, "seed": v.seed, "description": v.description} for v, _p in spec.variants]
+    scenario_list = [{"id": s.id, "title": s.title, "variant": s.variant} for s in scenarios.values()]
+    files: dict[str, bytes] = {}
+    common = {"variants": variants, "scenarios": scenario_list}
+    files["index.html"] = _render("index.html.j2", root="", rows=rows, choices=data.filter_choices(rows), **common)
+    files["units.json"] = (json.dumps({"tool": f"wastools {__version__}", "units": rows}, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    files["fleet.html"] = _render("fleet.html.j2", root="", rows=rows, choices=data.filter_choices(rows),
+                                  fleet_variants=data.fleet_variants(spec), **common)
+    for unit in units:
+        files[f"units/{unit.id}.html"] = _render("unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios), **common)
+    for variant, params in spec.variants:
+        files[f"variants/{variant.name}.html"] = _render("variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common)
+    for s in scenarios.values():
+        files[f"scenarios/{s.id}.html"] = _render("scenario.html.j2", root="../", page=scenario_page(s, spec.unit_ids), **common)
+    report.pages = sum(1 for name in files if name.endswith(".html"))
+    files.update({f"assets/{name}": content for name, content in static_files().items()})
+    report.files = len(files)
+    report.skipped_ids = tuple(skipped)
+    return files, report
+
+
+def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
+    from ..build import code_fingerprint
+
+    parts = [code_fingerprint(), repo_fingerprint, [u.id for u in spec.units], [(v.name, sorted((k, str(p)) for k, p in params.items())) for v, params in spec.variants]]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def write_site(files: dict[str, bytes], target: Path) -> None:
+    """Write into a fresh folder beside ``target``, then swap it in: readers see the old
+    site or the new one, never a mixture, and a failure leaves the old one untouched."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".site-{os.getpid()}-", dir=target.parent))
+    old = None
+    try:
+        for name, content in files.items():
+            path = fresh / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+        for folder in [fresh, *(p for p in fresh.rglob("*") if p.is_dir())]:
+            folder.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server
+        if target.exists():
+            old = target.parent / f".site-old-{os.getpid()}"
+            shutil.rmtree(old, ignore_errors=True)
+            target.rename(old)
+        fresh.rename(target)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        if old is not None and not target.exists():
+            old.rename(target)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def build_site(repo: Repository, out: Path, spec: SiteSpec, repo_fingerprint: str = "", force: bool = False) -> SiteReport:
+    """Render and write ``out/site``; a no-op when nothing it depends on changed."""
+    target = out / "site"
+    key_file = out / ".cache" / "site-key"
+    key = site_key(repo_fingerprint, spec)
+    if not force and repo_fingerprint and target.is_dir() and key_file.is_file() and key_file.read_text().strip() == key:
+        return SiteReport()
+    files, report = render_site(repo, spec)
+    write_site(files, target)
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key_file.write_text(key + "\n")
+    report.written = True
+    return report

@@ -1,0 +1,195 @@
+"""What the site shows, as plain data: no HTML here, only values the templates escape.
+
+Every card on the site is the PDF decks' own card (``card_view`` + ``render_card_html``),
+every converted number is shown with the provenance the variant attached to it, and
+every historical figure with its source.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from markupsafe import Markup
+
+from ..model import Repository, Unit
+from ..render import cards as card_render
+from ..showing import band_text, fmt_value
+from ..variants import VARIANTS, Variant
+from ..variants.base import AdaptedUnit
+
+SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")  # ids become file names: nothing else passes
+BASE_VARIANT = "standard"
+
+
+@dataclass(frozen=True)
+class SiteSpec:
+    """What goes on the site: the units (in index order), each variant with its parameters."""
+
+    units: tuple[Unit, ...]
+    variants: tuple[tuple[Variant, dict[str, Any]], ...]
+
+    @property
+    def unit_ids(self) -> frozenset[str]:
+        return frozenset(u.id for u in self.units)
+
+
+def safe_id(text: str) -> bool:
+    return bool(SAFE_ID.match(text))
+
+
+def link(source: str) -> str | None:
+    """An http(s) address usable as a link, or None: any other scheme (javascript:, data:,
+    file:) stays text, so a data file cannot plant a script or a local path in a link."""
+    parts = urlsplit(source.strip())
+    if parts.scheme in ("http", "https") and parts.netloc and " " not in source.strip():
+        return source.strip()
+    return None
+
+
+def side_of(repo: Repository, unit: Unit) -> str:
+    nation = repo.nations.get(unit.nation)
+    return nation.side if nation else "neutral"
+
+
+def type_label(unit_type: str) -> str:
+    return card_render.TYPE_LABELS.get(unit_type, unit_type)
+
+
+def index_entry(repo: Repository, unit: Unit) -> dict[str, Any]:
+    """One row of the unit index (and of units.json)."""
+    nation = repo.nations.get(unit.nation)
+    card_set = repo.sets.get(unit.set)
+    return {
+        "id": unit.id, "name": unit.name, "nation": unit.nation, "nation_name": nation.name if nation else unit.nation,
+        "side": side_of(repo, unit), "type": unit.type, "type_label": type_label(unit.type),
+        "set": unit.set, "set_name": card_set.name if card_set else unit.set, "number": unit.number,
+        "year": unit.year, "points": unit.points, "href": f"units/{unit.id}.html",
+    }
+
+
+def filter_choices(rows: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]]]:
+    """(value, label) pairs for each filter, from the units actually on the site."""
+    def pairs(key: str, label: str) -> list[tuple[str, str]]:
+        return sorted({(r[key], r[label]) for r in rows}, key=lambda p: p[1].lower())
+
+    return {"nation": pairs("nation", "nation_name"), "side": pairs("side", "side"),
+            "type": pairs("type", "type_label"), "set": pairs("set", "set_name")}
+
+
+# --- unit pages ----------------------------------------------------------------------------
+
+
+def card_html(repo: Repository, adapted: AdaptedUnit, variant: Variant) -> Markup:
+    return card_render.render_card_html(card_render.card_view(adapted, variant, repo))
+
+
+def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
+    """Every converted number of one adapted card with where it came from."""
+    move = adapted.movement
+    shown = f"{fmt_value(move.value)} {move.unit or ''}".strip() if move.value is not None else (move.note or "-")
+    rows = [{"what": "Move", "value": shown, "source": move.source}]
+    for attack in adapted.attacks:
+        label = card_render.ATTACK_LABELS.get(attack.type, attack.type)
+        cells = ", ".join(f"band {b.band}: {band_text(b)} {b.unit}" for b in attack.bands)
+        conditions = "; ".join(f"band {b.band}: {b.condition}" for b in attack.bands if b.condition)
+        source = "; ".join(filter(None, [conditions, *attack.notes])) or "the card's dice, each range band in the variant's distances"
+        rows.append({"what": label, "value": cells or "-", "source": source})
+    for name, value in adapted.rules.items():
+        text = fmt_value(value.value)
+        if value.unit and value.value is not None and not isinstance(value.value, (dict, str, bool)):
+            text += f" {value.unit}"
+        rows.append({"what": name.replace("_", " ").capitalize(), "value": text, "source": value.source})
+    return rows
+
+
+def history_rows(unit: Unit) -> list[dict[str, Any]]:
+    h = unit.history
+    rows = []
+    if h.class_name:
+        rows.append({"what": "Class", "value": h.class_name, "source": None, "href": None, "note": None})
+    for what, figure in (("Top speed", h.top_speed), ("Length", h.length)):
+        if figure is not None:
+            rows.append({"what": what, "value": f"{fmt_value(figure.value)} {figure.unit}", "source": figure.source,
+                         "href": link(figure.source), "note": figure.note})
+    return rows
+
+
+def deck_links(unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> list[dict[str, str]]:
+    """The PDFs that print this unit's card, relative to a unit page (build/site/units/)."""
+    out = []
+    for variant, _params in spec.variants:
+        out.append({"label": f"{variant.title}: cards (Letter)", "href": f"../../{variant.name}/cards.pdf"})
+        out.append({"label": f"{variant.title}: cards (A4)", "href": f"../../{variant.name}/cards-a4.pdf"})
+    for scenario in scenarios.values():
+        if any(u.id == unit.id for u in scenario.units()) and safe_id(scenario.id):
+            out.append({"label": f"Scenario pack: {scenario.title}", "href": f"../../scenarios/{scenario.id}.pdf"})
+    return out
+
+
+def unit_page(repo: Repository, unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> dict[str, Any]:
+    variants = []
+    base = None
+    for variant, params in spec.variants:
+        adapted = variant.adapt(unit, params)
+        entry = {"name": variant.name, "title": variant.title, "seed": variant.seed, "card": card_html(repo, adapted, variant),
+                 "derivations": derivations(adapted), "warnings": list(adapted.warnings),
+                 "parameters": [(k, fmt_value(v)) for k, v in sorted(adapted.parameters.items()) if "." not in k]}
+        if variant.name == BASE_VARIANT:
+            base = entry
+        else:
+            variants.append(entry)
+    if base is None:  # the base card is always shown, even when the standard deck is not built
+        standard = VARIANTS[BASE_VARIANT]
+        base = {"name": standard.name, "title": standard.title, "seed": standard.seed,
+                "card": card_html(repo, standard.adapt(unit), standard)}
+    in_scenarios = [{"title": s.title, "href": f"../scenarios/{s.id}.html"} for s in scenarios.values()
+                    if safe_id(s.id) and any(u.id == unit.id for u in s.units())]
+    return {"unit": index_entry(repo, unit), "abilities": [a.text for a in unit.abilities], "base": base,
+            "variants": variants, "history": history_rows(unit),
+            "missing": [f"{field}: {why}" for field, why in unit.history.missing],
+            "decks": deck_links(unit, spec, scenarios), "scenarios": in_scenarios,
+            "rarity": unit.rarity}
+
+
+# --- variant pages -------------------------------------------------------------------------
+
+
+def variant_outputs(variant: Variant) -> list[dict[str, str]]:
+    """The PDFs a full build writes for a variant, relative to a variant page."""
+    names = [("cards", "cards"), ("player-aid", "player aid")]
+    if "rulers" in variant.extras:
+        names.append(("rulers", "range rulers"))
+    if variant.name == "large-map":
+        names.append(("map-square", "square map"))
+    if variant.name == "hex":
+        names.append(("map-hex", "hex map"))
+    out = []
+    for stem, label in names:
+        out.append({"label": f"{label} (Letter)", "href": f"../../{variant.name}/{stem}.pdf"})
+        out.append({"label": f"{label} (A4)", "href": f"../../{variant.name}/{stem}-a4.pdf"})
+    return out
+
+
+def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> dict[str, Any]:
+    from ..aids import aid
+
+    parameters = [{"name": p.name, "value": fmt_value(params.get(p.name, p.default)), "default": fmt_value(p.default), "help": p.help,
+                   "choices": ", ".join(map(fmt_value, p.choices)) if p.choices else ""} for p in variant.parameters]
+    sections = [{"title": s.title, "source": s.source, "lines": list(s.lines),
+                 "tables": [{"header": list(t.header), "rows": [[fmt_value(c) if not isinstance(c, str) else c for c in row] for row in t.rows],
+                             "caption": t.caption} for t in s.tables]} for s in aid(variant.name, repo, params)]
+    return {"name": variant.name, "title": variant.title, "seed": variant.seed, "description": variant.description,
+            "distance_unit": variant.distance_unit, "parameters": parameters, "sections": sections,
+            "outputs": variant_outputs(variant)}
+
+
+# --- the fleet builder ---------------------------------------------------------------------
+
+
+def fleet_variants(spec: SiteSpec) -> list[dict[str, str]]:
+    """The variants the fleet builder checks; the rules themselves are in fleet.js and
+    mirror ``wastools.variants.fleet`` (a browser test compares the two)."""
+    return [{"name": v.name, "title": v.title} for v, _p in spec.variants]

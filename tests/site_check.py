@@ -9,6 +9,16 @@ from urllib.parse import unquote, urlsplit
 import html5lib
 
 NS = "{http://www.w3.org/1999/xhtml}"
+# A small site for the tests: a scenario's ships and a few others of every kind.
+SMALL = ("atago", "aoba", "haguro", "nagatsuki", "uss-san-francisco-ca-38", "hmas-canberra", "uss-bagley-dd-386",
+         "hms-cossack", "u-47", "f4f-wildcat", "uss-fletcher-dd-445", "bismarck")
+
+
+def small_spec(repo, units=SMALL):
+    from wastools.site import SiteSpec
+    from wastools.variants import VARIANTS
+
+    return SiteSpec(tuple(repo.units[u] for u in units), tuple((v, v.defaults()) for v in VARIANTS.values()))
 
 
 def parse(text: str):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_check import all_problems, parse, tag
+from site_check import SMALL, all_problems, parse, small_spec, tag
 from wastools.build import Options, Selection
 from wastools.model import Figure, History
 from wastools.site import SiteSpec, build_site, render_site
@@ -17,13 +17,7 @@ from wastools.site.assets import card_css
 from wastools.site.data import link
 from wastools.variants import VARIANTS
 
-SMALL = ("atago", "aoba", "haguro", "nagatsuki", "uss-san-francisco-ca-38", "hmas-canberra", "uss-bagley-dd-386",
-         "hms-cossack", "u-47", "f4f-wildcat", "uss-fletcher-dd-445", "bismarck")
 HOSTILE = '<script>alert("pwned")</script> & "Q" <blink>'
-
-
-def small_spec(repo, units=SMALL) -> SiteSpec:
-    return SiteSpec(tuple(repo.units[u] for u in units), tuple((v, v.defaults()) for v in VARIANTS.values()))
 
 
 @pytest.fixture(scope="module")

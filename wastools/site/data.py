@@ -118,15 +118,21 @@ def history_rows(unit: Unit) -> list[dict[str, Any]]:
 
 
 def deck_links(unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> list[dict[str, str]]:
-    """The PDFs that print this unit's card, relative to a unit page (build/site/units/)."""
-    out = []
-    for variant, _params in spec.variants:
-        out.append({"label": f"{variant.title}: cards (Letter)", "href": f"../../{variant.name}/cards.pdf"})
-        out.append({"label": f"{variant.title}: cards (A4)", "href": f"../../{variant.name}/cards-a4.pdf"})
+    """The PDFs that print this unit's card (Letter and A4), relative to a unit page (build/site/units/)."""
+    out = [{"label": f"{variant.title} deck", "letter": f"../../{variant.name}/cards.pdf", "a4": f"../../{variant.name}/cards-a4.pdf"}
+           for variant, _params in spec.variants]
     for scenario in scenarios.values():
         if any(u.id == unit.id for u in scenario.units()) and safe_id(scenario.id):
-            out.append({"label": f"Scenario pack: {scenario.title}", "href": f"../../scenarios/{scenario.id}.pdf"})
+            out.append({"label": f"Scenario pack: {scenario.title}", "letter": f"../../scenarios/{scenario.id}.pdf",
+                        "a4": f"../../scenarios/{scenario.id}-a4.pdf"})
     return out
+
+
+def shown(value: Any) -> str:
+    """A parameter value as a person reads it: yes/no for switches."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return fmt_value(value)
 
 
 def unit_page(repo: Repository, unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> dict[str, Any]:
@@ -136,7 +142,7 @@ def unit_page(repo: Repository, unit: Unit, spec: SiteSpec, scenarios: dict[str,
         adapted = variant.adapt(unit, params)
         entry = {"name": variant.name, "title": variant.title, "seed": variant.seed, "card": card_html(repo, adapted, variant),
                  "derivations": derivations(adapted), "warnings": list(adapted.warnings),
-                 "parameters": [(k, fmt_value(v)) for k, v in sorted(adapted.parameters.items()) if "." not in k]}
+                 "parameters": [(k, shown(v)) for k, v in sorted(adapted.parameters.items()) if "." not in k]}
         if variant.name == BASE_VARIANT:
             base = entry
         else:
@@ -176,7 +182,7 @@ def variant_outputs(variant: Variant) -> list[dict[str, str]]:
 def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> dict[str, Any]:
     from ..aids import aid
 
-    parameters = [{"name": p.name, "value": fmt_value(params.get(p.name, p.default)), "default": fmt_value(p.default), "help": p.help,
+    parameters = [{"name": p.name, "value": shown(params.get(p.name, p.default)), "default": shown(p.default), "help": p.help,
                    "choices": ", ".join(map(fmt_value, p.choices)) if p.choices else ""} for p in variant.parameters]
     sections = [{"title": s.title, "source": s.source, "lines": list(s.lines),
                  "tables": [{"header": list(t.header), "rows": [[fmt_value(c) if not isinstance(c, str) else c for c in row] for row in t.rows],

@@ -1,0 +1,42 @@
+"""Refresh the README's pictures of the site: docs/images/site-index.png and site-unit.png.
+
+    .venv/bin/wastools build --site-only && .venv/bin/python tools/site_screenshots.py
+
+Uses Debian's Chromium (/usr/bin/chromium) through Playwright, like the browser tests.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+SHOTS = {
+    "site-index.png": ("index.html#side=allies&type=destroyer&min=8", {"width": 1100, "height": 760}),
+    "site-unit.png": ("units/uss-fletcher-dd-445.html", {"width": 1100, "height": 1000}),
+}
+
+
+def main(site: Path = ROOT / "build" / "site") -> int:
+    if not (site / "index.html").is_file():
+        print(f"no site at {site}: run `wastools build --site-only` first", file=sys.stderr)
+        return 1
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        page = browser.new_page()
+        for name, (rel, viewport) in SHOTS.items():
+            page.set_viewport_size(viewport)
+            page.goto(site.resolve().as_uri() + "/" + rel)
+            page.wait_for_load_state("load")
+            page.screenshot(path=str(ROOT / "docs" / "images" / name))
+            print(f"wrote docs/images/{name}")
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "site"))

@@ -71,7 +71,7 @@ def render_site(repo: Repository, spec: SiteSpec) -> tuple[dict[str, bytes], Sit
     for variant, params in spec.variants:
         files[f"variants/{variant.name}.html"] = _render("variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common)
     for s in scenarios.values():
-        files[f"scenarios/{s.id}.html"] = _render("scenario.html.j2", root="../", page=scenario_page(s, spec.unit_ids), **common)
+        files[f"scenarios/{s.id}.html"] = _render("scenario.html.j2", root="../", page=scenario_page(s, spec.unit_ids, frozenset(v.name for v, _p in spec.variants)), **common)
     report.pages = sum(1 for name in files if name.endswith(".html"))
     files.update({f"assets/{name}": content for name, content in static_files().items()})
     report.files = len(files)

@@ -68,11 +68,14 @@ def map_plan(s: Scenario) -> dict[str, Any]:
             "marks": marks, "note": spec.grid_note, "font": font}
 
 
-def scenario_page(s: Scenario, on_site: frozenset[str]) -> dict[str, Any]:
+def scenario_page(s: Scenario, on_site: frozenset[str], variants_on_site: frozenset[str] = frozenset()) -> dict[str, Any]:
+    from ..variants import VARIANTS
+
     view = briefing_view(s)
     units = []
     for unit in s.units():
         units.append({"name": unit.name, "href": f"../units/{unit.id}.html" if unit.id in on_site else None})
-    return {"id": s.id, "view": view, "variant": s.variant, "units": units, "map": map_plan(s),
+    variant = {"title": VARIANTS[s.variant].title, "href": f"../variants/{s.variant}.html" if s.variant in variants_on_site else None}
+    return {"id": s.id, "view": view, "variant": variant, "units": units, "map": map_plan(s),
             "pack": [{"label": "Scenario pack (Letter)", "href": f"../../scenarios/{s.id}.pdf"},
                      {"label": "Scenario pack (A4)", "href": f"../../scenarios/{s.id}-a4.pdf"}]}

@@ -160,3 +160,11 @@ def test_site_build_adds_little_time(repo, tmp_path):
     report = build_site(repo, tmp_path, spec, force=True)
     assert report.pages == 2 + len(repo.units) + len(VARIANTS) + len(repo.extra["scenarios"])
     assert time.perf_counter() - started < 30
+
+
+def test_a_killed_site_build_leaves_no_folder_behind(repo, tmp_path):
+    dead = tmp_path / ".site-999999999-abc"
+    dead.mkdir()
+    (dead / "index.html").write_text("half")
+    build_site(repo, tmp_path, small_spec(repo, ("hms-cossack",)), force=True)
+    assert not dead.exists() and sorted(p.name for p in tmp_path.iterdir()) == [".cache", "site"]

@@ -89,7 +89,13 @@ def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
 def write_site(files: dict[str, bytes], target: Path) -> None:
     """Write into a fresh folder beside ``target``, then swap it in: readers see the old
     site or the new one, never a mixture, and a failure leaves the old one untouched."""
+    from ..build import _alive
+
     target.parent.mkdir(parents=True, exist_ok=True)
+    for leftover in target.parent.glob(".site-*"):  # of a build that was killed while writing the site
+        pid = leftover.name.split("-")[2] if leftover.name.startswith(".site-old-") else leftover.name.split("-")[1]
+        if not _alive(pid):
+            shutil.rmtree(leftover, ignore_errors=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".site-{os.getpid()}-", dir=target.parent))
     old = None
     try:

@@ -52,8 +52,9 @@ def _hash_files(paths: Iterable[Path], base: Path) -> str:
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """The tool itself: its code, templates and layouts. Any edit invalidates caches."""
-    files = [p for p in PACKAGE.rglob("*.py")]
-    files += [p for p in (PACKAGE / "templates").rglob("*") if p.is_file()]
+    site = (PACKAGE / "site", PACKAGE / "templates" / "site")  # the site has its own key: editing it never remakes PDFs
+    files = [p for p in PACKAGE.rglob("*.py") if not p.is_relative_to(site[0])]
+    files += [p for p in (PACKAGE / "templates").rglob("*") if p.is_file() and not p.is_relative_to(site[1])]
     files += list((PACKAGE / "layouts").glob("*"))
     return hashlib.sha256((__version__ + _hash_files(files, PACKAGE)).encode()).hexdigest()
 

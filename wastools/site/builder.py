@@ -79,10 +79,19 @@ def render_site(repo: Repository, spec: SiteSpec) -> tuple[dict[str, bytes], Sit
     return files, report
 
 
+def site_fingerprint() -> str:
+    """The site's own code and templates (left out of the decks' code fingerprint, so that
+    editing the site never makes the PDFs again)."""
+    from ..build import PROJECT, _hash_files
+
+    files = [*(PROJECT / "wastools" / "site").rglob("*.py"), *(p for p in SITE_TEMPLATES.rglob("*") if p.is_file())]
+    return _hash_files(files, PROJECT)
+
+
 def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
     from ..build import code_fingerprint
 
-    parts = [code_fingerprint(), repo_fingerprint, [u.id for u in spec.units], [(v.name, sorted((k, str(p)) for k, p in params.items())) for v, params in spec.variants]]
+    parts = [code_fingerprint(), site_fingerprint(), repo_fingerprint, [u.id for u in spec.units], [(v.name, sorted((k, str(p)) for k, p in params.items())) for v, params in spec.variants]]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 

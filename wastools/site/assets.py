@@ -9,8 +9,6 @@ outside the site folder. Any other URL in the card CSS is an error, not a silent
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
 from ..render.cards import CARD_DIR
 from ..render.fetcher import FONT_SCHEME, FONTS, TEMPLATES
 
@@ -50,7 +48,3 @@ def static_files() -> dict[str, bytes]:
     for name in STATIC:
         out[name] = (SITE_TEMPLATES / name).read_bytes()
     return out
-
-
-def fingerprint_paths() -> list[Path]:
-    return [CARD_DIR / "card.css", *(SITE_TEMPLATES / n for n in STATIC)]

@@ -140,7 +140,6 @@ def roster_output(roster: Roster, paper: str) -> str:
 def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, options, progress=None) -> list[str]:
     """Write the roster's deck for each paper of ``options``; returns the paths written."""
     from .. import build as builder
-    from ..render import cards as card_render
     from ..render import sheets
 
     variant = VARIANTS[roster.variant]

@@ -14,9 +14,11 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
+from .. import wording as w
 from ..model import Repository, Unit
 from ..render import cards as card_render
-from ..showing import band_text, fmt_value
+from ..render.card_view import ATTACK_LABELS, TYPE_LABELS
+from ..showing import fmt_value
 from ..variants import VARIANTS, Variant
 from ..variants.base import AdaptedUnit
 
@@ -55,7 +57,7 @@ def side_of(repo: Repository, unit: Unit) -> str:
 
 
 def type_label(unit_type: str) -> str:
-    return card_render.TYPE_LABELS.get(unit_type, unit_type)
+    return TYPE_LABELS.get(unit_type, unit_type).lower()
 
 
 def index_entry(repo: Repository, unit: Unit) -> dict[str, Any]:
@@ -89,20 +91,30 @@ def card_html(repo: Repository, adapted: AdaptedUnit, variant: Variant) -> Marku
 def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
     """Every converted number of one adapted card with where it came from."""
     move = adapted.movement
-    shown = f"{fmt_value(move.value)} {move.unit or ''}".strip() if move.value is not None else (move.note or "-")
+    shown = _value_text(move.value, move.unit) if move.value is not None else (move.note or "-")
     rows = [{"what": "Move", "value": shown, "source": move.source}]
     for attack in adapted.attacks:
-        label = card_render.ATTACK_LABELS.get(attack.type, attack.type)
-        cells = ", ".join(f"band {b.band}: {band_text(b)} {b.unit}" for b in attack.bands)
+        label = ATTACK_LABELS.get(attack.type, attack.type)
+        cells = "; ".join(f"band {b.band}: {w.dice(b.dice)} at {_reach(b.min, b.max, b.unit)}" for b in attack.bands)
         conditions = "; ".join(f"band {b.band}: {b.condition}" for b in attack.bands if b.condition)
         source = "; ".join(filter(None, [conditions, *attack.notes])) or "the card's dice, each range band in the variant's distances"
         rows.append({"what": label, "value": cells or "-", "source": source})
     for name, value in adapted.rules.items():
-        text = fmt_value(value.value)
-        if value.unit and value.value is not None and not isinstance(value.value, (dict, str, bool)):
-            text += f" {value.unit}"
-        rows.append({"what": name.replace("_", " ").capitalize(), "value": text, "source": value.source})
+        rows.append({"what": name.replace("_", " ").capitalize(), "value": _value_text(value.value, value.unit), "source": value.source})
     return rows
+
+
+def _value_text(value: Any, unit: str | None) -> str:
+    """'1 hex', '20 cm', '3 in'; lists, tables and words as they are."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)) and value is not None:
+        return w.quantity(value, unit)
+    return fmt_value(value) + (f" ({unit})" if unit and value is not None and not isinstance(value, str) else "")
+
+
+def _reach(low: float, high: float, unit: str) -> str:
+    return w.quantity(high, unit) if low == high else f"{w.number(low)}-{w.quantity(high, unit)}"
 
 
 def history_rows(unit: Unit) -> list[dict[str, Any]]:

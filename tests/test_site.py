@@ -168,3 +168,22 @@ def test_a_killed_site_build_leaves_no_folder_behind(repo, tmp_path):
     (dead / "index.html").write_text("half")
     build_site(repo, tmp_path, small_spec(repo, ("hms-cossack",)), force=True)
     assert not dead.exists() and sorted(p.name for p in tmp_path.iterdir()) == [".cache", "site"]
+
+
+def test_card_faces_are_cached_one_by_one_and_made_alike_on_several_cores(repo, tmp_path):
+    from wastools.site.cards import card_key, site_cards
+    from wastools.site.data import card_jobs
+
+    jobs = card_jobs(small_spec(repo))
+    assert len(jobs) == len(SMALL) * len(VARIANTS) >= 50  # enough to use the process pool
+    cache = tmp_path / "cards"
+    alone = site_cards(repo, jobs, cache, workers=1)
+    assert site_cards(repo, jobs, None, workers=2) == alone
+    bagley = card_key(repo, repo.units["uss-bagley-dd-386"], "hex", VARIANTS["hex"].defaults())
+    (cache / f"{bagley}.html").write_text("<section>cached</section>")
+    again = site_cards(repo, jobs, cache)
+    assert again["uss-bagley-dd-386", "hex"] == "<section>cached</section>"  # read, not made again
+    changed = dataclasses.replace(repo.units["uss-bagley-dd-386"], points=99)
+    edited = dataclasses.replace(repo, units=dict(repo.units, **{"uss-bagley-dd-386": changed}))
+    fresh = site_cards(edited, jobs, cache)["uss-bagley-dd-386", "hex"]
+    assert fresh != "<section>cached</section>" and "99" in fresh  # a changed unit gets a new card

@@ -22,4 +22,4 @@ def build_site_for(repo: Repository, root: Path, out: Path, selection: Any, opti
     from ..build import data_fingerprint
 
     spec = SiteSpec(tuple(selection.chosen_units(repo)), tuple((v, options.variant_params(v)) for v in selection.chosen_variants()))
-    return build_site(repo, out, spec, data_fingerprint(root), force)
+    return build_site(repo, out, spec, data_fingerprint(root), force, options.jobs, prune=selection.is_everything)

@@ -25,6 +25,7 @@ from .. import __version__
 from ..model import Repository
 from . import data
 from .assets import SITE_TEMPLATES, static_files
+from .cards import site_cards
 from .data import SiteSpec, safe_id
 from .scenario import scenario_page
 
@@ -49,8 +50,10 @@ def _render(template: str, **values: Any) -> bytes:
     return environment().get_template(template).render(version=__version__, **values).encode("utf-8")
 
 
-def render_site(repo: Repository, spec: SiteSpec) -> tuple[dict[str, bytes], SiteReport]:
-    """Every file of the site by its path inside the site folder."""
+def render_site(repo: Repository, spec: SiteSpec, cache: Path | None = None, workers: int = 1,
+                prune: bool = False) -> tuple[dict[str, bytes], SiteReport]:
+    """Every file of the site by its path inside the site folder; card faces come from
+    ``cache`` (a folder) where current, the rest are made on ``workers`` processes."""
     report = SiteReport()
     skipped = [u.id for u in spec.units if not safe_id(u.id)]
     units = [u for u in spec.units if safe_id(u.id)]
@@ -66,8 +69,9 @@ def render_site(repo: Repository, spec: SiteSpec) -> tuple[dict[str, bytes], Sit
     files["units.json"] = (json.dumps({"tool": f"wastools {__version__}", "units": rows}, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     files["fleet.html"] = _render("fleet.html.j2", root="", rows=rows, choices=data.filter_choices(rows),
                                   fleet_variants=data.fleet_variants(spec), **common)
+    cards = site_cards(repo, data.card_jobs(spec), cache, workers, prune)
     for unit in units:
-        files[f"units/{unit.id}.html"] = _render("unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios), **common)
+        files[f"units/{unit.id}.html"] = _render("unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios, cards), **common)
     for variant, params in spec.variants:
         files[f"variants/{variant.name}.html"] = _render("variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common)
     for s in scenarios.values():
@@ -128,14 +132,15 @@ def write_site(files: dict[str, bytes], target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def build_site(repo: Repository, out: Path, spec: SiteSpec, repo_fingerprint: str = "", force: bool = False) -> SiteReport:
+def build_site(repo: Repository, out: Path, spec: SiteSpec, repo_fingerprint: str = "", force: bool = False,
+               workers: int = 1, prune: bool = False) -> SiteReport:
     """Render and write ``out/site``; a no-op when nothing it depends on changed."""
     target = out / "site"
     key_file = out / ".cache" / "site-key"
     key = site_key(repo_fingerprint, spec)
     if not force and repo_fingerprint and target.is_dir() and key_file.is_file() and key_file.read_text().strip() == key:
         return SiteReport()
-    files, report = render_site(repo, spec)
+    files, report = render_site(repo, spec, out / ".cache" / "site-cards", workers, prune)
     write_site(files, target)
     key_file.parent.mkdir(parents=True, exist_ok=True)
     key_file.write_text(key + "\n")

@@ -16,7 +16,6 @@ from markupsafe import Markup
 
 from .. import wording as w
 from ..model import Repository, Unit
-from ..render import cards as card_render
 from ..render.card_view import ATTACK_LABELS, TYPE_LABELS
 from ..showing import fmt_value
 from ..variants import VARIANTS, Variant
@@ -84,10 +83,6 @@ def filter_choices(rows: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]
 # --- unit pages ----------------------------------------------------------------------------
 
 
-def card_html(repo: Repository, adapted: AdaptedUnit, variant: Variant) -> Markup:
-    return card_render.render_card_html(card_render.card_view(adapted, variant, repo))
-
-
 def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
     """Every converted number of one adapted card with where it came from."""
     move = adapted.movement
@@ -147,12 +142,21 @@ def shown(value: Any) -> str:
     return fmt_value(value)
 
 
-def unit_page(repo: Repository, unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> dict[str, Any]:
+def card_jobs(spec: SiteSpec) -> list[tuple[str, str, dict[str, Any]]]:
+    """(unit, variant, parameters) of every card the site shows: each variant's card of
+    each unit, and the base game's card even when the standard deck is not built."""
+    variants = list(spec.variants)
+    if BASE_VARIANT not in {v.name for v, _p in variants}:
+        variants.append((VARIANTS[BASE_VARIANT], VARIANTS[BASE_VARIANT].defaults()))
+    return [(u.id, v.name, params) for u in spec.units for v, params in variants]
+
+
+def unit_page(repo: Repository, unit: Unit, spec: SiteSpec, scenarios: dict[str, Any], cards: dict[tuple[str, str], Markup]) -> dict[str, Any]:
     variants = []
     base = None
     for variant, params in spec.variants:
         adapted = variant.adapt(unit, params)
-        entry = {"name": variant.name, "title": variant.title, "seed": variant.seed, "card": card_html(repo, adapted, variant),
+        entry = {"name": variant.name, "title": variant.title, "seed": variant.seed, "card": cards[unit.id, variant.name],
                  "derivations": derivations(adapted), "warnings": list(adapted.warnings),
                  "parameters": [(k, shown(v)) for k, v in sorted(adapted.parameters.items()) if "." not in k]}
         if variant.name == BASE_VARIANT:
@@ -161,8 +165,7 @@ def unit_page(repo: Repository, unit: Unit, spec: SiteSpec, scenarios: dict[str,
             variants.append(entry)
     if base is None:  # the base card is always shown, even when the standard deck is not built
         standard = VARIANTS[BASE_VARIANT]
-        base = {"name": standard.name, "title": standard.title, "seed": standard.seed,
-                "card": card_html(repo, standard.adapt(unit), standard)}
+        base = {"name": standard.name, "title": standard.title, "seed": standard.seed, "card": cards[unit.id, BASE_VARIANT]}
     in_scenarios = [{"title": s.title, "href": f"../scenarios/{s.id}.html"} for s in scenarios.values()
                     if safe_id(s.id) and any(u.id == unit.id for u in s.units())]
     return {"unit": index_entry(repo, unit), "abilities": [a.text for a in unit.abilities], "base": base,

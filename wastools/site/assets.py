@@ -1,6 +1,6 @@
 """The site's static files: its own CSS and JavaScript, and the card stylesheet with its fonts.
 
-The card CSS is the PDF decks' own ``templates/cards/card.css``, copied at build time.
+The card CSS is the PDF decks' own ``wastools/templates/cards/card.css``, copied at build time.
 Its ``@font-face`` URLs name fonts through WeasyPrint's private ``wastools-font:`` scheme;
 here they are rewritten to files copied beside it, so a browser loads nothing from
 outside the site folder. Any other URL in the card CSS is an error, not a silent fetch.
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from ..render.cards import CARD_DIR
-from ..render.fetcher import FONT_SCHEME, FONTS, TEMPLATES
+from ..render.fetcher import FONT_SCHEME
+from ..resources import FONTS, TEMPLATES
 
 SITE_TEMPLATES = TEMPLATES / "site"
 STATIC = ("site.css", "site.js", "fleet.js")
@@ -32,10 +33,10 @@ def card_css() -> tuple[str, dict[str, bytes]]:
             name = url[len(FONT_SCHEME):]
             path = (FONTS / name).resolve()
             if path.parent != FONTS.resolve() or not path.is_file():
-                raise AssetError(f"templates/cards/card.css names a font that does not exist: {url}")
+                raise AssetError(f"wastools/templates/cards/card.css names a font that does not exist: {url}")
             fonts[name] = path.read_bytes()
             return f'url("fonts/{name}")'
-        raise AssetError(f"templates/cards/card.css loads {url!r}: the site can only copy project fonts")
+        raise AssetError(f"wastools/templates/cards/card.css loads {url!r}: the site can only copy project fonts")
 
     return URL.sub(rewrite, text), fonts
 

@@ -86,10 +86,11 @@ def render_site(repo: Repository, spec: SiteSpec, cache: Path | None = None, wor
 def site_fingerprint() -> str:
     """The site's own code and templates (left out of the decks' code fingerprint, so that
     editing the site never makes the PDFs again)."""
-    from ..build import PROJECT, _hash_files
+    from ..build import _hash_files
+    from ..resources import PACKAGE
 
-    files = [*(PROJECT / "wastools" / "site").rglob("*.py"), *(p for p in SITE_TEMPLATES.rglob("*") if p.is_file())]
-    return _hash_files(files, PROJECT)
+    files = [*(PACKAGE / "site").rglob("*.py"), *(p for p in SITE_TEMPLATES.rglob("*") if p.is_file())]
+    return _hash_files(files, PACKAGE)
 
 
 def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:

@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 
 from ..model import Repository, Unit
 from ..problems import DataError, Problem, display_path, format_field
-from ..render.fetcher import PROJECT, TEMPLATES
+from ..resources import PACKAGE, TEMPLATES
 from ..variants import VARIANTS
 from ..variants.fleet import FleetCheck, check_fleet
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_document
@@ -55,7 +55,7 @@ class Roster:
 def _schema(root: Path) -> Draft202012Validator:
     path = root / "schemas" / SCHEMA
     if not path.is_file():
-        path = PROJECT / "schemas" / SCHEMA
+        path = PACKAGE.parent / "schemas" / SCHEMA  # a checkout of the project
     return Draft202012Validator(json.loads(path.read_text("utf-8")))
 
 

@@ -25,7 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable
+from functools import partial
+from typing import Any, Callable, Iterable
 
 from . import __version__, repository
 from .model import Repository, Unit
@@ -235,15 +236,21 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         report.timed("load and validate", load_seconds)
     manifest_path = out / "manifest.json"
     previous = _read_manifest(manifest_path)
-    data_fp = data_fingerprint(root)
     units = selection.chosen_units(repo)
-    unit_ids = [u.id for u in units]
-    decks = [
-        _Deck(v, paper, deck_name(v.name, paper, options),
-              _key(code_fingerprint(), data_fp, v.name, options.variant_params(v), unit_ids, selection.is_everything,
-                   layout_name(paper, options), asdict(options.profile), options.backs))
-        for v in selection.chosen_variants() for paper in options.papers
-    ]
+    bleed = sheets.load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
+    adapting = time.perf_counter()
+    # every card's key from its inputs (no layout, no view): decks and sheets are keyed by them
+    card_sets: dict[str, tuple[list[CardSpec], float]] = {}
+    for variant in selection.chosen_variants():
+        params = options.variant_params(variant)
+        card_sets[variant.name] = (deck_cards(repo, variant, params, units, selection.is_everything, bleed), bleed)
+        card_sets[variant.name + ":back"] = ([_fixed_card(card_render.render_back_html(variant), bleed)], bleed)
+    decks = []
+    for v in selection.chosen_variants():
+        for paper in options.papers:
+            keys = [c.key for c in card_sets[v.name][0]] + ([card_sets[v.name + ":back"][0][0].key] if options.backs else [])
+            decks.append(_Deck(v, paper, deck_name(v.name, paper, options),
+                               _key(code_fingerprint(), "deck", keys, layout_name(paper, options), asdict(options.profile), options.backs)))
     calibrations = {f"calibration/duplex-{paper}.pdf": (paper, _key(code_fingerprint(), paper, asdict(options.profile))) for paper in options.papers}
     writer = AtomicWriter(root)
     saved_tmp = (tempfile.tempdir, os.environ.get("TMPDIR"))
@@ -253,18 +260,12 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         stale = [d for d in decks if not _current(out, d.rel, d.key, previous, report)]
         stale_calibrations = {rel: v for rel, v in calibrations.items() if not _current(out, rel, v[1], previous, report)}
         report.cards_total = len(units) * len(selection.chosen_variants())
-        bleed = sheets.load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
-        card_sets: dict[str, tuple[list[str], float]] = {}
-        adapting = time.perf_counter()
-        for variant in {d.variant.name: d.variant for d in stale}.values():
-            params = options.variant_params(variant)
-            report.card_text[variant.name] = CardText()
-            card_sets[variant.name] = (deck_htmls(repo, variant, params, units, selection.is_everything, report.card_text[variant.name]), bleed)
-            card_sets[variant.name + ":back"] = ([str(card_render.render_back_html(variant))], bleed)
+        stale_variants = {d.variant.name for d in stale}
+        card_sets = {name: cs for name, cs in card_sets.items() if name.split(":")[0] in stale_variants}
         packs = scenario_targets(repo, root, selection, options)
         stale_packs = [p for p in packs if not _current(out, p[0], p[1], previous, report)]
         for _rel, _key_, scenario, _paper in stale_packs:
-            card_sets["scenario:" + scenario.id] = (scenario_htmls(repo, scenario), 0.0)
+            card_sets["scenario:" + scenario.id] = (scenario_cards(repo, scenario), 0.0)
         report.timed("adapt and card views", time.perf_counter() - adapting)
         laying_out = time.perf_counter()
         cards = _make_cards(card_sets, out, writer, report, options.jobs, progress)
@@ -349,45 +350,92 @@ class CardText:
     smallest_pt: float = card_fit.MAX_PT
     moved_to_aid: dict[str, list[str]] = field(default_factory=dict)
 
-    def add(self, view) -> None:
-        self.smallest_pt = min(self.smallest_pt, view.size_pt, view.table_pt)
-        if view.moved_to_aid:
-            self.moved_to_aid[view.name] = list(view.moved_to_aid)
+    def add(self, meta: dict) -> None:
+        """One card, from its cached report entry (stat blocks and backs have none)."""
+        if "size_pt" in meta:
+            self.smallest_pt = min(self.smallest_pt, meta["size_pt"], meta["table_pt"])
+        if meta.get("moved_to_aid"):
+            self.moved_to_aid[meta["name"]] = list(meta["moved_to_aid"])
 
     def to_json(self) -> dict:
         return {"smallest_text_pt": self.smallest_pt, "moved_to_aid": dict(sorted(self.moved_to_aid.items()))}
 
 
+@dataclass(frozen=True)
+class CardSpec:
+    """A card's cache key and how to make its sized view when it is not cached yet."""
+
+    key: str
+    view: Callable[[], Any]
+
+
+def unit_card_key(repo: Repository, variant: Variant, params: dict, unit: Unit, bleed: float) -> str:
+    """Everything a unit's card face depends on: the tool, the variant and its parameters,
+    the unit and the catalogue entries it shows (nation, set, abilities)."""
+    catalogue = (repr(repo.nations.get(unit.nation)), repr(repo.sets.get(unit.set)),
+                 [repr(repo.abilities.get(a.pattern)) for a in unit.abilities])
+    return _key(code_fingerprint(), "card", variant.name, params, bleed, repr(unit), catalogue)
+
+
+def _unit_view(repo: Repository, variant: Variant, params: dict, unit: Unit):
+    return card_render.card_view(variant.adapt(unit, params), variant, repo)
+
+
+def _fixed_card(html: str, bleed: float) -> CardSpec:
+    return CardSpec(card_key(str(html), bleed), lambda: str(html))
+
+
+def deck_cards(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool, bleed: float) -> list[CardSpec]:
+    """Every card face of one deck, in deck order, keyed without being laid out."""
+    specs = [CardSpec(unit_card_key(repo, variant, params, u, bleed), partial(_unit_view, repo, variant, params, u)) for u in units]
+    if stat_blocks and variant.name == "large-map":
+        for block in card_render.large_map_stat_blocks():
+            view = card_render.statblock_view(block, variant)
+            specs.append(CardSpec(card_key(str(card_render.render_card_html(view)), bleed), partial(lambda v: v, view)))
+    return specs
+
+
 def deck_views(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool) -> list:
     """The sized view of every card face of one deck, in deck order."""
-    views = [card_render.card_view(variant.adapt(u, params), variant, repo) for u in units]
-    if stat_blocks and variant.name == "large-map":
-        views += [card_render.statblock_view(b, variant) for b in card_render.large_map_stat_blocks()]
-    return views
+    return [spec.view() for spec in deck_cards(repo, variant, params, units, stat_blocks, 0.0)]
 
 
-def deck_htmls(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool,
-               text: CardText | None = None) -> list[str]:
+def deck_htmls(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool) -> list[str]:
     """The HTML of every card face of one deck, in deck order."""
-    views = deck_views(repo, variant, params, units, stat_blocks)
-    if text is not None:
-        for view in views:
-            text.add(view)
-    return [str(card_render.render_card_html(view)) for view in views]
+    return [str(card_render.render_card_html(view)) for view in deck_views(repo, variant, params, units, stat_blocks)]
 
 
-def _make_cards(card_sets: dict[str, tuple[list[str], float]], out: Path, writer: AtomicWriter, report: BuildReport,
+def _card_meta(view) -> dict:
+    return {"name": view.name, "size_pt": view.size_pt, "table_pt": view.table_pt, "moved_to_aid": list(view.moved_to_aid)}
+
+
+def _make_cards(card_sets: dict[str, tuple[list[CardSpec], float]], out: Path, writer: AtomicWriter, report: BuildReport,
                 jobs: int, progress: Progress | None) -> dict[str, list[str]]:
-    """Cache keys of every card of every set, in order; lays out the cards not cached yet."""
+    """Cache keys of every card of every set, in order; lays out the cards not cached yet.
+    Beside each cached card, ``<key>.json`` keeps what the build report says of it."""
     cache = out / ".cache" / "cards"
     planned: dict[str, list[str]] = {}
     missing: dict[str, CardJob] = {}
-    for name, (htmls, bleed) in card_sets.items():
-        keys = [card_key(h, bleed) for h in htmls]
-        for key, html in zip(keys, htmls):
-            if not (cache / f"{key}.pdf").exists():
-                missing.setdefault(key, CardJob(key, html, bleed))
-        planned[name] = keys
+    metas: dict[str, dict] = {}
+    for name, (specs, bleed) in card_sets.items():
+        for spec in specs:
+            if spec.key in missing or spec.key in metas:
+                continue
+            if (cache / f"{spec.key}.pdf").exists():
+                metas[spec.key] = _read_meta(cache / f"{spec.key}.json")
+                continue
+            view = spec.view()
+            if isinstance(view, str):
+                html, metas[spec.key] = view, {}
+            else:
+                html, metas[spec.key] = str(card_render.render_card_html(view)), _card_meta(view)
+            missing[spec.key] = CardJob(spec.key, html, bleed)
+        planned[name] = [spec.key for spec in specs]
+    for name, keys in planned.items():
+        if name in VARIANTS:
+            text = report.card_text.setdefault(name, CardText())
+            for key in keys:
+                text.add(metas.get(key) or {})
     report.cards_rendered = len(missing)
     todo = sorted(missing.values(), key=lambda j: j.bleed)  # one bleed per batch
     batches = [b for bleed in sorted({j.bleed for j in todo}) for b in _chunks([j for j in todo if j.bleed == bleed], BATCH)]
@@ -395,11 +443,20 @@ def _make_cards(card_sets: dict[str, tuple[list[str], float]], out: Path, writer
     for result, documents in _map_iter(_render_batch, batches, jobs):
         report.card_layouts += documents
         for key, pdf in result:
+            if metas.get(key):
+                writer.write(cache / f"{key}.json", json.dumps(metas[key], sort_keys=True).encode())
             writer.write(cache / f"{key}.pdf", pdf)
         done += len(result)
         if progress:
             progress(done, len(todo))
     return planned
+
+
+def _read_meta(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 def _chunks(items: list, size: int) -> list[list]:
@@ -427,20 +484,23 @@ def scenario_targets(repo: Repository, root: Path, selection: Selection, options
         if scenario.variant not in chosen:
             continue
         source = (root / "scenarios" / f"{scenario.id}.yaml").read_bytes()
-        unit_files = sorted(str(u.id) for u in scenario.units())
+        # the scenario file, and its units and catalogue entries through its cards' keys
+        card_keys = [c.key for c in scenario_cards(repo, scenario)]
         for paper in options.papers:
-            key = _key(code_fingerprint(), data_fingerprint(root), hashlib.sha256(source).hexdigest(), unit_files, paper, asdict(options.profile))
+            key = _key(code_fingerprint(), hashlib.sha256(source).hexdigest(), card_keys, paper, asdict(options.profile))
             out.append((f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf", key, scenario, paper))
     return out
 
 
-def scenario_htmls(repo: Repository, scenario) -> list[str]:
+def scenario_cards(repo: Repository, scenario) -> list[CardSpec]:
     from .render.scenario_pack import scenario_stat_blocks
 
     variant = VARIANTS[scenario.variant]
-    htmls = deck_htmls(repo, variant, scenario.parameters, scenario.units(), stat_blocks=False)
-    htmls += [str(card_render.render_card_html(card_render.statblock_view(b, variant))) for b in scenario_stat_blocks(scenario)]
-    return htmls
+    specs = deck_cards(repo, variant, scenario.parameters, scenario.units(), False, 0.0)
+    for block in scenario_stat_blocks(scenario):
+        view = card_render.statblock_view(block, variant)
+        specs.append(CardSpec(card_key(str(card_render.render_card_html(view)), 0.0), partial(lambda v: v, view)))
+    return specs
 
 
 def _scenario_pack(scenario, card_paths: list[str], paper: str, profile, key: str) -> tuple[bytes, int]:
@@ -475,10 +535,23 @@ def sheet_targets(repo: Repository, selection: Selection, options: Options, root
             out.append((f"hex/map-hex{sfx}.pdf", (_hex_map, (width, height, hex_cm, paper, options.profile))))
         leg = options.variant_params(VARIANTS["off-grid"])
         out.append((f"counters{sfx}.pdf", (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile))))
-    data_fp = data_fingerprint(root)
     jobs = [(rel, _key(code_fingerprint(), rel, job[0].__name__, job[1]), job) for rel, job in out]
-    jobs += [(rel, _key(code_fingerprint(), data_fp, rel, args), (_aid, (repo,) + args)) for rel, args in aids]
+    jobs += [(rel, _key(code_fingerprint(), rel, args, aid_content(repo, *args[:2])), (_aid, (repo,) + args)) for rel, args in aids]
     return jobs
+
+
+def aid_content(repo: Repository, variant: str, params: dict) -> str:
+    """A hash of what an aid prints (its sections), so that an aid is remade only when its
+    content changes, not on every data change."""
+    from .aids import aid
+
+    return hashlib.sha256(json.dumps(aid(variant, repo, params), default=_plain, sort_keys=True).encode()).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    from dataclasses import asdict, is_dataclass
+
+    return asdict(value) if is_dataclass(value) and not isinstance(value, type) else str(value)
 
 
 def _aid(repo: Repository, variant: str, params: dict, paper: str) -> tuple[bytes, int]:

@@ -89,8 +89,8 @@ def overflows(page) -> bool:
     if card is None:
         return False
     px = 4 / 3  # WeasyPrint lays out in CSS px
-    right = card.position_x + card_fit.CARD_W * px + 0.5
-    bottom = card.position_y + (card_fit.CARD_H - card_fit.BODY_BOTTOM) * px + 0.5
+    right = card.border_box_x() + card_fit.CARD_W * px + 0.5
+    bottom = card.border_box_y() + (card_fit.CARD_H - card_fit.BODY_BOTTOM) * px + 0.5
     body = next((b for b in walk(card) if b.element is not None and "body" in (b.element.get("class") or "").split()), None)
     lines = [b for b in walk(card) if isinstance(b, boxes.LineBox)]
     if any(b.position_x + b.width > right for b in lines):

@@ -64,10 +64,10 @@ class Register:
         return next(e for e in self.entries if e.id == entry_id)
 
 
-def parse_lines(text: str) -> list[int]:
-    """'12-14, 20' -> [12, 13, 14, 20]."""
+def parse_lines(text: str | int) -> list[int]:
+    """'12-14, 20' -> [12, 13, 14, 20]; 7 -> [7]."""
     out: list[int] = []
-    for part in text.split(","):
+    for part in str(text).split(","):
         low, _, high = part.strip().partition("-")
         out.extend(range(int(low), int(high or low) + 1))
     return out
@@ -154,9 +154,10 @@ def build(data: dict[str, Any]) -> Register:
     for e in data["entries"]:
         places = tuple(Place(kind, p[kind], p["text"]) for p in e["printed_in"] for kind in PLACE_KINDS if kind in p)
         amb = e.get("ambiguous") or {}
-        entries.append(Entry(e["id"], e["seed"], e.get("lines"), e["rule"], places, amb.get("parameter"), amb.get("choice")))
+        lines = str(e["lines"]) if e.get("lines") is not None else None
+        entries.append(Entry(e["id"], e["seed"], lines, e["rule"], places, amb.get("parameter"), amb.get("choice")))
     coverage = tuple(
-        CoverageRange(seed["seed"], r["lines"], tuple(r.get("entries", ())), r.get("flavour"))
+        CoverageRange(seed["seed"], str(r["lines"]), tuple(r.get("entries", ())), r.get("flavour"))
         for seed in data.get("coverage", []) for r in seed["ranges"]
     )
     return Register(data["variant"], tuple(entries), coverage)

@@ -125,7 +125,8 @@ def rulers(params: dict[str, Any]) -> list:
         Ruler("Other main batteries, secondary and tertiary (in)", "in", PT_PER_IN, 20, 0.5, 1, zones(LIGHT_GUN_IN)),
         Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long Lance only")),
         Ruler("Anti-air (ships) and aircraft attacks (in)", "in", PT_PER_IN, 10, 0.5, 1, zones(ANTI_AIR_IN)),
-        Ruler("ASW: depth charges aft, hedgehog fore (in)", "in", PT_PER_IN, 4, 0.25, 1, (Zone("depth charges (aft)", 0, DEPTH_CHARGE_IN), Zone("hedgehog (fore only)", 0, HEDGEHOG_IN))),
+        Ruler("Depth charges: astern only (in)", "in", PT_PER_IN, DEPTH_CHARGE_IN, 0.25, 1, (Zone("depth charges (aft only)", 0, DEPTH_CHARGE_IN),)),
+        Ruler("Hedgehog: ahead only (in)", "in", PT_PER_IN, HEDGEHOG_IN, 0.25, 1, (Zone("hedgehog (fore only)", 0, HEDGEHOG_IN),)),
         Ruler(f"Movement in {params['sector_in']:g}-inch sectors", "in", PT_PER_IN, 3 * params["sector_in"], 0.5, 1,
               tuple(Zone(f"speed {s}", (s - 1) * params["sector_in"], s * params["sector_in"]) for s in (1, 2, 3))),
     ]

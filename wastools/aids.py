@@ -125,7 +125,7 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
     return [
         _sequence(),
         Section("Sectors in centimetres", tabletop_cm.SEED, ("A sector is 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; band r reaches (r + 1) sectors. Measure ranges between conning towers, movement from the bow.",), (move, bands)),
-        Section("Hidden submarines", tabletop_cm.SEED, ("A hidden submarine stays put and saves a move each turn; when found or attacking it moves its speed plus the saved moves.", "Any unit that comes within its range-0 reach may search:"), (detect,)),
+        Section("Hidden submarines", tabletop_cm.SEED, ("A hidden submarine stays put and saves a move each turn; when found or attacking it moves its speed plus the saved moves.", _hidden_example(), "Any unit that comes within its range-0 reach may search:"), (detect,)),
         Section("Re-arming and torpedoes", tabletop_cm.SEED, (
             "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; submarines and torpedo boats take none.",
             "Carrier aircraft take a re-arming counter on landing, land-based aircraft two.",
@@ -242,6 +242,13 @@ def _large_map_more(params: dict) -> list[Section]:
     ))]
 
 
+def _hidden_example(speed: int = 1, turns: int = 4) -> str:
+    sectors = tabletop_cm.hidden_move_sectors(speed, turns)
+    six, eight = (sectors * tabletop_cm.SECTOR_CM[s] for s in ("6ft", "8ft"))
+    return (f"For example a speed-{speed} submarine hidden for {turns} turns may then move up to {sectors} sectors "
+            f"({six:g} cm; {eight:g} cm on the 8 ft scale).")
+
+
 def _tabletop_cm_more(params: dict) -> list[Section]:
     six, eight = (tabletop_cm.SECTOR_CM[s] for s in ("6ft", "8ft"))
     return [Section("At the table", tabletop_cm.SEED, (
@@ -282,9 +289,9 @@ def _hex_more(params: dict) -> list[Section]:
 
 
 def _off_grid_more(params: dict) -> list[Section]:
-    return [Section("Sectors in abilities", off_grid.SEED, (
-        "In the same sector or local: within 1 leg. Two friendly ships in the same sector: within 2 legs. Adjacent: within 2 legs.",
-        "Range X in an ability is measured as attack range; move X sectors as movement (2 legs a sector).",
+    return [Section("Abilities in legs", off_grid.SEED, (
+        "The cards give every ability in legs: where the base game means the same place or local, read within 1 leg; two friendly ships together, within 2 legs; adjacent, within 2 legs.",
+        "A range in an ability is an attack range, read off the range table; a move in an ability is movement, 2 legs for each step of speed.",
     )), Section("Headings and arcs (optional)", off_grid.SEED, (
         "A ship that moves at least 1 leg less than its full speed may end facing any way; at full speed it ends lined up with the compass points.",
         "Guns fire with full effect into a 140 degree arc on each beam; within 20 degrees of dead ahead or astern they roll at -1 per die. A ship with no aft turret cannot fire main guns astern. Torpedoes, ASW and anti-air ignore headings.",

@@ -39,6 +39,12 @@ def detection_number(unit: Unit) -> tuple[int, str]:
     return 5, "ship without ASW weapons: 5+"
 
 
+def hidden_move_sectors(speed: int, turns_hidden: int) -> int:
+    """A hidden submarine, when found or attacking, moves its speed plus one move saved per
+    turn hidden (seed 001: an Italian submarine hidden 4 turns moves 1 + 4 sectors)."""
+    return speed + speed * turns_hidden
+
+
 def land_based(unit: Unit) -> bool:
     """Aircraft flying from land: patrol bombers and the Land Based and Land Fighter abilities."""
     return unit.type == "patrol-bomber" or unit.has_ability("Land Based") or unit.has_ability("Land Fighter")

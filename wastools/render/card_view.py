@@ -232,6 +232,9 @@ def _no_movement(move: Value, variant: str) -> str:
 
 
 def _reach(band: Band) -> str:
+    if band.unit == "legs" and band.min:
+        # off-grid counts whole legs: a band from just beyond 1 leg to 3 reads "2-3", as seed 003 prints it
+        return w.span_bare(band.min + 1, band.max)
     return w.span_bare(band.min, band.max)
 
 

@@ -205,3 +205,75 @@ def test_victory_rules_per_variant():
     for name in VARIANTS:
         rules = fleet.victory_rules(name)
         assert (rules.objective_points, rules.win_points) == (50, 150) and rules.claim
+
+
+# --- worked examples added with the rules registers (issue 13) ---------------------------------------
+
+
+def test_seed_000_carrier_of_capacity_3_launches_2_and_lands_1(repo):
+    """Seed 000: a carrier of capacity 3 may launch two and land one in a phase, not launch and land three."""
+    akagi = repo.units["akagi"]
+    budget = adapt(repo, "large-map", "akagi").rules["launch_land_per_phase"].value
+    assert akagi.carrier_capacity == budget == 3
+    assert 2 + 1 <= budget < 3 + 3
+
+
+def test_seed_000_landing_on_another_carrier_makes_two_rearm_markers(repo):
+    """Seed 000: an air group landing on a carrier it is not assigned to gets one more marker, two in all."""
+    from wastools.render import card_view
+
+    adapted = adapt(repo, "large-map", "sbd-dauntless")
+    assert adapted.rules["rearm"].value + 1 == 2
+    assert dict(card_view.rule_lines(adapted))["Re-arm"] == "1 full turn after landing; 1 more on a carrier it is not assigned to"
+
+
+def test_seed_001_italian_submarine_hidden_4_turns_moves_5_sectors(repo):
+    """Seed 001: hidden 4 turns, an Italian submarine gets its normal move (1 sector) plus 4 saved."""
+    italian = repo.units["ambra"]
+    assert italian.nation == "italy" and italian.speed == 1
+    assert tabletop_cm.hidden_move_sectors(italian.speed, 4) == 5
+    from wastools import aids
+
+    text = " ".join(line for s in aids.aid("tabletop-cm", repo) for line in s.lines)
+    assert "a speed-1 submarine hidden for 4 turns may then move up to 5 sectors (50 cm; 75 cm on the 8 ft scale)" in text
+
+
+def test_seed_001_objective_range_1_is_20_cm_on_the_6_ft_table(repo):
+    assert adapt(repo, "tabletop-cm", "uss-fletcher-dd-445").rules["objective_clear"].value == 20
+
+
+def test_seed_002_bismarck_needs_600_by_200_m_of_sea_room(repo):
+    """Seed 002: a hex is about 200 m and Bismarck covers 3 hexes, 600 m by 200 m."""
+    assert adapt(repo, "hex", "bismarck").rules["footprint"].value * 200 == 600
+
+
+def test_seed_002_three_hex_ship_may_be_attacked_by_three_flights(repo):
+    """Seed 002: one flight per hex of a ship a turn, so a 3-hex ship takes 3 flights."""
+    assert adapt(repo, "hex", "hms-prince-of-wales").rules["footprint"].value == 3
+
+
+def test_seed_002_torpedoes_range_as_gunnery_1_4_7_hexes(repo):
+    """Seed 002: torpedo ranges are as for gunnery (1, 4, 7 hexes)."""
+    torpedo = adapt(repo, "hex", "uss-fletcher-dd-445").attack("torpedo")
+    assert [hex.band_hexes(b.band)[1] for b in torpedo.bands] == [1, 4, 7][: len(torpedo.bands)]
+    assert [b.max for b in torpedo.bands] == [1, 4, 7][: len(torpedo.bands)]
+
+
+def test_seed_002_mine_table_in_the_aid(repo):
+    """Seed 002: 1 destroyed, 2-3 two hull damage, 4-5 one, 6 none."""
+    from wastools import aids
+
+    table = next(t for s in aids.aid("hex", repo) for t in s.tables if t.header == ("roll", "result"))
+    assert table.rows == (("1", "ship destroyed"), ("2-3", "2 points of hull damage"), ("4-5", "1 point of hull damage"), ("6", "no damage"))
+
+
+def test_seed_003_speed_2_may_end_anywhere_after_3_legs(repo):
+    """Seed 003: speed 2 moves 4 legs; 3 legs or less (1 short of full) frees the heading."""
+    full = adapt(repo, "off-grid", "hms-cossack").movement.value
+    assert full == 4 and full - 1 == 3
+
+
+def test_seed_004_a_sector_is_5_inches_of_1000_yards(repo):
+    params = VARIANTS["tabletop-inches"].defaults()
+    assert params["sector_in"] == 5
+    assert adapt(repo, "tabletop-inches", "uss-fletcher-dd-445").movement.value == 2 * 5

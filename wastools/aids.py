@@ -45,7 +45,7 @@ def dice(torpedoes: str = "Torpedoes hit only on 6 and do hull damage directly, 
 DICE = dice()
 
 
-def _sequence(extra_air: bool = False, winner_moves_second: bool = False, moving_air: bool = False) -> Section:
+def _sequence(extra_air: bool = False, winner_moves_second: bool = False, moving_air: bool = False, air_text: str | None = None) -> Section:
     initiative = ("the winner moves second, after seeing the loser's moves" if winner_moves_second else "the higher roller chooses who moves first")
     if extra_air:
         air = "Air missions: players take turns flying aircraft up to their sectors a phase."
@@ -53,6 +53,7 @@ def _sequence(extra_air: bool = False, winner_moves_second: bool = False, moving
         air = "Air missions: aircraft move to their targets; re-arming counters go on or come off at the start of this phase."
     else:
         air = "Air missions: aircraft are placed with their targets."
+    air = air_text or air
     steps = [
         f"Initiative: both roll two dice and add the best flagship bonus; {initiative}.",
         "Sea movement: first player, then second player.",
@@ -69,8 +70,8 @@ def _sequence(extra_air: bool = False, winner_moves_second: bool = False, moving
     return Section("Sequence of play", source, tuple(f"{i}. {s}" for i, s in enumerate(steps, 1)))
 
 
-def _victory(name: str) -> Section:
-    rules = victory_rules(name)
+def _victory(name: str, params: dict | None = None) -> Section:
+    rules = victory_rules(name, params)
     return Section("Objectives and victory", rules.source, (f"Objective: {rules.objective_points} points. Victory at {rules.win_points} points (or the scenario's conditions).", f"Claim: {rules.claim}."))
 
 
@@ -124,7 +125,7 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
     return [
         _sequence(),
         Section("Sectors in centimetres", tabletop_cm.SEED, ("A sector is 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; band r reaches (r + 1) sectors. Measure ranges between conning towers, movement from the bow.",), (move, bands)),
-        Section("Hidden submarines", tabletop_cm.SEED, ("A hidden submarine stays put and saves a move each turn; when found or attacking it moves its speed plus the saved moves.", "Any unit that comes within its range-0 reach may search:"), (detect,)),
+        Section("Hidden submarines", tabletop_cm.SEED, ("A hidden submarine stays put and saves a move each turn; when found or attacking it moves its speed plus the saved moves.", _hidden_example(), "Any unit that comes within its range-0 reach may search:"), (detect,)),
         Section("Re-arming and torpedoes", tabletop_cm.SEED, (
             "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; submarines and torpedo boats take none.",
             "Carrier aircraft take a re-arming counter on landing, land-based aircraft two.",
@@ -142,7 +143,7 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
     speeds = Table(("top speed", "km/h", "hexes"), tuple((f"{kn} kn", f"{kn * 1.852:.1f}", hexv.speed_hexes(kn * 1.852)) for kn in (16, 21, 24, 28, 30, 33, 36, 38, 40)))
     mines = Table(("roll", "result"), (("1", "ship destroyed"), ("2-3", "2 points of hull damage"), ("4-5", "1 point of hull damage"), ("6", "no damage")))
     return [
-        _sequence(winner_moves_second=True),
+        _sequence(winner_moves_second=True, air_text="Air missions: each flight flies between its minimum and maximum hexes to attack the hex straight ahead."),
         Section("Movement", hexv.SEED, (
             f"A ship moves up to its historical top speed in km/h / 10 hexes, rounded half up; hexes are {params['hex_cm']:g} cm flat to flat.",
             "Each 60-degree turn costs 1 hex of movement and needs the ship's own length of straight movement first; long ships pivot on the stern.",
@@ -158,9 +159,9 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             "A destroyed ship becomes a sinking marker for 1d6 turns and blocks movement like a ship.",
             "Entering a mined hex:"), (mines,)),
         Section("Crippled and submerged", hexv.SEED, (
-            "Crippled: armour, vital armour and speed -1 (minimum 1) and one die fewer per attack.",
+            "Crippled: armour, vital armour and speed -1 (minimum 1) and one die fewer per attack, so a 1-die attack is lost.",
             "A submerging submarine leaves 1d6 / 2 dummy tokens; only depth charges reach a submerged submarine.")),
-        DICE, _victory("hex"),
+        dice("Torpedoes hit only on a 6, and each 6 does 2 points of hull damage, ignoring armour."), _victory("hex"),
     ]
 
 
@@ -203,7 +204,7 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
             "Damage lands at the end of each phase. Crippled ships: armour, vital armour -1, speed -1 in, -1 on each attack die, a torpedo die fewer.",
             "Hedgehogs: units built after 1943 or with Sub Hunter.")),
         Section("Victory points", t.SEED, ("Each enemy unit destroyed scores its points; each objective held scores 50; 150 points wins.",)),
-        dice("Torpedoes ignore armour: see Torpedoes and damage above (5 is 1 point, 6 is 2)."), _victory("tabletop-inches"),
+        dice("Torpedoes ignore armour: see Torpedoes and damage above (5 is 1 point, 6 is 2)."), _victory("tabletop-inches", params),
     ]
 
 
@@ -215,4 +216,114 @@ AIDS = {
 
 def aid(name: str, repo: Repository, params: dict | None = None) -> list[Section]:
     variant = VARIANTS[name]
-    return AIDS[name](repo, params if params is not None else variant.defaults())
+    params = params if params is not None else variant.defaults()
+    return AIDS[name](repo, params) + MORE_RULES[name](params)
+
+
+# --- rules the registers (rules/<variant>.yaml) print in the aid, beyond the tables above ----------
+
+
+def _standard_more(params: dict) -> list[Section]:
+    return [Section("Aircraft", BASE + ", as seeds 000 and 001 describe it", (
+        "Aircraft are not moved: they are placed in their target's sector in the air mission phase and go home in the air return phase.",
+        "Ranges and anti-air count sectors; every attack is rolled and resolved on its own.",
+    ))]
+
+
+def _large_map_more(params: dict) -> list[Section]:
+    return [Section("Carriers, air bases and stacking", large_map.SEED, (
+        "At set-up each squadron is assigned to a carrier or air base; a carrier's special abilities go only to its own squadrons, and are lost with them.",
+        "Landing at an air base never costs an extra marker, whatever the squadron's home.",
+        "Squadrons must land to re-arm only after an attack: bombers after attacking a ship, submarine or air base; fighters after air defence or strafing.",
+        "A unit that fired anti-air in the air mission or air defence phase cannot fire in the air return phase.",
+        "An air base takes 1 damage each time an attack reaches its armour; at its full hit points it is destroyed with every aircraft on it.",
+        "A shore battery beside an air base gives the base its anti-air.",
+        "The base game's stacking limits stay, even with fleets of 500 points or more, unless the scenario changes them.",
+    ))]
+
+
+def _hidden_example(speed: int = 1, turns: int = 4) -> str:
+    sectors = tabletop_cm.hidden_move_sectors(speed, turns)
+    six, eight = (sectors * tabletop_cm.SECTOR_CM[s] for s in ("6ft", "8ft"))
+    return (f"For example a speed-{speed} submarine hidden for {turns} turns may then move up to {sectors} sectors "
+            f"({six:g} cm; {eight:g} cm on the 8 ft scale).")
+
+
+def _tabletop_cm_more(params: dict) -> list[Section]:
+    six, eight = (tabletop_cm.SECTOR_CM[s] for s in ("6ft", "8ft"))
+    return [Section("At the table", tabletop_cm.SEED, (
+        f"Fleets deploy up to 1 sector in from their short table edge; submarines may start further forward but at least 1 sector from the centre line.",
+        "Ships keep 5 cm or their own length, whichever is more, from land unless they have Shallow Draft.",
+        "A turn of 90 degrees or more counts as two turns over 45 degrees; turns under 45 degrees in a whole move are free.",
+        "Abilities that move a ship (Sub Hunter and the like) work as closely as the table allows.",
+        "Guns fire all round; only submarine torpedoes need the target ahead.",
+        "Ranges run between conning towers, or between model centres where there is none.",
+    )), Section("Found submarines and aircraft", tabletop_cm.SEED, (
+        "A submarine found by aircraft moves as normal and the aircraft move with it; found by a ship, it moves up to that ship's speed and the ship may follow. It need not move toward a target.",
+        "Once a submarine has moved it cannot hide again.",
+        f"Anti-air: besides the target, one friendly ship with its conning tower within range 0 ({six:g} cm; {eight:g} cm on the 8 ft scale) of the target's may fire.",
+        "Close Escort: may fire anti-air at an aircraft that two other ships have fired on, within range 0 of the target ship's conning tower.",
+        "At most 4 aircraft may attack one ship, friendly and enemy aircraft counted together.",
+    ))]
+
+
+def _hex_more(params: dict) -> list[Section]:
+    deck = hexv.SURFACE_DECK_GUN
+    return [Section("Flights of aircraft", hexv.SEED, (
+        "Aircraft fly in flights of 3, or as single bombers; each turn a flight flies between its minimum and maximum hexes, turning at most 60 degrees per hex flown.",
+        "A flight takes off over the bow and lands over the stern, flying 1 hex straight ahead in line with the carrier; the minimum move does not apply then.",
+        "A flight attacks only the hex straight ahead. A flight that attacks flies home and re-arms for 1 full turn; a carrier cannot launch and recover in the same turn.",
+        "Each flight takes off with a face-down load: depth charges (the only weapon against a submerged submarine), bombs or torpedoes (2 dice a flight).",
+        "Only one flight a turn may attack each hex of a ship: a 3-hex ship may be attacked by 3 flights.",
+        "A flight that takes 1 damage aborts and flies home; a flight that fails to land is lost.",
+        "Anti-air fires at enemy aircraft within 1 hex; against Swordfish it rolls one die fewer.",
+    )), Section("Submarines and surface fire", hexv.SEED, (
+        f"Submerged: a token showing its heading; it moves up to {w_quantity(params['submerged_hexes'], 'hex')} and may make one free 60 degree turn before it moves.",
+        f"On the surface: a model like any ship, moving at its card's higher surface speed under the normal turning rules, with its torpedoes and one deck gun ({w_quantity(deck[0], 'die')} up to {w_quantity(deck[1], 'hex')}).",
+        "Submarines fire torpedoes straight ahead along their heading.",
+        "Ships torpedo out of the beam, within 60 degrees of the ship's centre point, at the gun ranges (1, 4, 7 hexes).",
+        "The second player's ships fire back even if the first player's attacks destroyed them. Each salvo is resolved on its own and damage from two attackers is not added.",
+        "Line of sight: no ship, smoke or land between the firing hex and the target. Depth charges only in a turn without gunnery or torpedoes.",
+        "A ship entering a hex next to land (not a dock) runs aground and is out of the battle. A minesweeper may clear adjacent mines instead of firing: each goes on a 4-6.",
+    ))]
+
+
+def _off_grid_more(params: dict) -> list[Section]:
+    return [Section("Abilities in legs", off_grid.SEED, (
+        "The cards give every ability in legs: where the base game means the same place or local, read within 1 leg; two friendly ships together, within 2 legs; adjacent, within 2 legs.",
+        "A range in an ability is an attack range, read off the range table; a move in an ability is movement, 2 legs for each step of speed.",
+    )), Section("Headings and arcs (optional)", off_grid.SEED, (
+        "A ship that moves at least 1 leg less than its full speed may end facing any way; at full speed it ends lined up with the compass points.",
+        "Guns fire with full effect into a 140 degree arc on each beam; within 20 degrees of dead ahead or astern they roll at -1 per die. A ship with no aft turret cannot fire main guns astern. Torpedoes, ASW and anti-air ignore headings.",
+    )), Section("Placing aircraft and measuring anti-air", off_grid.SEED, (
+        "Aircraft that bomb, torpedo, strafe or attack submarines are placed touching their target, chosen when placed; others may go anywhere.",
+        "Anti-air is measured from a ship's bow or the front of an aircraft's base, to the bow of the ship an aircraft is attacking, or to the aircraft's base when it attacks none.",
+        "Fighters in contact with enemy ships are free of stacking; bombers have no limit; a torpedo boat may end within 1 leg of one other ship.",
+        "Only Shallow Draft ships may come within 1 leg of islands and shoals.",
+    ))]
+
+
+def _tabletop_inches_more(params: dict) -> list[Section]:
+    t = tabletop_inches
+    return [Section("At the table", t.SEED, (
+        "Initiative: a crippled flagship gives no bonus.",
+        "Ships may not share space: a ship stops short of any unit its move would touch.",
+        "Before aircraft move, give each fighter its mission (escort, strafing or CAP) and each bomber its attack and target.",
+        f"Aircraft stop within {t.AIRCRAFT_ATTACK_IN} in of enemy fighters that intercept them or escort others. Anti-air reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target.",
+        "Aborted units (PT boats and aircraft) cannot attack, but may still fire anti-air in that phase.",
+        f"Hedgehogs fire ahead only, up to {t.HEDGEHOG_IN} in; depth charges astern only, up to {t.DEPTH_CHARGE_IN} in.",
+        "Line of sight runs from the attacker's centre to any part of the target: any ship but a surfaced submarine or PT boat blocks it within 5 in, any ship but a destroyer, surfaced submarine or PT boat beyond 5 in, and islands, fog, squalls and smoke always.",
+        "Stalemate (one side has only a fighter, the other only a submarine): the side with more points left wins.",
+    ))]
+
+
+def w_quantity(count: float, unit: str) -> str:
+    from .wording import quantity
+
+    return quantity(count, unit)
+
+
+MORE_RULES = {
+    "standard": _standard_more, "large-map": _large_map_more, "tabletop-cm": _tabletop_cm_more,
+    "hex": _hex_more, "off-grid": _off_grid_more, "tabletop-inches": _tabletop_inches_more,
+}

@@ -224,6 +224,31 @@ def air_chart(ctx: click.Context, write: bool) -> None:
         click.echo(text, nl=False)
 
 
+@main.command("rules")
+@click.option("--write", is_flag=True, help="Write each register into docs/variants/<name>.md.")
+@click.option("--check", is_flag=True, help="Exit 1 when a doc's register table is out of date.")
+@click.pass_context
+def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
+    """The rules register of each variant (rules/<variant>.yaml) as the docs print it."""
+    from . import rules_register
+
+    root = _root(ctx)
+    problems, registers = rules_register.check(root, ctx.obj["limits"])
+    if problems:
+        _print_problems(problems)
+        ctx.exit(1)
+    if write:
+        for path in rules_register.write_docs(root, registers):
+            click.echo(f"wrote {path.relative_to(root)}")
+    elif check:
+        stale = rules_register.stale_docs(root, registers)
+        for path in stale:
+            click.echo(f"{path.relative_to(root)}: rules register out of date (run `wastools rules --write`)", err=True)
+        ctx.exit(1 if stale else 0)
+    else:
+        click.echo("\n\n".join(rules_register.markdown(r) for r in registers.values()))
+
+
 @main.command()
 @click.option("--variant", "variants", multiple=True, help="Only this variant (repeatable).")
 @click.option("--nation", "nations", multiple=True, help="Only units of this nation (repeatable).")

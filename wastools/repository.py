@@ -238,6 +238,10 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
     loaded_scenarios = [_load(p, root, "scenario", limits, problems) for p in dict.fromkeys(scenario_paths)]
     built_scenarios = scenarios.check_all(loaded_scenarios, repo_units, problems)
     files += scenario_paths
+    from . import rules_register  # the rules registers, rules/<variant>.yaml
+
+    problems.extend(rules_register.check(root, limits)[0])
+    files += rules_register.register_files(root)
     if paths is not None:
         wanted = {display_path(p, root) for p in extra}
         wanted_dirs = tuple(w.rstrip("/") + "/" for w in wanted)

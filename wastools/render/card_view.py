@@ -170,6 +170,10 @@ RULES: dict[str, RuleText | None] = {
     "torpedo_immune": lambda v, a: ("Shallow draft", "cannot be targeted by torpedoes"),
     "attack_die_penalty": lambda v, a: ("Crippled", "-1 on each attack die"),
     "hedgehog": _hedgehog,
+    "rearm_counters": _rearm_counters,
+    "objective_clear": None,
+    "surface_deck_gun": lambda v, a: ("Deck gun", f"on the surface {w.dice(v.value['dice'])} up to {w.quantity(v.value['hexes'], 'hex')}"),
+    "submerged_move": lambda v, a: ("Submerged", f"moves up to {w.quantity(v.value, 'hex')}; one free 60 degree turn first"),
 }
 
 
@@ -228,6 +232,9 @@ def _no_movement(move: Value, variant: str) -> str:
 
 
 def _reach(band: Band) -> str:
+    if band.unit == "legs" and band.min:
+        # off-grid counts whole legs: a band from just beyond 1 leg to 3 reads "2-3", as seed 003 prints it
+        return w.span_bare(band.min + 1, band.max)
     return w.span_bare(band.min, band.max)
 
 

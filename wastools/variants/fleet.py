@@ -62,7 +62,7 @@ class VictoryRules:
     source: str
 
 
-def victory_rules(variant: str) -> VictoryRules:
+def victory_rules(variant: str, params: dict | None = None) -> VictoryRules:
     """How objectives are claimed and what they score. Every variant keeps the base game's
     scoring (objectives 50, victory at 150 points, as restated by seed 004); the seeds
     change only how near a ship must be to claim."""
@@ -74,5 +74,7 @@ def victory_rules(variant: str) -> VictoryRules:
         "off-grid": ("within 1 leg of the marker with no enemy ship within 1 leg", "seed 003"),
         "tabletop-inches": ("within 5 in of the token, with no enemy ship within 10 in", "seed 004"),
     }
+    if variant == "tabletop-inches" and params and "objective_enemy_clear_in" in params:
+        claims[variant] = (f"within {params['sector_in']:g} in of the token, with no enemy ship within {params['objective_enemy_clear_in']:g} in", "seed 004")
     claim, source = claims[variant]
     return VictoryRules(50, 150, claim, source)

@@ -15,6 +15,7 @@ from ..model import GUNNERY_KINDS, Unit
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, crippled_dice, extended_bands, round_half_up
 
 SEED = "seed 002 (hexagon grid)"
+SURFACE_DECK_GUN = (1, 4)  # dice, up to hexes: "normally 1 die @ range 4"
 HEXES_PER_SECTOR = 3  # the seed turns each map zone into 3 hexes side to side
 CARD_LABELS = {
     "main": "Main Guns", "secondary": "2nd Guns", "tertiary": "3rd Guns", "anti_air": "AA Guns",
@@ -88,8 +89,13 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     attacks, notations = [], {}
     rules: dict[str, Value] = {}
     for attack in unit.attacks:
-        dice_by_band = [(r, crippled_dice(d, crippled, 1)) for r, d in enumerate(attack.bands) if d]
-        dice_by_band += [(r, crippled_dice(d, crippled, 1)) for r, d, _c in extended_bands(unit, attack, crippled)]
+        # crippled: one die fewer per attack; the seed's "minimum 1" covers armour, vital armour
+        # and speed only, so a 1-die attack of a crippled ship is lost
+        dice_by_band = [(r, crippled_dice(d, crippled)) for r, d in enumerate(attack.bands) if d]
+        dice_by_band += [(r, crippled_dice(d, crippled)) for r, d, _c in extended_bands(unit, attack, crippled)]
+        dice_by_band = [(r, d) for r, d in dice_by_band if d]
+        if not dice_by_band:
+            continue
         conditions = {r: c for r, _d, c in extended_bands(unit, attack, crippled)}
         bands = tuple(Band(r, d, *band_hexes(r), "hexes", conditions.get(r)) for r, d in dice_by_band)
         attacks.append(AdaptedAttack(attack.kind, bands))
@@ -114,6 +120,9 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     if unit.is_aircraft and move.value is not None:
         low = max(1, math.ceil(move.value * params["aircraft_min_fraction"]))
         rules["aircraft_min_move"] = Value(low, "hexes", f"the seed gives aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} x maximum, rounded up (parameter aircraft_min_fraction)")
+    if unit.type == "submarine":
+        rules["surface_deck_gun"] = Value({"dice": SURFACE_DECK_GUN[0], "hexes": SURFACE_DECK_GUN[1]}, "dice", f"{SEED}: on the surface, one deck gun, normally 1 die @ 4")
+        rules["submerged_move"] = Value(params["submerged_hexes"], "hexes", f"the seed gives no submerged speed; its surface speed (the historical top speed) is the higher; submerged {params['submerged_hexes']} (parameter submerged_hexes)")
     if crippled and not unit.is_aircraft:
         rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armour -1 (minimum 1)")
         rules["vital_armor"] = Value(max(1, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1 (minimum 1)")
@@ -128,6 +137,7 @@ VARIANT = Variant(
         Parameter("hex_cm", 6.0, "hex size flat to flat in centimetres", minimum=1.0, maximum=30.0),
         Parameter("large_battleship_m", 225.0, "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are the seed's large ships)", minimum=50.0, maximum=400.0),
         Parameter("one_hex_max_m", 130.0, "an auxiliary up to this length is destroyer-sized (1 hex)", minimum=10.0, maximum=400.0),
+        Parameter("submerged_hexes", 1, "hexes a submerged submarine moves a turn (the seed gives surface speed only; its submerged turn rule moves 1 hex)", minimum=0, maximum=10),
         Parameter("aircraft_min_fraction", 0.5, "aircraft minimum move as a fraction of the maximum (the seed names a minimum but gives no number)", minimum=0.0, maximum=1.0),
     ),
     adapt_fn=adapt,

@@ -40,6 +40,24 @@ def band_legs(band: int) -> tuple[int, int]:
     return (0, 1) if band == 0 else (2 * band, 2 * band + 1)
 
 
+def band_reach(band: int) -> tuple[int, int]:
+    """Band r as distances: from just beyond 2r - 1 legs up to 2r + 1 (band 1 starts just beyond 1 leg)."""
+    return (0, 1) if band == 0 else (2 * band - 1, 2 * band + 1)
+
+
+def stacking(unit: Unit) -> Value:
+    """How near a friendly unit of the same kind this unit may end its move."""
+    if unit.type == "torpedo-boat":
+        return Value(1, "legs", f"{SEED}: a torpedo boat may be within 1 leg of one other ship")
+    if unit.type == "submarine":
+        return Value(1, "legs", f"{SEED}: end more than 1 leg from other friendly submarines")
+    if unit.type == "fighter":
+        return Value(1, "legs", f"{SEED}: fighters not in contact with enemy ships end more than 1 leg from friendly fighters likewise")
+    if unit.is_aircraft:
+        return Value(None, None, f"{SEED}: no limit on the number of bombers", "no limit")
+    return Value(1, "legs", f"{SEED}: end more than 1 leg from other friendly ships")
+
+
 def aa_legs(unit: Unit) -> tuple[int, int, str]:
     if unit.has_ability("Heavy Antiair") or unit.has_ability("Heavy Antiair {n}"):
         return 2, 3, "Heavy Antiair (amended): short 2 legs, long 3 legs"
@@ -72,16 +90,14 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             bands = (Band(0, dice, 0, short, "legs"), Band(1, dice, short, long_, "legs", "long range: -1 on each die"))
             attacks.append(AdaptedAttack("anti_air", bands, (aa_text,)))
             continue
-        bands = [Band(r, d, *band_legs(r), "legs") for r, d in enumerate(attack.bands) if d]
-        bands += [Band(r, d, *band_legs(r), "legs", c) for r, d, c in extended_bands(unit, attack, crippled)]
+        bands = [Band(r, d, *band_reach(r), "legs") for r, d in enumerate(attack.bands) if d]
+        bands += [Band(r, d, *band_reach(r), "legs", c) for r, d, c in extended_bands(unit, attack, crippled)]
         attacks.append(AdaptedAttack(attack.kind, tuple(bands)))
     rules: dict[str, Value] = {
         "leg": Value(leg, "in", f"{SEED}: {leg_text}"),
         "movement_in": Value(None if legs is None else legs * leg, "in", f"{legs} legs x {leg:g} in" if legs is not None else "no movement"),
-        "stacking": Value(1, "legs", f"{SEED}: end more than 1 leg from friendly " + ("fighters" if unit.type == "fighter" else "ships" if not unit.is_aircraft else "units of the same kind")),
+        "stacking": stacking(unit),
     }
-    if unit.type == "torpedo-boat":
-        rules["stacking"] = Value(1, "legs", f"{SEED}: a torpedo boat may be within 1 leg of one other ship")
     if unit.attack("asw") and not unit.is_aircraft:
         rules["asw_threat"] = Value(2, "legs", f"{SEED}: penalises a submarine's attack from within 2 legs")
     if unit.has_ability("Lay Smoke Screen"):

@@ -39,16 +39,40 @@ def detection_number(unit: Unit) -> tuple[int, str]:
     return 5, "ship without ASW weapons: 5+"
 
 
+def hidden_move_sectors(speed: int, turns_hidden: int) -> int:
+    """A hidden submarine, when found or attacking, moves its speed plus one move saved per
+    turn hidden (seed 001: an Italian submarine hidden 4 turns moves 1 + 4 sectors)."""
+    return speed + speed * turns_hidden
+
+
+def land_based(unit: Unit) -> bool:
+    """Aircraft flying from land: patrol bombers and the Land Based and Land Fighter abilities."""
+    return unit.type == "patrol-bomber" or unit.has_ability("Land Based") or unit.has_ability("Land Fighter")
+
+
+def aircraft_rearm_counters(unit: Unit) -> tuple[int, str] | None:
+    """Every aircraft re-arms with counters when it lands: carrier aircraft 1, land-based 2."""
+    if not unit.is_aircraft:
+        return None
+    if land_based(unit):
+        return 2, "land-based aircraft (patrol bombers, Land Based, Land Fighter) take two re-arming counters"
+    return 1, "carrier aircraft take a re-arming counter"
+
+
 def torpedo_rearm_counters(unit: Unit) -> tuple[int, str] | None:
+    if unit.is_aircraft:
+        return aircraft_rearm_counters(unit)
     if unit.attack("torpedo") is None:
         return None
     if unit.type in ("submarine", "torpedo-boat"):
         return 0, "submarines and torpedo boats take no re-arm counters"
-    if unit.is_aircraft:
-        if unit.type == "patrol-bomber" or unit.has_ability("Land Based"):
-            return 2, "land-based aircraft take two re-arming counters"
-        return 1, "carrier aircraft take a re-arming counter"
     return 2, "ships take 2 counters after firing torpedoes and remove 1 a turn"
+
+
+# Abilities seed 001 restates for the tabletop, in the project's own words ({reach}: range 0).
+AMENDED_ABILITIES = {
+    "Close Escort": "may fire anti-air at an aircraft that two other ships have fired on, if it is within {reach} of the target ship's conning tower",
+}
 
 
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
@@ -71,8 +95,13 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     rules["detection"] = Value(number, "d6", f"{SEED}: {why}")
     rearm = torpedo_rearm_counters(unit)
     if rearm:
-        rules["torpedo_rearm_counters"] = Value(rearm[0], "counters", f"{SEED}: {rearm[1]}")
-    rules["range_0_reach"] = Value(sector, "cm", f"{SEED}: searching, escorting AA and seizing objectives use range-0 reach")
+        key = "rearm_counters" if unit.is_aircraft else "torpedo_rearm_counters"
+        rules[key] = Value(rearm[0], "counters", f"{SEED}: {rearm[1]}")
+    rules["range_0_reach"] = Value(sector, "cm", f"{SEED}: searching and supporting anti-air fire use range-0 reach")
+    rules["objective_clear"] = Value(2 * sector, "cm", f"{SEED}: seizing an objective needs no enemy vessel within range 1 (2 sectors)")
+    for name, summary in AMENDED_ABILITIES.items():
+        if unit.has_ability(name):
+            rules[f"amended: {name}"] = Value(summary.format(reach=f"{sector:g} cm"), None, f"{SEED}, amended ability")
     if unit.has_ability("Shallow Draft"):
         rules["torpedo_immune"] = Value(True, None, f"{SEED}: shallow-draft vessels cannot be targeted by torpedoes")
     return AdaptedUnit(unit, "tabletop-cm", dict(params), movement, tuple(attacks), rules, crippled)

@@ -81,7 +81,10 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armour -1")
         rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1")
         rules["attack_die_penalty"] = Value(1, "pip per die", f"{SEED}: crippled, -1 on each attack die")
-    rules["objective_claim"] = Value(sector, "in", f"{SEED}: a ship within 1 sector of an objective with no enemy ship within 1 sector of it")
+    rules["objective_claim"] = Value(
+        {"within": sector, "no_enemy_within": params["objective_enemy_clear_in"]}, "in",
+        f"{SEED}: a ship within 1 sector ({sector:g} in) of the token and no enemy ship within {params['objective_enemy_clear_in']:g} in "
+        "(the seed says 5 in when it defines the sector and 10 in at the end of the turn: parameter objective_enemy_clear_in)")
     return AdaptedUnit(unit, "tabletop-inches", dict(params), movement, tuple(attacks), rules, crippled)
 
 
@@ -92,6 +95,7 @@ VARIANT = Variant(
     parameters=(
         Parameter("sector_in", 5.0, "one sector in inches (1 in = 1,000 yards)", minimum=1.0, maximum=12.0),
         Parameter("movement_rule", "sectors", "sectors: speed x sector_in inches; literal: the seed's words, inches equal to speed", choices=("sectors", "literal")),
+        Parameter("objective_enemy_clear_in", 10.0, "no enemy ship within this many inches of a claiming ship (the seed says 5 in one place and 10 in another; 10 is its end-of-turn claiming step)", choices=(5.0, 10.0)),
         Parameter("hedgehog_from_year", 1944, "units built from this year on carry hedgehogs (the seed: 'made after 1943')", minimum=1930, maximum=1950),
     ),
     adapt_fn=adapt,
@@ -121,7 +125,8 @@ def rulers(params: dict[str, Any]) -> list:
         Ruler("Other main batteries, secondary and tertiary (in)", "in", PT_PER_IN, 20, 0.5, 1, zones(LIGHT_GUN_IN)),
         Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long Lance only")),
         Ruler("Anti-air (ships) and aircraft attacks (in)", "in", PT_PER_IN, 10, 0.5, 1, zones(ANTI_AIR_IN)),
-        Ruler("ASW: depth charges aft, hedgehog fore (in)", "in", PT_PER_IN, 4, 0.25, 1, (Zone("depth charges (aft)", 0, DEPTH_CHARGE_IN), Zone("hedgehog (fore)", DEPTH_CHARGE_IN, HEDGEHOG_IN))),
+        Ruler("Depth charges: astern only (in)", "in", PT_PER_IN, DEPTH_CHARGE_IN, 0.25, 1, (Zone("depth charges (aft only)", 0, DEPTH_CHARGE_IN),)),
+        Ruler("Hedgehog: ahead only (in)", "in", PT_PER_IN, HEDGEHOG_IN, 0.25, 1, (Zone("hedgehog (fore only)", 0, HEDGEHOG_IN),)),
         Ruler(f"Movement in {params['sector_in']:g}-inch sectors", "in", PT_PER_IN, 3 * params["sector_in"], 0.5, 1,
               tuple(Zone(f"speed {s}", (s - 1) * params["sector_in"], s * params["sector_in"]) for s in (1, 2, 3))),
     ]

@@ -90,8 +90,8 @@ def hex_grid(columns: int, rows: int, flat: float) -> Draw:
     return draw
 
 
-def plain_sea(scale_unit: str, unit_pt: float, every: float) -> Draw:
-    """No grid: a small scale bar every ``every`` points so each page can be checked."""
+def plain_sea(label: str, length_pt: float) -> Draw:
+    """No grid: a scale bar ``length_pt`` long, labelled with what it measures, on each page."""
     def draw(c, tile: Tile) -> None:
         c.setStrokeColorRGB(0.2, 0.3, 0.45)
         c.setFillColorRGB(0.2, 0.3, 0.45)
@@ -99,10 +99,10 @@ def plain_sea(scale_unit: str, unit_pt: float, every: float) -> Draw:
         c.setLineWidth(0.6)
         y = tile.y0 + 14
         x = tile.x0 + 14
-        c.line(x, y, x + unit_pt, y)
+        c.line(x, y, x + length_pt, y)
         c.line(x, y - 3, x, y + 3)
-        c.line(x + unit_pt, y - 3, x + unit_pt, y + 3)
-        c.drawString(x, y + 5, f"1 {scale_unit}")
+        c.line(x + length_pt, y - 3, x + length_pt, y + 3)
+        c.drawString(x, y + 5, label)
     return draw
 
 
@@ -266,4 +266,4 @@ def hex_map(title: str, width: float, height: float, flat: float, features=(), o
 
 
 def plain_map(title: str, width: float, height: float, unit: str, unit_pt: float, features=(), overlap: float = 36.0) -> MapSpec:
-    return MapSpec(title, width, height, plain_sea(unit, unit_pt, 0), tuple(features), overlap, f"plain sea; scale bar of 1 {unit} on each page.")
+    return MapSpec(title, width, height, plain_sea(f"1 {unit}", unit_pt), tuple(features), overlap, f"plain sea; scale bar of 1 {unit} on each page.")

@@ -11,6 +11,7 @@ from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_grid_extent, hex_ra
 from ..scenarios import Scenario
 from ..variants import VARIANTS
 from ..variants import large_map as lm
+from ..variants import off_grid
 from .cards import StatBlock
 from .fetcher import TEMPLATES
 from .maps import Feature, MapSpec, hex_grid, map_pdf, plain_sea, square_grid
@@ -65,10 +66,21 @@ def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
             return r + (x - 1) * 1.5 * r, flat / 2 + (rows - y) * flat
         return spec, to_map
     unit, unit_pt = ("cm", PT_PER_CM) if s.variant == "tabletop-cm" else ("in", PT_PER_IN)
-    scale_unit, scale_pt = ("leg", s.parameters["leg_in"] * PT_PER_IN) if s.variant == "off-grid" else (unit, unit_pt * (5 if unit == "in" else 10))
+    label, length = scale_bar(s)
     W, H = width * unit_pt, height * unit_pt
-    spec = MapSpec(f"{s.title}: map", W, H, plain_sea(scale_unit, scale_pt, 0), (), overlap, f"{width:g} x {height:g} {unit}, plain sea.")
+    spec = MapSpec(f"{s.title}: map", W, H, plain_sea(label, length), (), overlap, f"{width:g} x {height:g} {unit}, plain sea.")
     return spec, lambda x, y: (x * unit_pt, H - y * unit_pt)
+
+
+def scale_bar(s: Scenario) -> tuple[str, float]:
+    """The label and length in points of a plain-sea map's scale bar: one leg off the
+    grid, 5 in on an inch table, 10 cm on a centimetre table. The label says the length."""
+    if s.variant == "off-grid":
+        leg, _text = off_grid.leg_inches(s.parameters)
+        return f"1 leg = {leg:.3g} in", leg * PT_PER_IN
+    if s.variant == "tabletop-cm":
+        return "10 cm", 10 * PT_PER_CM
+    return "5 in", 5 * PT_PER_IN
 
 
 def features(s: Scenario, to_map) -> tuple[Feature, ...]:

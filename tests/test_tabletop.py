@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from wastools.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners, split, tiles
 from wastools.render import counters, maps, rulers
-from wastools.render.pages import Page, check_bar_positions
+from wastools.render.pages import Page, check_bars
 from wastools.render.sheets import PrinterProfile
 from wastools.variants import VARIANTS
 
@@ -221,19 +221,29 @@ def test_counters_are_three_quarters_of_an_inch():
     assert (54.0, 54.0) in sizes
 
 
-def test_check_bar_positions_fit_the_page():
+def test_check_bars_stay_in_the_margins_of_every_page():
     for paper in ("letter", "a4"):
         for landscape in (False, True):
             page = Page.of(paper, landscape)
-            for _x, y1, y2 in check_bar_positions(page).values():
-                assert 0 < y1 < y2 < page.height
+            bars = check_bars(page)
+            assert {b.vertical for b in bars} == {True, False}
+            for bar in bars:
+                x0, y0, x1, y1 = bar.footprint()
+                assert 12 <= x0 < x1 <= page.width - 12 and 12 <= y0 < y1 <= page.height - 12
+                # never on the content area
+                assert x1 <= 36 or x0 >= page.width - 36 or y1 <= 36 or y0 >= page.height - 36
 
 
 @pytest.mark.parametrize("name", ["letter", "a4", "letter-bleed", "a4-bleed"])
-def test_card_layouts_keep_bars_and_marks_on_the_page(name):
+def test_card_layouts_keep_bars_and_marks_in_the_printable_area(name):
     from wastools.render import sheets
 
     layout = sheets.load_layout(name)
     w, h = layout["page"]["width"], layout["page"]["height"]
-    for (x1, y1), (x2, y2) in list(sheets.check_bar_segments(layout).values()) + sheets.crop_mark_segments(layout):
-        assert 0 < min(x1, x2) and max(x1, x2) < w and 0 < min(y1, y2) and max(y1, y2) < h
+    left, bottom, right, top = sheets.card_area(layout)
+    boxes = [bar.footprint() for bar in sheets.card_sheet_bars(layout)]
+    boxes += [(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)) for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout)]
+    for x0, y0, x1, y1 in boxes:
+        assert 12 <= x0 and x1 <= w - 12 and 12 <= y0 and y1 <= h - 12
+        assert x1 <= left or x0 >= right or y1 <= bottom or y0 >= top  # off the cards
+    assert {b.vertical for b in sheets.card_sheet_bars(layout)} == {True, False}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..geometry import PT_PER_IN
 from .pages import Page, document, draw_label
-from .sheets import PrinterProfile
+from .sheets import BOLD, FONT, PrinterProfile
 
 SIZE = 0.75 * PT_PER_IN  # 19 mm: fits beside a destroyer or cruiser base
 
@@ -47,10 +47,10 @@ def _draw_counter(c, counter: Counter, x: float, y: float) -> None:
     c.setLineWidth(0.4)
     c.rect(x, y, SIZE, SIZE, stroke=1, fill=1)
     c.setFillColorRGB(0, 0, 0)
-    c.setFont("Helvetica-Bold", 12 if len(counter.text) <= 3 else 7)
+    c.setFont(BOLD, 12 if len(counter.text) <= 3 else 7)
     c.drawCentredString(x + SIZE / 2, y + SIZE / 2 - 2, counter.text)
     if counter.sub:
-        c.setFont("Helvetica", 5)
+        c.setFont(FONT, 6)
         c.drawCentredString(x + SIZE / 2, y + 6, counter.sub)
 
 
@@ -61,9 +61,9 @@ def smoke_template(c, page: Page, radius: float, label: str) -> None:
     c.setLineWidth(0.8)
     c.circle(cx, cy, radius, stroke=1, fill=1)
     c.setFillColorRGB(0, 0, 0)
-    c.setFont("Helvetica-Bold", 10)
+    c.setFont(BOLD, 10)
     c.drawCentredString(cx, cy + 6, "SMOKE")
-    c.setFont("Helvetica", 7)
+    c.setFont(FONT, 7)
     c.drawCentredString(cx, cy - 8, label)
     c.line(cx, cy, cx + radius, cy)
 

@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
 from .pages import Page, document, draw_label
-from .sheets import PrinterProfile
+from .sheets import BOLD, FONT, PrinterProfile
 
 SEA = (0.86, 0.92, 0.97)
 Draw = Callable[[object, Tile], None]
@@ -51,7 +51,7 @@ def square_grid(columns: int, rows: int, sector: float) -> Draw:
         for j in range(rows + 1):
             c.line(0, j * sector, columns * sector, j * sector)
         c.setFillColorRGB(0.2, 0.3, 0.45)
-        c.setFont("Helvetica", 9)
+        c.setFont(FONT, 9)
         for i in range(columns):
             for j in range(rows):
                 x, y = i * sector, j * sector
@@ -73,7 +73,7 @@ def hex_grid(columns: int, rows: int, flat: float) -> Draw:
         c.setStrokeColorRGB(0.2, 0.3, 0.45)
         c.setLineWidth(0.6)
         c.setFillColorRGB(0.2, 0.3, 0.45)
-        c.setFont("Helvetica", 6)
+        c.setFont(FONT, 6)
         for col in range(columns):
             for row in range(rows):
                 cx, cy = hex_center(col, row, flat)
@@ -95,7 +95,7 @@ def plain_sea(label: str, length_pt: float) -> Draw:
     def draw(c, tile: Tile) -> None:
         c.setStrokeColorRGB(0.2, 0.3, 0.45)
         c.setFillColorRGB(0.2, 0.3, 0.45)
-        c.setFont("Helvetica", 6)
+        c.setFont(FONT, 6)
         c.setLineWidth(0.6)
         y = tile.y0 + 14
         x = tile.x0 + 14
@@ -144,7 +144,7 @@ def _draw_features(c, features: tuple[Feature, ...]) -> None:
                 c.circle(x, y, 10, stroke=1, fill=1)
                 c.circle(x, y, 4, stroke=1, fill=0)
         c.setFillColorRGB(0, 0, 0)
-        c.setFont("Helvetica-Bold", 7)
+        c.setFont(BOLD, 7)
         x, y = _label_point(f)
         c.drawCentredString(x, y, f.label)
         c.restoreState()
@@ -243,7 +243,7 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, ncols: int, nrow
         c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
         _draw_features(c, spec.features)
         c.setLineWidth(1 / scale)
-        c.setFont("Helvetica", 8 / scale)
+        c.setFont(FONT, 8 / scale)
         for number, tile in enumerate(all_tiles, start=2):
             c.setStrokeColorRGB(0.1, 0.1, 0.1)
             c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=1, fill=0)

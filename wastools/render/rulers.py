@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..geometry import Ruler, Segment, split
 from .pages import MARGIN, Page, document
-from .sheets import PrinterProfile
+from .sheets import BOLD, FONT, PrinterProfile
 
 STRIP = 62.0  # height of one ruler strip
 TICK, LONG_TICK = 7.0, 13.0
@@ -37,20 +37,20 @@ def _draw_strip(c, ruler: Ruler, seg: Segment, count: int, x0: float, top: float
         row = top - STRIP + 8 + (i % 2) * 12 if len(ruler.zones) > 8 else top - STRIP + 8
         c.rect(x0 + a, row, b - a, 12 if len(ruler.zones) > 8 else 16, stroke=0, fill=1)
         c.setFillColorRGB(0, 0, 0)
-        c.setFont("Helvetica", 5.5)
+        c.setFont(FONT, 6)
         c.drawString(x0 + a + 1.5, row + 3.5, zone.label)
     c.setLineWidth(0.35)
-    c.setFont("Helvetica", 6)
+    c.setFont(FONT, 6)
     for pos, labelled in ruler.ticks():
         if seg.start_pt - 1e-6 <= pos <= seg.end_pt + 1e-6:
             x = x0 + pos - seg.start_pt
             c.line(x, top, x, top - (LONG_TICK if labelled else TICK))
             if labelled:
                 c.drawCentredString(x, top - LONG_TICK - 7, f"{pos / ruler.unit_pt:g}")
-    c.setFont("Helvetica-Bold", 6.5)
+    c.setFont(BOLD, 6.5)
     part = f"  (part {seg.index + 1} of {count})" if count > 1 else ""
     c.drawString(left + 2, top - STRIP + 8 + 18, ruler.title + part)
-    c.setFont("Helvetica", 6)
+    c.setFont(FONT, 6)
     if seg.index > 0:
         c.drawRightString(left - 3, top - 10, f"join {seg.index}")
         c.line(left - 20, top, left, top)

@@ -94,3 +94,55 @@ def test_a_bar_that_does_not_measure_its_label_is_caught():
     with pdfplumber.open(io.BytesIO(buf.getvalue())) as doc:
         (bar,) = printcheck.check_bars(doc.pages[0])
     assert bar.label == "4 in" and bar.measured == pytest.approx(280) and bar.wanted == 288
+
+
+@pytest.mark.slow
+def test_every_built_output_keeps_the_print_standard(repo, tmp_path):
+    """A whole build (a few units, every variant, both papers): every page of every PDF."""
+    from tests.conftest import ROOT
+    from wastools import build as builder
+
+    builder.build(repo, ROOT, tmp_path, builder.Selection(units=("hms-cossack", "i-19", "a6m2-zeke")), builder.Options(jobs=2))
+    pdfs = sorted(p for p in tmp_path.rglob("*.pdf") if ".cache" not in p.parts)
+    assert len(pdfs) > 40
+    problems = {str(p.relative_to(tmp_path)): check(p.read_bytes()) for p in pdfs}
+    # the type size of card faces belongs to the card layout (the cards issue): margins,
+    # fonts and bars of the card sheets are checked here
+    problems = {k: [p for p in v if not ("/cards" in k and "under 6 pt" in p)] for k, v in problems.items()}
+    assert {k: v for k, v in problems.items() if v} == {}
+
+
+def ink_coverage(pdf: bytes, index: int) -> float:
+    """Share of the page's area covered by ink (0 white .. 1 black), rendered at 72 dpi."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        bitmap = doc[index].render(scale=1, grayscale=True)
+        data, stride, w, h = bytes(bitmap.buffer), bitmap.stride, bitmap.width, bitmap.height
+        return sum(255 - v for y in range(h) for v in data[y * stride:y * stride + w]) / (255 * w * h)
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize("spec", [maps.square_map("board", 24, 12, 4 * PT_PER_IN), maps.hex_map("hexes", 96 * PT_PER_IN, 48 * PT_PER_IN, 170.08)],
+                         ids=["square", "hex"])
+def test_board_tiles_are_ink_light_unless_asked_for_colour(spec):
+    light = maps.map_pdf(spec, "letter")[0]
+    coloured = maps.map_pdf(spec, "letter", colour=True)[0]
+    assert ink_coverage(light, 14) < 0.05
+    assert ink_coverage(coloured, 14) > 2 * ink_coverage(light, 14)
+
+
+def test_the_poster_is_the_whole_board_on_one_true_size_page():
+    from pypdf import PdfReader
+
+    spec = maps.square_map("board", 24, 12, 4 * PT_PER_IN)
+    pdf, pages = maps.poster_pdf(spec)
+    box = PdfReader(io.BytesIO(pdf)).pages[0].mediabox
+    assert pages == 1 and (float(box.width), float(box.height)) == (97 * 72, 49 * 72)  # 96 x 48 in and a half-inch border
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        page = doc.pages[0]
+        verticals = sorted({round(l["x0"], 2) for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01 and l["height"] > 3000})
+    assert [round(b - a, 2) for a, b in zip(verticals, verticals[1:])] == [288.0] * 24  # every sector 4 in
+    assert check(pdf) == []

@@ -129,28 +129,45 @@ def test_hexes_are_170_08_pt_flat_to_flat():
     assert 85.04 in diffs or 170.08 in diffs  # half and whole flat-to-flat steps
 
 
-def test_a_feature_across_a_seam_is_at_the_same_map_position_on_both_pages():
-    sector = 4 * PT_PER_IN
-    spec = maps.square_map("t", 24, 12, sector)
+def test_seam_marks_close_into_whole_circles_across_every_seam():
+    spec = maps.square_map("t", 24, 12, 4 * PT_PER_IN)
     page = Page.of("letter", landscape=True)
     tile_list = maps.page_tiles(spec, page)
-    left = next(t for t in tile_list if t.col == 0 and t.row == max(x.row for x in tile_list))
-    right = next(t for t in tile_list if t.col == 1 and t.row == left.row)
-    seam_x = (left.core_x1 + left.x0 + left.width) / 2  # inside the overlap strip
-    y = left.y0 + left.height / 2
-    island = maps.Feature("island", "Seam Island", ((seam_x - 10, y - 10), (seam_x + 10, y - 10), (seam_x + 10, y + 10), (seam_x - 10, y + 10)))
-    spec = maps.square_map("t", 24, 12, sector, (island,))
-    pdf, _ = maps.map_pdf(spec, "letter")
     ax, ay, _w, _h = page.area
-    order = tile_list
+    pdf, _ = maps.map_pdf(spec, "letter")
     with open_pdf(pdf) as doc:
-        found = []
-        for tile in (left, right):
-            p = doc.pages[order.index(tile) + 1]
-            word = next(w for w in p.extract_words() if w["text"] == "Seam")
-            # page point back to map point
-            found.append((word["x0"] - ax + tile.x0, (p.height - word["bottom"]) - ay + tile.y0))
-    assert abs(found[0][0] - found[1][0]) < 0.01 and abs(found[0][1] - found[1][1]) < 0.01
+        def circles(index):
+            tile = tile_list[index]
+            return {(round(c["x0"] + 6 - ax + tile.x0, 2), round(c["y0"] + 6 - ay + tile.y0, 2))
+                    for c in doc.pages[index + 1].curves if round(c["x1"] - c["x0"], 1) == 12.0}
+        first = tile_list.index(next(t for t in tile_list if t.col == 0 and t.row == max(x.row for x in tile_list)))
+        right = tile_list.index(next(t for t in tile_list if t.col == 1 and t.row == tile_list[first].row))
+        below = tile_list.index(next(t for t in tile_list if t.col == 0 and t.row == tile_list[first].row - 1))
+        for other in (right, below):
+            shared = set(maps.seam_marks(tile_list[first], tile_list)) & set(maps.seam_marks(tile_list[other], tile_list))
+            assert len(shared) == 2
+            on_both = {(round(x, 2), round(y, 2)) for x, y in shared}
+            assert on_both <= circles(first) and on_both <= circles(other)
+    # each mark sits on a seam: on the boundary of both pages' own areas
+    for tile in tile_list:
+        for x, y in maps.seam_marks(tile, tile_list):
+            assert min(abs(x - tile.x0), abs(x - tile.core_x1), abs(y - tile.y0), abs(y - tile.core_y1)) < 1e-6
+
+
+def test_every_tile_names_its_glue_strips_and_trim_edges():
+    spec = maps.square_map("t", 6, 4, 4 * PT_PER_IN)
+    pdf, pages = maps.map_pdf(spec, "letter", numbering=maps.Numbering(first=5))
+    tile_list = maps.page_tiles(spec, Page.of("letter", landscape=True))
+    with open_pdf(pdf) as doc:
+        texts = [" ".join((p.extract_text() or "").split()) for p in doc.pages]
+    assert "page 5: plan of the whole map" in texts[0]
+    for index, tile in enumerate(tile_list):
+        text = texts[index + 1]
+        assert f"page {6 + index} of {5 + len(tile_list)}" in text
+        glue = "glue: page" in text or "egap :eulg" in text  # a side strip's label reads upwards
+        assert glue == bool(maps.glue_strips(tile))
+        assert ("Trim the" in text) == (tile.col > 0 or tile.row > 0)  # a page to the left or below
+        assert f"page {6 + index}" in texts[0]  # the plan shows it with this file's page number
 
 
 @given(w=st.floats(500, 8000), h=st.floats(500, 8000), overlap=st.floats(0, 72))
@@ -172,7 +189,7 @@ def test_maps_have_an_assembly_page_on_both_papers():
         spec = maps.square_map("board", 24, 12, 4 * PT_PER_IN)
         pdf, pages = maps.map_pdf(spec, paper)
         with open_pdf(pdf) as doc:
-            assert "assembly" in doc.pages[0].extract_text()
+            assert "plan of the whole map" in doc.pages[0].extract_text()
             assert len(doc.pages) == pages == len(maps.page_tiles(spec, Page.of(paper, True))) + 1
 
 

@@ -533,6 +533,14 @@ def sheet_targets(repo: Repository, selection: Selection, options: Options, root
         if "hex" in chosen:
             hex_cm = options.variant_params(VARIANTS["hex"])["hex_cm"]
             out.append((f"hex/map-hex{sfx}.pdf", (_hex_map, (width, height, hex_cm, paper, options.profile))))
+        if paper == options.papers[0]:  # one true-size poster of each board, whatever the paper
+            if "large-map" in chosen:
+                out.append(("large-map/map-square-poster.pdf", (_square_poster, (board["columns"], board["rows"], board["sector_in"] * 72, options.profile))))
+            if "hex" in chosen:
+                out.append(("hex/map-hex-poster.pdf", (_hex_poster, (width, height, options.variant_params(VARIANTS["hex"])["hex_cm"], options.profile))))
+            for scenario in repo.extra.get("scenarios", {}).values():
+                if scenario.variant in chosen:
+                    out.append((f"scenarios/{scenario.id}-poster.pdf", (_scenario_poster, (scenario, options.profile))))
         leg = options.variant_params(VARIANTS["off-grid"])
         out.append((f"counters{sfx}.pdf", (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile))))
     jobs = [(rel, _key(code_fingerprint(), rel, job[0].__name__, job[1]), job) for rel, job in out]
@@ -578,6 +586,26 @@ def _hex_map(width: float, height: float, hex_cm: float, paper: str, profile) ->
     from .render.maps import hex_map, map_pdf
 
     return map_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes ({paper})", width, height, hex_cm * PT_PER_CM), paper, profile)
+
+
+def _square_poster(columns: int, rows: int, sector: float, profile) -> tuple[bytes, int]:
+    from .render.maps import poster_pdf, square_map
+
+    return poster_pdf(square_map("large-map board", columns, rows, sector), profile)
+
+
+def _hex_poster(width: float, height: float, hex_cm: float, profile) -> tuple[bytes, int]:
+    from .geometry import PT_PER_CM
+    from .render.maps import hex_map, poster_pdf
+
+    return poster_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes", width, height, hex_cm * PT_PER_CM), profile)
+
+
+def _scenario_poster(scenario, profile) -> tuple[bytes, int]:
+    from .render.maps import poster_pdf
+    from .render.scenario_pack import scenario_map
+
+    return poster_pdf(scenario_map(scenario), profile)
 
 
 def _counters(paper: str, leg_in: float, profile) -> tuple[bytes, int]:

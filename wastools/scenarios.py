@@ -221,6 +221,8 @@ def _coordinates(doc, data: dict, variant: str, found) -> None:
         for i, item in enumerate(data.get(key) or []):
             if isinstance(item, dict):
                 check([key, i, "at"], item.get("at"))
+    for j, point in enumerate(data["map"].get("play_area") or []):
+        check(["map", "play_area", j], point)
     for key in ("terrain", "deployment_zones"):
         for i, item in enumerate(data.get(key) or []):
             if isinstance(item, dict):

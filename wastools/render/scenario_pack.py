@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..variants import large_map as lm
 from ..variants import off_grid
 from .cards import StatBlock
 from .fetcher import TEMPLATES
-from .maps import Feature, MapSpec, hex_grid, map_pdf, plain_sea, square_grid
+from .maps import Feature, MapSpec, Numbering, hex_grid, hex_plan, hex_range, map_pdf, plain_map, square_map
 from .sheets import PrinterProfile, finish, impose, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
@@ -47,18 +48,19 @@ def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
     """The scenario's map and a function from scenario coordinates to map points."""
     width, height = s.data["map"]["width"], s.data["map"]["height"]
     overlap = s.data["map"].get("overlap_in", 0.5) * PT_PER_IN
+    title = f"{s.title}: map"
     if s.variant in ("standard", "large-map"):
         sector = s.parameters.get("sector_in", 4.0) * PT_PER_IN
         cols, rows = int(round(width)), int(round(height))
         H = rows * sector
-        spec = MapSpec(f"{s.title}: map", cols * sector, H, square_grid(cols, rows, sector), (), overlap, f"{cols} x {rows} sectors.")
-        return spec, lambda x, y: (x * sector, H - y * sector)
+        return square_map(title, cols, rows, sector, overlap=overlap), lambda x, y: (x * sector, H - y * sector)
     if s.variant == "hex":
         flat = s.parameters["hex_cm"] * PT_PER_CM
         cols, rows = int(width), int(height)
         W, H = hex_grid_extent(cols, rows, flat)
         r = hex_radius(flat)
-        spec = MapSpec(f"{s.title}: map", W, H, hex_grid(cols, rows, flat), (), overlap, f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm.")
+        spec = MapSpec(title, W, H, hex_grid(cols, rows, flat), (), overlap, f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm",
+                       hex_range(cols, rows, flat), hex_plan(cols, rows, flat))
 
         def to_map(x, y):
             if float(x).is_integer() and float(y).is_integer():
@@ -66,10 +68,24 @@ def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
             return r + (x - 1) * 1.5 * r, flat / 2 + (rows - y) * flat
         return spec, to_map
     unit, unit_pt = ("cm", PT_PER_CM) if s.variant == "tabletop-cm" else ("in", PT_PER_IN)
-    label, length = scale_bar(s)
     W, H = width * unit_pt, height * unit_pt
-    spec = MapSpec(f"{s.title}: map", W, H, plain_sea(label, length), (), overlap, f"{width:g} x {height:g} {unit}, plain sea.")
-    return spec, lambda x, y: (x * unit_pt, H - y * unit_pt)
+    return plain_map(title, W, H, unit, unit_pt, overlap=overlap, bar=scale_bar(s)), lambda x, y: (x * unit_pt, H - y * unit_pt)
+
+
+def play_area(s: Scenario, spec: MapSpec, to_map) -> tuple[float, float, float, float] | None:
+    """The part of the map the scenario plays on (x, y, width, height in map points), from
+    its ``map.play_area`` corners; None when it plays on the whole map."""
+    corners = s.data["map"].get("play_area")
+    if not corners:
+        return None
+    (x0, y0), (x1, y1) = to_map(*corners[0]), to_map(*corners[1])
+    if s.variant == "hex":  # corners name hexes: take them whole
+        pad_x, pad_y = hex_radius(s.parameters["hex_cm"] * PT_PER_CM), s.parameters["hex_cm"] * PT_PER_CM / 2
+        x0, x1 = min(x0, x1) - pad_x, max(x0, x1) + pad_x
+        y0, y1 = min(y0, y1) - pad_y, max(y0, y1) + pad_y
+    left, right = max(0.0, min(x0, x1)), min(spec.width, max(x0, x1))
+    bottom, top = max(0.0, min(y0, y1)), min(spec.height, max(y0, y1))
+    return left, bottom, right - left, top - bottom
 
 
 def scale_bar(s: Scenario) -> tuple[str, float]:
@@ -98,7 +114,7 @@ def features(s: Scenario, to_map) -> tuple[Feature, ...]:
 
 def scenario_map(s: Scenario) -> MapSpec:
     spec, to_map = map_spec(s)
-    return MapSpec(spec.title, spec.width, spec.height, spec.draw_grid, features(s, to_map), spec.overlap, spec.grid_note)
+    return dataclasses.replace(spec, features=features(s, to_map))
 
 
 # --- briefing ----------------------------------------------------------------------------------
@@ -160,14 +176,17 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
 
 
 def scenario_pack_pdf(s: Scenario, card_pdfs: list[bytes], paper: str, profile: PrinterProfile = PrinterProfile(), key: str | None = None) -> tuple[bytes, int]:
+    """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
+    area, numbered as pages of this PDF."""
     from pypdf import PdfReader, PdfWriter
 
-    parts = [
-        briefing_pdf(s, paper),
-        impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)[0],
-        map_pdf(scenario_map(s), paper, profile)[0],
-    ]
+    briefing = briefing_pdf(s, paper)
+    cards = impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)[0]
+    before = sum(len(PdfReader(io.BytesIO(part)).pages) for part in (briefing, cards))
+    spec, to_map = map_spec(s)
+    spec = dataclasses.replace(spec, features=features(s, to_map))
+    the_map = map_pdf(spec, paper, profile, numbering=Numbering(first=before + 1), area=play_area(s, spec, to_map))[0]
     writer = PdfWriter()
-    for part in parts:
+    for part in (briefing, cards, the_map):
         writer.append(PdfReader(io.BytesIO(part)))
     return finish(writer, s.title, key), len(writer.pages)

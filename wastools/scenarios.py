@@ -28,6 +28,7 @@ class Force:
     count: int = 1
     flagship: bool = False
     air_groups: tuple[tuple[model.Unit, int], ...] = ()
+    stands_for: str | None = None  # the ship a card stands in for, when the game lacks her
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def _side(doc, parts, side: dict, units, data, variant, found) -> Side | None:
             flagships += 1
             if not unit.flagship:
                 found.append(doc.problem(here + ["flagship"], f"{unit.id} has no flagship rating"))
-        forces.append(Force(unit, count, entry.get("flagship") is True, tuple(groups)))
+        forces.append(Force(unit, count, entry.get("flagship") is True, tuple(groups), entry.get("stands_for")))
         fleet_units.append((unit, count))
     if flagships > 1:
         found.append(doc.problem(parts + ["forces"], "a side has at most one flagship"))

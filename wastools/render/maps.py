@@ -33,6 +33,7 @@ class Feature:
     label: str
     points: tuple[tuple[float, float], ...]  # polygon (island, shoal, deployment) or one point
     side: str | None = None
+    hexes: float = 0.0  # if above 0: ``points`` are the centres of hexes this wide, the feature is their union
 
 
 def _no_range(x0: float, y0: float, x1: float, y1: float) -> str:
@@ -189,67 +190,163 @@ def plain_sea(label: str, length_pt: float) -> Draw:
     return draw
 
 
-def plain_range(unit: str, unit_pt: float) -> Range:
+def plain_range(unit: str, unit_pt: float, height: float) -> Range:
+    """A rectangle of the table as a player measures it: from the left and the top edges."""
     def name(x0: float, y0: float, x1: float, y1: float) -> str:
-        return f"{x0 / unit_pt:.0f}-{x1 / unit_pt:.0f} by {y0 / unit_pt:.0f}-{y1 / unit_pt:.0f} {unit}"
+        return f"{x0 / unit_pt:.3g}-{x1 / unit_pt:.3g} {unit} from the left edge, {(height - y1) / unit_pt:.3g}-{(height - y0) / unit_pt:.3g} {unit} from the top"
     return name
 
 
-def plain_plan() -> Plan:
-    return _no_plan
+def plain_plan(unit: str, unit_pt: float, width: float, height: float) -> Plan:
+    """Tick marks every 10 units (cm) or 6 units (in) along the top and left edges, numbered."""
+    step = 10 if unit == "cm" else 6
+
+    def draw(c, scale: float) -> None:
+        c.setStrokeColorRGB(*GRID)
+        c.setFillColorRGB(*GRID)
+        c.setLineWidth(0.4 / scale)
+        c.setFont(FONT, 6 / scale)
+        for i in range(0, int(width / unit_pt) + 1, step):
+            c.line(i * unit_pt, height, i * unit_pt, height + 3 / scale)
+            c.drawCentredString(i * unit_pt, height + 4 / scale, f"{i}")
+        for j in range(0, int(height / unit_pt) + 1, step):
+            c.line(-3 / scale, height - j * unit_pt, 0, height - j * unit_pt)
+            c.drawRightString(-4 / scale, height - j * unit_pt - 2 / scale, f"{j}")
+    return draw
 
 
-def _draw_features(c, features: tuple[Feature, ...], colour: bool = True, labels: bool = True) -> None:
+def hex_union_edges(centres: tuple[tuple[float, float], ...], flat: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The outline of a set of flat-topped hexes: every edge whose neighbour is not in the set."""
+    keys = {(round(x, 1), round(y, 1)) for x, y in centres}
+    edges = []
+    for cx, cy in centres:
+        corners = hex_corners(cx, cy, flat)
+        for k in range(6):
+            angle = math.radians(30 + 60 * k)
+            neighbour = (round(cx + flat * math.cos(angle), 1), round(cy + flat * math.sin(angle), 1))
+            if neighbour not in keys:
+                edges.append((corners[k], corners[(k + 1) % 6]))
+    return edges
+
+
+def _side_colour(c, side: str | None, fill: bool = False) -> None:
+    rgb = (0.7, 0.1, 0.1) if side == "axis" else (0.1, 0.2, 0.7)
+    c.setFillColorRGB(*rgb) if fill else c.setStrokeColorRGB(*rgb)
+
+
+def _outline(c, points) -> object:
+    path = c.beginPath()
+    path.moveTo(*points[0])
+    for p in points[1:]:
+        path.lineTo(*p)
+    path.close()
+    return path
+
+
+def _draw_hex_feature(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
+    if f.kind == "island" or (f.kind == "deployment" and tint):
+        if f.kind == "island":
+            c.setFillColorRGB(*((0.83, 0.78, 0.58) if colour else (0.9, 0.9, 0.9)))
+        else:
+            _side_colour(c, f.side, fill=True)
+            c.setFillAlpha(0.15)
+        for cx, cy in f.points:
+            c.drawPath(_outline(c, hex_corners(cx, cy, f.hexes)), stroke=0, fill=1)
+        c.setFillAlpha(1)
+    c.setStrokeColorRGB(0.3, 0.3, 0.3)
+    c.setLineWidth((1.6 if f.kind == "deployment" else 1.0) * u)
+    if f.kind == "deployment":
+        _side_colour(c, f.side)
+        c.setDash(6 * u, 3 * u)
+    elif f.kind == "shoal":
+        c.setDash(3 * u, 2 * u)
+        c.setStrokeColorRGB(0.35, 0.5, 0.6)
+    for (x1, y1), (x2, y2) in hex_union_edges(f.points, f.hexes):
+        c.line(x1, y1, x2, y2)
+
+
+def _hatch(c, points, step: float, width: float) -> None:
+    """Sparse diagonal lines inside a polygon: shallows that read as such on every page,
+    for very little ink."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    c.saveState()
+    c.clipPath(_outline(c, points), stroke=0, fill=0)
+    c.setDash(1, 0)
+    c.setLineWidth(width)
+    c.setStrokeColorRGB(0.45, 0.6, 0.7)
+    span = max(xs) - min(xs) + max(ys) - min(ys)
+    k = 0.0
+    while k <= span:
+        c.line(min(xs) + k, min(ys), min(xs) + k - (max(ys) - min(ys)), max(ys))
+        k += step
+    c.restoreState()
+
+
+def _draw_area(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
+    path = _outline(c, f.points)
+    c.setLineWidth(u)
+    if f.kind == "island":
+        c.setFillColorRGB(*((0.83, 0.78, 0.58) if colour else (0.93, 0.93, 0.93)))
+        c.setStrokeColorRGB(0.3, 0.3, 0.3)
+        c.drawPath(path, stroke=1, fill=1)
+    elif f.kind == "shoal":
+        c.setDash(3 * u, 2 * u)
+        c.setStrokeColorRGB(0.35, 0.5, 0.6)
+        if colour:
+            c.setFillColorRGB(0.74, 0.85, 0.9)
+        c.drawPath(path, stroke=1, fill=1 if colour else 0)
+        if not colour:
+            _hatch(c, f.points, 18 * u, 0.3 * u)
+    else:
+        if tint:
+            _side_colour(c, f.side, fill=True)
+            c.setFillAlpha(0.15)
+            c.drawPath(path, stroke=0, fill=1)
+            c.setFillAlpha(1)
+        c.setDash(6 * u, 3 * u)
+        c.setLineWidth(1.4 * u)
+        _side_colour(c, f.side)
+        c.drawPath(path, stroke=1, fill=0)
+
+
+def _draw_point(c, f: Feature, u: float) -> None:
+    x, y = f.points[0]
+    c.setLineWidth(u)
+    c.setFillColorRGB(1, 1, 1)
+    if f.kind == "air-base":
+        c.rect(x - 9 * u, y - 9 * u, 18 * u, 18 * u, stroke=1, fill=1)
+        c.line(x - 6 * u, y, x + 6 * u, y)
+        c.line(x, y - 6 * u, x, y + 6 * u)
+    elif f.kind == "battery":
+        c.circle(x, y, 8 * u, stroke=1, fill=1)
+        c.line(x, y, x + 12 * u, y + 6 * u)
+    else:  # objective
+        c.circle(x, y, 10 * u, stroke=1, fill=1)
+        c.circle(x, y, 4 * u, stroke=1, fill=0)
+
+
+def _draw_features(c, features: tuple[Feature, ...], colour: bool = True, labels: bool = True, u: float = 1.0, tint: bool = False) -> None:
+    """Terrain, zones and positions; ``u`` scales symbol sizes and line widths (the plan
+    draws them larger than its own scale), ``tint`` fills deployment zones lightly."""
     for f in features:
         c.saveState()
-        if f.kind in ("island", "shoal", "deployment"):
-            path = c.beginPath()
-            path.moveTo(*f.points[0])
-            for p in f.points[1:]:
-                path.lineTo(*p)
-            path.close()
-            if f.kind == "island":
-                c.setFillColorRGB(*((0.83, 0.78, 0.58) if colour else (0.93, 0.93, 0.93)))
-                c.setStrokeColorRGB(0.3, 0.3, 0.3)
-                c.drawPath(path, stroke=1, fill=1)
-            elif f.kind == "shoal":
-                c.setDash(3, 2)
-                c.setStrokeColorRGB(0.35, 0.5, 0.6)
-                if colour:
-                    c.setFillColorRGB(0.74, 0.85, 0.9)
-                c.drawPath(path, stroke=1, fill=1 if colour else 0)
-            else:
-                c.setDash(6, 3)
-                c.setLineWidth(1.4)
-                c.setStrokeColorRGB(0.7, 0.1, 0.1) if f.side == "axis" else c.setStrokeColorRGB(0.1, 0.2, 0.7)
-                c.drawPath(path, stroke=1, fill=0)
+        if f.hexes:
+            _draw_hex_feature(c, f, colour, u, tint)
+        elif f.kind in ("island", "shoal", "deployment"):
+            _draw_area(c, f, colour, u, tint)
         else:
-            x, y = f.points[0]
-            c.setLineWidth(1)
-            c.setFillColorRGB(1, 1, 1)
-            if f.kind == "air-base":
-                c.rect(x - 9, y - 9, 18, 18, stroke=1, fill=1)
-                c.line(x - 6, y, x + 6, y)
-                c.line(x, y - 6, x, y + 6)
-            elif f.kind == "battery":
-                c.circle(x, y, 8, stroke=1, fill=1)
-                c.line(x, y, x + 12, y + 6)
-            else:  # objective
-                c.circle(x, y, 10, stroke=1, fill=1)
-                c.circle(x, y, 4, stroke=1, fill=0)
+            _draw_point(c, f, u)
         if labels:
             c.setFillColorRGB(0, 0, 0)
-            c.setFont(BOLD, 7)
+            c.setFont(BOLD, 7 * u)
             x, y = _label_point(f)
-            c.drawCentredString(x, y, f.label)
+            c.drawCentredString(x, y - (20 * u if len(f.points) == 1 else 0), f.label)
         c.restoreState()
 
 
 def _label_point(f: Feature) -> tuple[float, float]:
     xs = [p[0] for p in f.points]
     ys = [p[1] for p in f.points]
-    if len(f.points) == 1:
-        return xs[0], ys[0] - 20
     return sum(xs) / len(xs), sum(ys) / len(ys)
 
 
@@ -309,15 +406,17 @@ class Numbering:
 
 
 def map_pdf(spec: MapSpec, paper: str, profile: PrinterProfile = PrinterProfile(), colour: bool = False,
-            numbering: Numbering = Numbering(), area: tuple[float, float, float, float] | None = None) -> tuple[bytes, int]:
+            numbering: Numbering = Numbering(), area: tuple[float, float, float, float] | None = None,
+            note: str = "") -> tuple[bytes, int]:
     """A plan of the whole map, then the tiles of ``area`` (x, y, width, height in map
-    points; the whole map unless given)."""
+    points; the whole map unless given; no tiles if its width is 0). ``note`` is printed
+    under the plan."""
     region = area or (0.0, 0.0, spec.width, spec.height)
     page = Page.of(paper, landscape=region[2] > region[3])
     plan = Page.of(paper, landscape=spec.width > spec.height)
-    all_tiles = area_tiles(spec, page, area)
+    all_tiles = area_tiles(spec, page, area) if region[2] > 0 else []
     total = numbering.total or numbering.first + len(all_tiles)
-    pages = [(plan, _assembly(spec, all_tiles, plan, numbering, colour))]
+    pages = [(plan, _assembly(spec, all_tiles, plan, numbering, colour, note))]
     for index, tile in enumerate(all_tiles):
         pages.append((page, _tile_page(spec, tile, all_tiles, page, numbering, total, colour)))
     return document(pages, spec.title, profile)
@@ -348,7 +447,7 @@ def _tile_page(spec: MapSpec, tile: Tile, all_tiles: list[Tile], page: Page, num
         steps = []
         if left is not None or below is not None:
             edges = [name for name, n in (("left", left), ("bottom", below)) if n is not None]
-            steps.append(f"trim the {' and '.join(edges)} edge{'s' if len(edges) > 1 else ''} on the solid line")
+            steps.append(f"trim the {' and '.join(edges)} edge{'s on the solid lines' if len(edges) > 1 else ' on the solid line'}")
         steps += [f"glue it over the {where} strip of page {numbering.tile(n)}" for where, n in (("right", left), ("top", below)) if n is not None]
         how = ("; ".join(steps) + ".") if steps else "the first page: the others are glued onto its strips."
         draw_label(c, page, f"{spec.title} - page {numbering.tile(index)} of {total}: {spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)}. "
@@ -409,11 +508,16 @@ def _draw_seam_marks(c, marks: list[tuple[float, float]]) -> None:
 # --- the plan of the whole map -----------------------------------------------------------------
 
 
-def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbering, colour: bool):
+def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbering, colour: bool, note: str = ""):
     def draw(c) -> None:
         x, y, w, h = page.area
-        draw_label(c, page, f"{spec.title} - page {numbering.first}: plan of the whole map ({spec.width / 72:g} x {spec.height / 72:g} in, {spec.grid_note}). "
-                   f"The numbered rectangles are the pages of this file that print it.")
+        pages = "The numbered rectangles are the pages of this file that print it." if all_tiles else ""
+        draw_label(c, page, f"{spec.title} - page {numbering.first}: plan of the whole map ({spec.width / 72:.3g} x {spec.height / 72:.3g} in, {spec.grid_note}). {pages}")
+        if note:
+            c.saveState()
+            c.setFont(FONT, 7)
+            c.drawString(x, page.height - MARGIN + 3, note)
+            c.restoreState()
         legend = 14 if spec.features else 0
         scale = min(w / spec.width, (h - 14 - legend) / spec.height)
         c.saveState()
@@ -423,26 +527,25 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
             c.setFillColorRGB(*SEA)
             c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
         spec.draw_plan(c, scale)
-        _draw_features(c, spec.features, colour, labels=False)
+        _draw_features(c, spec.features, colour, labels=False, u=0.6 / scale, tint=True)
         c.setLineWidth(0.8 / scale)
         c.setStrokeColorRGB(0, 0, 0)
         c.rect(0, 0, spec.width, spec.height, stroke=1, fill=0)
         for index, tile in enumerate(all_tiles):
-            c.setLineWidth(1.2 / scale)
+            c.setLineWidth(0.8 / scale)
             c.setStrokeColorRGB(0.75, 0.1, 0.1)
             c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=1, fill=0)
             c.setFillColorRGB(0.75, 0.1, 0.1)
-            cx, cy = (tile.x0 + tile.core_x1) / 2, (tile.y0 + tile.core_y1) / 2
-            size = max(6.0, min(10.0, (tile.core_y1 - tile.y0) * scale / 4))
-            c.setFont(BOLD, size / scale)
-            c.drawCentredString(cx, cy, f"page {numbering.tile(index)}")
+            cx, top = (tile.x0 + tile.core_x1) / 2, tile.core_y1
+            c.setFont(BOLD, 7 / scale)
+            c.drawCentredString(cx, top - 9 / scale, f"page {numbering.tile(index)}")
             c.setFont(FONT, 6 / scale)
-            c.drawCentredString(cx, cy - 8 / scale, spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1))
+            c.drawCentredString(cx, top - 16 / scale, spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1))
         c.setFillColorRGB(0, 0, 0)
-        c.setFont(BOLD, 6.5 / scale)
         for f in spec.features:
             fx, fy = _label_point(f)
-            c.drawCentredString(fx, fy + (0 if len(f.points) > 1 else 14), f.label)
+            c.setFont(BOLD, 6.5 / scale)
+            c.drawCentredString(fx, fy - (14 / scale if len(f.points) == 1 else 0), f.label)
         c.restoreState()
         if spec.features:
             _legend(c, x, y)
@@ -516,4 +619,5 @@ def plain_map(title: str, width: float, height: float, unit: str, unit_pt: float
               bar: tuple[str, float] | None = None) -> MapSpec:
     label, length = bar or (f"1 {unit}", unit_pt)
     return MapSpec(title, width, height, plain_sea(label, length), tuple(features), overlap,
-                   f"{width / unit_pt:g} x {height / unit_pt:g} {unit}, no grid", plain_range(unit, unit_pt), plain_plan())
+                   f"{width / unit_pt:g} x {height / unit_pt:g} {unit}, no grid", plain_range(unit, unit_pt, height),
+                   plain_plan(unit, unit_pt, width, height))

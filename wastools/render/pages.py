@@ -57,12 +57,26 @@ def draw_check_bars(c, page: Page) -> None:
     c.restoreState()
 
 
+def header_lines(page: Page, text: str) -> list[str]:
+    """The header broken into lines that fit the width; at most two fit the band."""
+    from reportlab.lib.utils import simpleSplit
+
+    register_fonts()
+    lines = simpleSplit(text, FONT, HEADER_SIZE, page.width - 2 * MARGIN)
+    if len(lines) > 2:
+        raise ValueError(f"page header too long for two lines: {text!r}")
+    return lines
+
+
 def draw_label(c, page: Page, text: str) -> None:
-    """The page's header, in the band above the content."""
+    """The page's header, in the band above the content (one or two lines)."""
+    lines = header_lines(page, text)
     c.saveState()
     c.setFillColorRGB(0, 0, 0)
     c.setFont(FONT, HEADER_SIZE)
-    c.drawString(MARGIN, page.height - MARGIN + 12, text)
+    top = page.height - SAFE - 10 if len(lines) > 1 else page.height - MARGIN + 12
+    for i, line in enumerate(lines):
+        c.drawString(MARGIN, top - i * (HEADER_SIZE + 1.5), line)
     c.restoreState()
 
 
@@ -90,3 +104,27 @@ def document(pages: list[tuple[Page, Callable[[Any], None]]], title: str, profil
         c.showPage()
     c.save()
     return buf.getvalue(), len(pages)
+
+
+def bars_overlay(page: Page) -> bytes:
+    """A one-page PDF holding only the check bars and the print note of ``page``."""
+    register_fonts()
+    buf = io.BytesIO()
+    c = rl_canvas.Canvas(buf, pagesize=(page.width, page.height), invariant=1, pageCompression=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
+    draw_check_bars(c, page)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def stamp_check_bars(writer) -> None:
+    """Add the check bars to every page of a laid-out document (aids, briefings), whose
+    margins (at least 36 pt) leave the bands free for them."""
+    from pypdf import PdfReader
+
+    overlays: dict[tuple[float, float], Any] = {}
+    for page in writer.pages:
+        size = (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
+        if size not in overlays:
+            overlays[size] = PdfReader(io.BytesIO(bars_overlay(Page(*size)))).pages[0]
+        page.merge_page(overlays[size])

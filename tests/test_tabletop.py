@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests import printcheck
 from wastools.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners, split, tiles
 from wastools.render import counters, maps, rulers
 from wastools.render.pages import Page, check_bars
@@ -58,7 +59,8 @@ def test_ruler_ticks_are_one_unit_apart(variant, params, unit_pt):
     with open_pdf(pdf) as doc:
         for strip in strip_ticks(doc.pages[0], 13).values():
             steps += [round(b - a, 3) for a, b in zip(strip, strip[1:])]
-    assert steps and all(abs(s - unit_pt * ruler.label_every) < 0.01 for s in steps)
+    assert steps and all(abs(s - unit_pt * rulers.number_step(ruler)) < 0.01 for s in steps)
+    assert rulers.number_step(ruler) == 1  # every unit numbered: these units are wide enough
 
 
 def test_inch_rulers_mark_the_seed_distances():
@@ -69,7 +71,7 @@ def test_inch_rulers_mark_the_seed_distances():
     with open_pdf(pdf) as doc:
         minor = [x for strip in strip_ticks(doc.pages[0], 7).values() for x in strip]
         labelled = strip_ticks(doc.pages[0], 13)
-    assert labelled and all(round(b - a, 3) == 360.0 for s in labelled.values() for a, b in zip(s, s[1:]))  # every 5 in
+    assert labelled and all(round(b - a, 3) == 72.0 for s in labelled.values() for a, b in zip(s, s[1:]))  # every inch numbered
     assert len(minor) > 20
 
 
@@ -80,8 +82,11 @@ def test_centimetre_rulers(scale, sector):
     assert ruler.zones[1].end == 2 * sector  # range 1 reaches 2 sectors: 20 cm at 6 ft
     pdf, _ = rulers.rulers_pdf([ruler], "letter", "t")
     with open_pdf(pdf) as doc:
-        strips = strip_ticks(doc.pages[0], 7)
-    assert strips and all(abs((b - a) - PT_PER_CM) < 0.01 for s in strips.values() for a, b in zip(s, s[1:]) if b - a < 1.5 * PT_PER_CM)
+        strips = strip_ticks(doc.pages[0], 13)
+        text = " ".join(p.extract_text() for p in doc.pages)
+    # every centimetre ticked and numbered, on both table scales
+    assert strips and all(abs((b - a) - PT_PER_CM) < 0.01 for s in strips.values() for a, b in zip(s, s[1:]))
+    assert {str(n) for n in range(round(ruler.length) + 1)} <= set(text.split())  # each centimetre numbered
 
 
 def test_long_rulers_split_with_join_marks():
@@ -89,7 +94,9 @@ def test_long_rulers_split_with_join_marks():
     pdf, pages = rulers.rulers_pdf(v.extras["rulers"](v.defaults()), "letter", "t")
     with open_pdf(pdf) as doc:
         text = " ".join(p.extract_text() for p in doc.pages)
+        turned = {t for p in doc.pages for t, _box, vertical in printcheck.labels(p) if vertical}
     assert "(part 1 of 5)" in text and "(part 5 of 5)" in text and "join 4" in text
+    assert {"glue part 2", "glue part 5"} <= turned and "glue part 6" not in turned  # a tab on each part but the last
 
 
 @given(length=st.floats(1, 5000), page=st.floats(100, 800))
@@ -264,3 +271,49 @@ def test_card_layouts_keep_bars_and_marks_in_the_printable_area(name):
         assert 12 <= x0 and x1 <= w - 12 and 12 <= y0 and y1 <= h - 12
         assert x1 <= left or x0 >= right or y1 <= bottom or y0 >= top  # off the cards
     assert {b.vertical for b in sheets.card_sheet_bars(layout)} == {True, False}
+
+
+def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back():
+    page = Page.of("letter")
+    slots = counters.counter_positions(page)
+    pdf, pages = counters.counters_pdf("letter", 3.0)
+    items = counters.counter_set()
+    subs = [i for i, c in enumerate(items) if c.kind == "submarine"]
+    assert {items[i].text for i in subs} == {"SUB"} and {items[i].back for i in subs} == {"REAL", "DUMMY"}
+    with open_pdf(pdf) as doc:
+        front, back = doc.pages[0], doc.pages[1]
+
+        def word_at(p, x, y):
+            top = p.height - (y + counters.SIZE)
+            box = p.crop((x + 1, top + 1, x + counters.SIZE - 1, top + counters.SIZE - 1))
+            return " ".join((box.extract_text() or "").split())
+
+        faces = {word_at(front, *slots[i]) for i in subs}
+        assert faces == {"SUB submarine"}  # nothing on the face tells them apart
+        backs = [word_at(back, *counters.back_position(page, *slots[i])) for i in subs]
+        assert backs == [items[i].back for i in subs]
+    assert pages == 2 * -(-len(items) // len(slots)) + 1
+
+
+def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
+    v = VARIANTS["off-grid"]
+    aa = next(r for r in v.extras["rulers"](v.defaults()) if "Anti-air" in r.title)
+    sets = rulers.band_sets(aa.zones)
+    assert [[z.label for z in s] for s in sets] == [["AA short", "AA long (-1)"], ["Heavy AA short", "Heavy AA long (-1)"]]
+    for variant in ("off-grid", "tabletop-cm", "tabletop-inches", "hex", "large-map"):
+        for ruler in VARIANTS[variant].extras["rulers"](VARIANTS[variant].defaults()):
+            for bands in rulers.band_sets(ruler.zones):
+                assert all(a.end <= b.start + 1e-9 for a, b in zip(bands, bands[1:]))
+    pdf, _ = rulers.rulers_pdf([aa], "letter", "t")
+    with open_pdf(pdf) as doc:
+        words = [w["text"] for w in doc.pages[0].extract_words(keep_blank_chars=True)]
+    assert sum("AA short" == w.strip() for w in words) == 1 and sum("Heavy AA short" == w.strip() for w in words) == 1
+
+
+def test_every_counter_word_fits_its_counter():
+    from wastools.render.sheets import BOLD, FONT, text_width
+
+    for counter in counters.counter_set():
+        assert text_width(counter.text, counters.WORD, BOLD) <= counters.SIZE - 4
+        assert text_width(counter.sub, counters.NOTE_SIZE, FONT) <= counters.SIZE - 4
+        assert text_width(counter.back, counters.WORD, BOLD) <= counters.SIZE - 4

@@ -35,7 +35,8 @@ def test_outputs_and_manifest(built):
     others = {f"{v}/rulers{s}.pdf" for v in ("large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for s in ("", "-a4")}
     others |= {"large-map/map-square.pdf", "large-map/map-square-a4.pdf", "hex/map-hex.pdf", "hex/map-hex-a4.pdf", "counters.pdf", "counters-a4.pdf"}
     others |= {f"{v}/player-aid{s}.pdf" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for s in ("", "-a4")}
-    others |= {f"scenarios/{n}{s}.pdf" for n in ("mers-el-kebir-1940", "denmark-strait-1941", "savo-island-1942") for s in ("", "-a4")}
+    others |= {f"scenarios/{n}{s}.pdf" for n in ("mers-el-kebir-1940", "denmark-strait-1941", "savo-island-1942") for s in ("", "-a4", "-poster")}
+    others |= {"large-map/map-square-poster.pdf", "hex/map-hex-poster.pdf"}
     assert set(manifest["outputs"]) == decks | others | {"calibration/duplex-letter.pdf", "calibration/duplex-a4.pdf"}
     import hashlib
 

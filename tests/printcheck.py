@@ -98,14 +98,14 @@ class Measured:
     vertical: bool
 
 
-def labels(page) -> list[tuple[str, dict, bool]]:
-    """(text, bounding box, is_vertical) of every label: upright words, and runs of
-    characters turned to read upwards."""
-    out = [(w["text"], w, False) for w in page.extract_words(keep_blank_chars=True, x_tolerance=1.5)
-           if w.get("upright", True)]
+def labels(page, size: float = 6.0) -> list[tuple[str, dict, bool]]:
+    """(text, bounding box, is_vertical) of every label set in ``size`` pt: upright words,
+    and runs of characters turned to read upwards."""
+    out = [(w["text"], w, False) for w in page.extract_words(keep_blank_chars=True, x_tolerance=1.5, extra_attrs=["size"])
+           if w.get("upright", True) and abs(w["size"] - size) < 0.05]
     turned: dict[float, list[dict]] = {}
     for c in page.chars:
-        if not c["upright"]:
+        if not c["upright"] and abs(char_size(c) - size) < 0.05:
             turned.setdefault(round(c["x0"], 1), []).append(c)
     for column in turned.values():
         column.sort(key=lambda c: -c["bottom"])
@@ -128,7 +128,8 @@ def labels(page) -> list[tuple[str, dict, bool]]:
 
 
 def check_bars(page) -> list[Measured]:
-    """Every label that states a length, with the line it labels: for a horizontal bar the
+    """Every 6 pt label that states a length (bars and scale bars are labelled in 6 pt;
+    lengths in a table's text are not bars), with the line it labels: for a horizontal bar the
     line that ends just left of the label, at its height; for a vertical bar (label turned
     to read upwards) the line just left of the label whose middle is beside the label's."""
     found = []

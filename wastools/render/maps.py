@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
 from .pages import MARGIN, Page, document, draw_label
-from .sheets import BOLD, FONT, PrinterProfile
+from .sheets import BOLD, FONT, PrinterProfile, text_width
 
 SEA = (0.86, 0.92, 0.97)
 GRID = (0.45, 0.5, 0.58)
@@ -539,11 +539,15 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
             cx, top = (tile.x0 + tile.core_x1) / 2, tile.core_y1
             c.setFont(BOLD, 7 / scale)
             c.drawCentredString(cx, top - 9 / scale, f"page {numbering.tile(index)}")
-            c.setFont(FONT, 6 / scale)
-            c.drawCentredString(cx, top - 16 / scale, spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1))
+            span = spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)
+            if text_width(span, 6) + 4 <= (tile.core_x1 - tile.x0) * scale:  # else the page's own header says it
+                c.setFont(FONT, 6 / scale)
+                c.drawCentredString(cx, top - 16 / scale, span)
         c.setFillColorRGB(0, 0, 0)
         for f in spec.features:
             fx, fy = _label_point(f)
+            half = text_width(f.label, 6.5, BOLD) / 2 / scale
+            fx = min(max(fx, half - MARGIN / 2 / scale), spec.width + MARGIN / 2 / scale - half)  # on the page
             c.setFont(BOLD, 6.5 / scale)
             c.drawCentredString(fx, fy - (14 / scale if len(f.points) == 1 else 0), f.label)
         c.restoreState()

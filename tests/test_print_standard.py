@@ -174,3 +174,28 @@ def _first_pages(pdf: bytes, n: int) -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def packs(repo, tmp_path_factory):
+    from tests.conftest import ROOT
+    from wastools import build as builder
+
+    out = tmp_path_factory.mktemp("packs")
+    report = builder.build(repo, ROOT, out, builder.Selection(variants=("hex", "large-map", "off-grid"), units=("hms-cossack",)),
+                           builder.Options(papers=("letter",), jobs=2))
+    return report.outputs
+
+
+TOO_BIG = "the whole map is tiled: its designer has not declared a smaller play area (map.play_area)"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario_id", [
+    "denmark-strait-1941",
+    pytest.param("mers-el-kebir-1940", marks=pytest.mark.xfail(strict=True, reason=TOO_BIG)),
+    pytest.param("savo-island-1942", marks=pytest.mark.xfail(strict=True, reason=TOO_BIG)),
+])
+def test_shipped_packs_stay_within_40_letter_pages(packs, scenario_id):
+    assert packs[f"scenarios/{scenario_id}.pdf"]["pages"] <= 40
+    assert packs[f"scenarios/{scenario_id}-poster.pdf"]["pages"] == 1

@@ -623,5 +623,5 @@ def plain_map(title: str, width: float, height: float, unit: str, unit_pt: float
               bar: tuple[str, float] | None = None) -> MapSpec:
     label, length = bar or (f"1 {unit}", unit_pt)
     return MapSpec(title, width, height, plain_sea(label, length), tuple(features), overlap,
-                   f"{width / unit_pt:g} x {height / unit_pt:g} {unit}, no grid", plain_range(unit, unit_pt, height),
+                   "no grid", plain_range(unit, unit_pt, height),
                    plain_plan(unit, unit_pt, width, height))

@@ -148,17 +148,15 @@ def _hex_path(c, cx: float, cy: float, flat: float) -> None:
 
 
 def hex_range(columns: int, rows: int, flat: float) -> Range:
-    r = hex_radius(flat)
-
+    """The hexes whose centres lie in a rectangle, as first and last hex names."""
     def name(x0: float, y0: float, x1: float, y1: float) -> str:
-        inside = [(col, row) for col in range(columns) for row in range(rows)
-                  if x0 <= hex_center(col, row, flat)[0] < x1 and y0 <= hex_center(col, row, flat)[1] < y1]
+        centres = ((col, row, hex_center(col, row, flat)) for col in range(columns) for row in range(rows))
+        inside = [(col, row) for col, row, (x, y) in centres if x0 <= x < x1 and y0 <= y < y1]
         if not inside:
             return "edge hexes"
         cols = [c for c, _ in inside]
         tops = [rows - 1 - rw for _, rw in inside]
         return f"hexes {hex_name(min(cols), min(tops))} to {hex_name(max(cols), max(tops))}"
-    del r
     return name
 
 

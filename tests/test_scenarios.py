@@ -149,8 +149,8 @@ def test_aids_and_packs_build(repo, tmp_path):
     with pdfplumber.open(tmp_path / "scenarios" / "savo-island-1942.pdf") as pdf:
         first = pdf.pages[0].extract_text()
         texts = [p.extract_text() or "" for p in pdf.pages]
-    assert "Savo Island, 9 August 1942" in first and "legal: 64 of 65" in " ".join(first.split())
+    assert "Savo Island, 9 August 1942" in first and "within the limit of 65 points" in " ".join(first.split())
     assert any("HMAS Canberra" in t and "hexes" in t for t in texts[1:4])  # the cards
-    assert any("assembly" in t for t in texts)  # the map
+    assert any(": plan of the whole map (" in t for t in texts)  # the map
     with pdfplumber.open(tmp_path / "scenarios" / "denmark-strait-1941.pdf") as pdf:
         assert "Bismarck" in pdf.pages[0].extract_text()

@@ -79,7 +79,7 @@ def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):
     tree = parse(text)
     scenario = repo.extra["scenarios"]["savo-island-1942"]
     for side in scenario.sides:
-        assert f"legal: {side.fleet.points} of {side.fleet.effective_limit}" in text
+        assert f"within the limit of {side.fleet.effective_limit} points" in text and f"{side.fleet.points}" in text
     svg = next(tree.iter("{http://www.w3.org/2000/svg}svg"))
     polygons = list(svg.iter("{http://www.w3.org/2000/svg}polygon"))
     width, height = (scenario.data["map"][k] for k in ("width", "height"))

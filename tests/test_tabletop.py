@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests import printcheck
 from wastools.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners, split, tiles
 from wastools.render import counters, maps, rulers
-from wastools.render.pages import Page, check_bar_positions
+from wastools.render.pages import Page, check_bars
 from wastools.render.sheets import PrinterProfile
 from wastools.variants import VARIANTS
 
@@ -58,7 +59,8 @@ def test_ruler_ticks_are_one_unit_apart(variant, params, unit_pt):
     with open_pdf(pdf) as doc:
         for strip in strip_ticks(doc.pages[0], 13).values():
             steps += [round(b - a, 3) for a, b in zip(strip, strip[1:])]
-    assert steps and all(abs(s - unit_pt * ruler.label_every) < 0.01 for s in steps)
+    assert steps and all(abs(s - unit_pt * rulers.number_step(ruler)) < 0.01 for s in steps)
+    assert rulers.number_step(ruler) == 1  # every unit numbered: these units are wide enough
 
 
 def test_inch_rulers_mark_the_seed_distances():
@@ -69,7 +71,7 @@ def test_inch_rulers_mark_the_seed_distances():
     with open_pdf(pdf) as doc:
         minor = [x for strip in strip_ticks(doc.pages[0], 7).values() for x in strip]
         labelled = strip_ticks(doc.pages[0], 13)
-    assert labelled and all(round(b - a, 3) == 360.0 for s in labelled.values() for a, b in zip(s, s[1:]))  # every 5 in
+    assert labelled and all(round(b - a, 3) == 72.0 for s in labelled.values() for a, b in zip(s, s[1:]))  # every inch numbered
     assert len(minor) > 20
 
 
@@ -80,8 +82,11 @@ def test_centimetre_rulers(scale, sector):
     assert ruler.zones[1].end == 2 * sector  # range 1 reaches 2 sectors: 20 cm at 6 ft
     pdf, _ = rulers.rulers_pdf([ruler], "letter", "t")
     with open_pdf(pdf) as doc:
-        strips = strip_ticks(doc.pages[0], 7)
-    assert strips and all(abs((b - a) - PT_PER_CM) < 0.01 for s in strips.values() for a, b in zip(s, s[1:]) if b - a < 1.5 * PT_PER_CM)
+        strips = strip_ticks(doc.pages[0], 13)
+        text = " ".join(p.extract_text() for p in doc.pages)
+    # every centimetre ticked and numbered, on both table scales
+    assert strips and all(abs((b - a) - PT_PER_CM) < 0.01 for s in strips.values() for a, b in zip(s, s[1:]))
+    assert {str(n) for n in range(round(ruler.length) + 1)} <= set(text.split())  # each centimetre numbered
 
 
 def test_long_rulers_split_with_join_marks():
@@ -89,7 +94,9 @@ def test_long_rulers_split_with_join_marks():
     pdf, pages = rulers.rulers_pdf(v.extras["rulers"](v.defaults()), "letter", "t")
     with open_pdf(pdf) as doc:
         text = " ".join(p.extract_text() for p in doc.pages)
+        turned = {t for p in doc.pages for t, _box, vertical in printcheck.labels(p) if vertical}
     assert "(part 1 of 5)" in text and "(part 5 of 5)" in text and "join 4" in text
+    assert {"glue part 2", "glue part 5"} <= turned and "glue part 6" not in turned  # a tab on each part but the last
 
 
 @given(length=st.floats(1, 5000), page=st.floats(100, 800))
@@ -129,28 +136,45 @@ def test_hexes_are_170_08_pt_flat_to_flat():
     assert 85.04 in diffs or 170.08 in diffs  # half and whole flat-to-flat steps
 
 
-def test_a_feature_across_a_seam_is_at_the_same_map_position_on_both_pages():
-    sector = 4 * PT_PER_IN
-    spec = maps.square_map("t", 24, 12, sector)
+def test_seam_marks_close_into_whole_circles_across_every_seam():
+    spec = maps.square_map("t", 24, 12, 4 * PT_PER_IN)
     page = Page.of("letter", landscape=True)
     tile_list = maps.page_tiles(spec, page)
-    left = next(t for t in tile_list if t.col == 0 and t.row == max(x.row for x in tile_list))
-    right = next(t for t in tile_list if t.col == 1 and t.row == left.row)
-    seam_x = (left.core_x1 + left.x0 + left.width) / 2  # inside the overlap strip
-    y = left.y0 + left.height / 2
-    island = maps.Feature("island", "Seam Island", ((seam_x - 10, y - 10), (seam_x + 10, y - 10), (seam_x + 10, y + 10), (seam_x - 10, y + 10)))
-    spec = maps.square_map("t", 24, 12, sector, (island,))
-    pdf, _ = maps.map_pdf(spec, "letter")
     ax, ay, _w, _h = page.area
-    order = tile_list
+    pdf, _ = maps.map_pdf(spec, "letter")
     with open_pdf(pdf) as doc:
-        found = []
-        for tile in (left, right):
-            p = doc.pages[order.index(tile) + 1]
-            word = next(w for w in p.extract_words() if w["text"] == "Seam")
-            # page point back to map point
-            found.append((word["x0"] - ax + tile.x0, (p.height - word["bottom"]) - ay + tile.y0))
-    assert abs(found[0][0] - found[1][0]) < 0.01 and abs(found[0][1] - found[1][1]) < 0.01
+        def circles(index):
+            tile = tile_list[index]
+            return {(round(c["x0"] + 6 - ax + tile.x0, 2), round(c["y0"] + 6 - ay + tile.y0, 2))
+                    for c in doc.pages[index + 1].curves if round(c["x1"] - c["x0"], 1) == 12.0}
+        first = tile_list.index(next(t for t in tile_list if t.col == 0 and t.row == max(x.row for x in tile_list)))
+        right = tile_list.index(next(t for t in tile_list if t.col == 1 and t.row == tile_list[first].row))
+        below = tile_list.index(next(t for t in tile_list if t.col == 0 and t.row == tile_list[first].row - 1))
+        for other in (right, below):
+            shared = set(maps.seam_marks(tile_list[first], tile_list)) & set(maps.seam_marks(tile_list[other], tile_list))
+            assert len(shared) == 2
+            on_both = {(round(x, 2), round(y, 2)) for x, y in shared}
+            assert on_both <= circles(first) and on_both <= circles(other)
+    # each mark sits on a seam: on the boundary of both pages' own areas
+    for tile in tile_list:
+        for x, y in maps.seam_marks(tile, tile_list):
+            assert min(abs(x - tile.x0), abs(x - tile.core_x1), abs(y - tile.y0), abs(y - tile.core_y1)) < 1e-6
+
+
+def test_every_tile_names_its_glue_strips_and_trim_edges():
+    spec = maps.square_map("t", 6, 4, 4 * PT_PER_IN)
+    pdf, pages = maps.map_pdf(spec, "letter", numbering=maps.Numbering(first=5))
+    tile_list = maps.page_tiles(spec, Page.of("letter", landscape=True))
+    with open_pdf(pdf) as doc:
+        texts = [" ".join((p.extract_text() or "").split()) for p in doc.pages]
+    assert "page 5: plan of the whole map" in texts[0]
+    for index, tile in enumerate(tile_list):
+        text = texts[index + 1]
+        assert f"page {6 + index} of {5 + len(tile_list)}" in text
+        glue = "glue: page" in text or "egap :eulg" in text  # a side strip's label reads upwards
+        assert glue == bool(maps.glue_strips(tile))
+        assert ("Trim the" in text) == (tile.col > 0 or tile.row > 0)  # a page to the left or below
+        assert f"page {6 + index}" in texts[0]  # the plan shows it with this file's page number
 
 
 @given(w=st.floats(500, 8000), h=st.floats(500, 8000), overlap=st.floats(0, 72))
@@ -172,7 +196,7 @@ def test_maps_have_an_assembly_page_on_both_papers():
         spec = maps.square_map("board", 24, 12, 4 * PT_PER_IN)
         pdf, pages = maps.map_pdf(spec, paper)
         with open_pdf(pdf) as doc:
-            assert "assembly" in doc.pages[0].extract_text()
+            assert "plan of the whole map" in doc.pages[0].extract_text()
             assert len(doc.pages) == pages == len(maps.page_tiles(spec, Page.of(paper, True))) + 1
 
 
@@ -221,19 +245,75 @@ def test_counters_are_three_quarters_of_an_inch():
     assert (54.0, 54.0) in sizes
 
 
-def test_check_bar_positions_fit_the_page():
+def test_check_bars_stay_in_the_margins_of_every_page():
     for paper in ("letter", "a4"):
         for landscape in (False, True):
             page = Page.of(paper, landscape)
-            for _x, y1, y2 in check_bar_positions(page).values():
-                assert 0 < y1 < y2 < page.height
+            bars = check_bars(page)
+            assert {b.vertical for b in bars} == {True, False}
+            for bar in bars:
+                x0, y0, x1, y1 = bar.footprint()
+                assert 12 <= x0 < x1 <= page.width - 12 and 12 <= y0 < y1 <= page.height - 12
+                # never on the content area
+                assert x1 <= 36 or x0 >= page.width - 36 or y1 <= 36 or y0 >= page.height - 36
 
 
 @pytest.mark.parametrize("name", ["letter", "a4", "letter-bleed", "a4-bleed"])
-def test_card_layouts_keep_bars_and_marks_on_the_page(name):
+def test_card_layouts_keep_bars_and_marks_in_the_printable_area(name):
     from wastools.render import sheets
 
     layout = sheets.load_layout(name)
     w, h = layout["page"]["width"], layout["page"]["height"]
-    for (x1, y1), (x2, y2) in list(sheets.check_bar_segments(layout).values()) + sheets.crop_mark_segments(layout):
-        assert 0 < min(x1, x2) and max(x1, x2) < w and 0 < min(y1, y2) and max(y1, y2) < h
+    left, bottom, right, top = sheets.card_area(layout)
+    boxes = [bar.footprint() for bar in sheets.card_sheet_bars(layout)]
+    boxes += [(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)) for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout)]
+    for x0, y0, x1, y1 in boxes:
+        assert 12 <= x0 and x1 <= w - 12 and 12 <= y0 and y1 <= h - 12
+        assert x1 <= left or x0 >= right or y1 <= bottom or y0 >= top  # off the cards
+    assert {b.vertical for b in sheets.card_sheet_bars(layout)} == {True, False}
+
+
+def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back():
+    page = Page.of("letter")
+    slots = counters.counter_positions(page)
+    pdf, pages = counters.counters_pdf("letter", 3.0)
+    items = counters.counter_set()
+    subs = [i for i, c in enumerate(items) if c.kind == "submarine"]
+    assert {items[i].text for i in subs} == {"SUB"} and {items[i].back for i in subs} == {"REAL", "DUMMY"}
+    with open_pdf(pdf) as doc:
+        front, back = doc.pages[0], doc.pages[1]
+
+        def word_at(p, x, y):
+            top = p.height - (y + counters.SIZE)
+            box = p.crop((x + 1, top + 1, x + counters.SIZE - 1, top + counters.SIZE - 1))
+            return " ".join((box.extract_text() or "").split())
+
+        faces = {word_at(front, *slots[i]) for i in subs}
+        assert faces == {"SUB submarine"}  # nothing on the face tells them apart
+        backs = [word_at(back, *counters.back_position(page, *slots[i])) for i in subs]
+        assert backs == [items[i].back for i in subs]
+    assert pages == 2 * -(-len(items) // len(slots)) + 1
+
+
+def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
+    v = VARIANTS["off-grid"]
+    aa = next(r for r in v.extras["rulers"](v.defaults()) if "Anti-air" in r.title)
+    sets = rulers.band_sets(aa.zones)
+    assert [[z.label for z in s] for s in sets] == [["AA short", "AA long (-1)"], ["Heavy AA short", "Heavy AA long (-1)"]]
+    for variant in ("off-grid", "tabletop-cm", "tabletop-inches", "hex", "large-map"):
+        for ruler in VARIANTS[variant].extras["rulers"](VARIANTS[variant].defaults()):
+            for bands in rulers.band_sets(ruler.zones):
+                assert all(a.end <= b.start + 1e-9 for a, b in zip(bands, bands[1:]))
+    pdf, _ = rulers.rulers_pdf([aa], "letter", "t")
+    with open_pdf(pdf) as doc:
+        words = [w["text"] for w in doc.pages[0].extract_words(keep_blank_chars=True)]
+    assert sum("AA short" == w.strip() for w in words) == 1 and sum("Heavy AA short" == w.strip() for w in words) == 1
+
+
+def test_every_counter_word_fits_its_counter():
+    from wastools.render.sheets import BOLD, FONT, text_width
+
+    for counter in counters.counter_set():
+        assert text_width(counter.text, counters.WORD, BOLD) <= counters.SIZE - 4
+        assert text_width(counter.sub, counters.NOTE_SIZE, FONT) <= counters.SIZE - 4
+        assert text_width(counter.back, counters.WORD, BOLD) <= counters.SIZE - 4

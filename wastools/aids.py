@@ -32,6 +32,11 @@ class Section:
 
 BASE = "base game"
 
+
+def turns(n: int) -> str:
+    return "1 full turn" if n == 1 else f"{n} full turns"
+
+
 def dice(torpedoes: str = "Torpedoes hit only on 6 and do hull damage directly, ignoring armour.") -> Section:
     return Section(
         "Dice and damage", "base game, as restated by seeds 002 and 004",
@@ -66,7 +71,9 @@ def _sequence(extra_air: bool = False, winner_moves_second: bool = False, moving
     if not moving_air:
         steps.append("Air return: aircraft go home" + (", flying sectors like the outward leg" if extra_air else "") + ".")
     steps.append("End of turn: count objectives and victory points.")
-    source = "base game" + ("; seed 000 adds flying in the air mission and return phases" if extra_air else "") + ("; seed 004 moves aircraft and drops the air return phase" if moving_air else "")
+    source = ("base game" + ("; seed 000 adds flying in the air mission and return phases" if extra_air else "")
+              + ("; seed 004 moves aircraft and drops the air return phase" if moving_air else "")
+              + ("; seed 002 changes initiative: the winner moves second" if winner_moves_second else ""))
     return Section("Sequence of play", source, tuple(f"{i}. {s}" for i, s in enumerate(steps, 1)))
 
 
@@ -87,7 +94,7 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
         adapted = VARIANTS["large-map"].adapt(unit, params)
         how = "chart" if unit.id in chart and params["use_air_range_chart"] else ("formula" if adapted.movement.value is not None else "-")
         mph = unit.history.top_speed_mph
-        rows.append((unit.name, unit.nation, "-" if adapted.movement.value is None else adapted.movement.value, how, f"{mph:.0f}" if mph else "-"))
+        rows.append((unit.name, repo.nations[unit.nation].name if unit.nation in repo.nations else unit.nation, "-" if adapted.movement.value is None else adapted.movement.value, how, f"{mph:.0f}" if mph else "-"))
     air = Table(("aircraft", "nation", "sectors a phase", "from", "mph"), tuple(rows), "chart = the seed's Air Range Chart; formula = floor(mph / 12 x 1760 / 5000)")
     blocks = Table(("position", "armour", "hit points", "anti-air", "other"), (
         ("Air base", large_map.AIR_BASE["armor"], large_map.AIR_BASE["hull"], large_map.AIR_BASE["anti_air"], f"{large_map.AIR_BASE['capacity']} squadrons"),
@@ -103,7 +110,7 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
             "Passing through a sector with enemy anti-air lets that unit fire at once; a unit fires its anti-air once a turn.",
             "In the phase it takes off a squadron moves at most 1 sector.",
             "A carrier or air base launches plus lands at most its capacity in squadrons each air phase.",
-            f"After landing a squadron re-arms for {params['rearm_turns']} full turn(s); landing on a carrier it is not assigned to adds a marker.",
+            f"After landing a squadron re-arms for {turns(params['rearm_turns'])}; landing on a carrier it is not assigned to adds a marker.",
             "Aircraft must land to re-arm only after they attack. An aborted squadron falls back 1 sector and waits a phase.",
             "Carrier vulnerability: vital armour -1 for each squadron aboard. A sunk carrier takes its squadrons with it.",
         )),

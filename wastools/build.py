@@ -183,6 +183,7 @@ class Options:
     bleed: bool = False
     jobs: int = 2
     params: tuple[tuple[str, str, str], ...] = ()  # (variant, key, value) overrides
+    colour_maps: bool = False  # boards with a blue sea instead of ink-light white
 
     def variant_params(self, variant: Variant) -> dict:
         return variant.resolve({k: v for name, k, v in self.params if name == variant.name})
@@ -529,10 +530,18 @@ def sheet_targets(repo: Repository, selection: Selection, options: Options, root
         board = options.variant_params(VARIANTS["large-map"])
         width, height = board["columns"] * board["sector_in"] * 72, board["rows"] * board["sector_in"] * 72
         if "large-map" in chosen:
-            out.append((f"large-map/map-square{sfx}.pdf", (_square_map, (board["columns"], board["rows"], board["sector_in"] * 72, paper, options.profile))))
+            out.append((f"large-map/map-square{sfx}.pdf", (_square_map, (board["columns"], board["rows"], board["sector_in"] * 72, paper, options.profile, options.colour_maps))))
         if "hex" in chosen:
             hex_cm = options.variant_params(VARIANTS["hex"])["hex_cm"]
-            out.append((f"hex/map-hex{sfx}.pdf", (_hex_map, (width, height, hex_cm, paper, options.profile))))
+            out.append((f"hex/map-hex{sfx}.pdf", (_hex_map, (width, height, hex_cm, paper, options.profile, options.colour_maps))))
+        if paper == options.papers[0]:  # one true-size poster of each board, whatever the paper
+            if "large-map" in chosen:
+                out.append(("large-map/map-square-poster.pdf", (_square_poster, (board["columns"], board["rows"], board["sector_in"] * 72, options.profile))))
+            if "hex" in chosen:
+                out.append(("hex/map-hex-poster.pdf", (_hex_poster, (width, height, options.variant_params(VARIANTS["hex"])["hex_cm"], options.profile))))
+            for scenario in repo.extra.get("scenarios", {}).values():
+                if scenario.variant in chosen:
+                    out.append((f"scenarios/{scenario.id}-poster.pdf", (_scenario_poster, (scenario, options.profile))))
         leg = options.variant_params(VARIANTS["off-grid"])
         out.append((f"counters{sfx}.pdf", (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile))))
     jobs = [(rel, _key(code_fingerprint(), rel, job[0].__name__, job[1]), job) for rel, job in out]
@@ -567,17 +576,37 @@ def _rulers(variant: str, params: dict, paper: str, profile) -> tuple[bytes, int
     return rulers_pdf(v.extras["rulers"](params), paper, f"{v.title}: range rulers ({paper})", profile)
 
 
-def _square_map(columns: int, rows: int, sector: float, paper: str, profile) -> tuple[bytes, int]:
+def _square_map(columns: int, rows: int, sector: float, paper: str, profile, colour: bool = False) -> tuple[bytes, int]:
     from .render.maps import map_pdf, square_map
 
-    return map_pdf(square_map(f"large-map board ({paper})", columns, rows, sector), paper, profile)
+    return map_pdf(square_map(f"large-map board ({paper})", columns, rows, sector), paper, profile, colour=colour)
 
 
-def _hex_map(width: float, height: float, hex_cm: float, paper: str, profile) -> tuple[bytes, int]:
+def _hex_map(width: float, height: float, hex_cm: float, paper: str, profile, colour: bool = False) -> tuple[bytes, int]:
     from .geometry import PT_PER_CM
     from .render.maps import hex_map, map_pdf
 
-    return map_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes ({paper})", width, height, hex_cm * PT_PER_CM), paper, profile)
+    return map_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes ({paper})", width, height, hex_cm * PT_PER_CM), paper, profile, colour=colour)
+
+
+def _square_poster(columns: int, rows: int, sector: float, profile) -> tuple[bytes, int]:
+    from .render.maps import poster_pdf, square_map
+
+    return poster_pdf(square_map("large-map board", columns, rows, sector), profile)
+
+
+def _hex_poster(width: float, height: float, hex_cm: float, profile) -> tuple[bytes, int]:
+    from .geometry import PT_PER_CM
+    from .render.maps import hex_map, poster_pdf
+
+    return poster_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes", width, height, hex_cm * PT_PER_CM), profile)
+
+
+def _scenario_poster(scenario, profile) -> tuple[bytes, int]:
+    from .render.maps import poster_pdf
+    from .render.scenario_pack import scenario_map
+
+    return poster_pdf(scenario_map(scenario), profile)
 
 
 def _counters(paper: str, leg_in: float, profile) -> tuple[bytes, int]:

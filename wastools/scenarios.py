@@ -28,6 +28,7 @@ class Force:
     count: int = 1
     flagship: bool = False
     air_groups: tuple[tuple[model.Unit, int], ...] = ()
+    stands_for: str | None = None  # the ship a card stands in for, when the game lacks her
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def _side(doc, parts, side: dict, units, data, variant, found) -> Side | None:
             flagships += 1
             if not unit.flagship:
                 found.append(doc.problem(here + ["flagship"], f"{unit.id} has no flagship rating"))
-        forces.append(Force(unit, count, entry.get("flagship") is True, tuple(groups)))
+        forces.append(Force(unit, count, entry.get("flagship") is True, tuple(groups), entry.get("stands_for")))
         fleet_units.append((unit, count))
     if flagships > 1:
         found.append(doc.problem(parts + ["forces"], "a side has at most one flagship"))
@@ -221,6 +222,8 @@ def _coordinates(doc, data: dict, variant: str, found) -> None:
         for i, item in enumerate(data.get(key) or []):
             if isinstance(item, dict):
                 check([key, i, "at"], item.get("at"))
+    for j, point in enumerate(data["map"].get("play_area") or []):
+        check(["map", "play_area", j], point)
     for key in ("terrain", "deployment_zones"):
         for i, item in enumerate(data.get(key) or []):
             if isinstance(item, dict):

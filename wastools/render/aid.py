@@ -8,6 +8,7 @@ from ..aids import aid
 from ..variants import VARIANTS
 from .fetcher import TEMPLATES
 from .scenario_pack import PAGE_SIZES
+from .pages import stamp_check_bars
 from .sheets import finish
 
 
@@ -24,4 +25,5 @@ def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None) -
     pdf = HTML(string=html, base_url=(TEMPLATES / "aid" / "aid.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(pdf)))
+    stamp_check_bars(writer)
     return finish(writer, f"{VARIANTS[name].title}: player aid", key), len(writer.pages)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from .sheets import MM, PrinterProfile, _as_form, _overlay, finish
+from .sheets import BOLD, FONT, LABEL_SIZE, MM, PrinterProfile, _as_form, _overlay, finish, register_fonts
 
 SPAN_MM = 10  # scales read -10 .. +10 mm
 
@@ -25,8 +25,9 @@ def targets(layout: dict[str, Any]) -> list[tuple[float, float]]:
 def _page(layout: dict[str, Any], draw) -> bytes:
     from reportlab.pdfgen import canvas
 
+    register_fonts()
     buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(layout["page"]["width"], layout["page"]["height"]), invariant=1)
+    c = canvas.Canvas(buf, pagesize=(layout["page"]["width"], layout["page"]["height"]), invariant=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
     draw(c)
     c.showPage()
     c.save()
@@ -40,10 +41,10 @@ def _front(layout: dict[str, Any]):
             c.line(x - 14, y, x + 14, y)
             c.line(x, y - 14, x, y + 14)
             c.circle(x, y, 4)
-        c.setFont("Helvetica-Bold", 11)
+        c.setFont(BOLD, 11)
         w, h = layout["page"]["width"], layout["page"]["height"]
         c.drawCentredString(w / 2, h / 2 + 60, "Duplex calibration: front")
-        c.setFont("Helvetica", 8)
+        c.setFont(FONT, 8)
         lines = [
             "Print both sides at 100 % (actual size), flipping on the long edge.",
             "Hold the sheet to the light: read where each cross meets the scales on the back.",
@@ -59,7 +60,7 @@ def _back(layout: dict[str, Any]):
     def draw(c) -> None:
         w = layout["page"]["width"]
         c.setLineWidth(0.3)
-        c.setFont("Helvetica", 4)
+        c.setFont(FONT, 6)
         for x, y in targets(layout):
             bx = w - x  # the same spot seen through the sheet
             for i in range(-SPAN_MM, SPAN_MM + 1):
@@ -70,7 +71,7 @@ def _back(layout: dict[str, Any]):
                 if i % 5 == 0 and i:
                     c.drawCentredString(bx - i * MM, y - 10, f"{i:+d}")
                     c.drawString(bx + 7, y + i * MM - 1.5, f"{i:+d}")
-        c.setFont("Helvetica-Bold", 11)
+        c.setFont(BOLD, 11)
         c.drawCentredString(w / 2, layout["page"]["height"] / 2 + 60, "Duplex calibration: back")
 
     return draw

@@ -1,4 +1,10 @@
-"""Counters and templates: markers sized to sit beside 1:1800 models, and smoke templates."""
+"""Counters and templates: markers sized to sit beside 1:1800 models, and smoke templates.
+
+Every counter sheet is followed by its back sheet, mirrored left to right for long-edge
+duplex like the card backs. Real and dummy submarines share one face ("SUB") and differ
+only on the back (seed 002: dummies are identical to the real submarine but marked
+underneath). One type scale: 8 pt bold for a counter's word, 6.5 pt for its note.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,10 @@ from dataclasses import dataclass
 
 from ..geometry import PT_PER_IN
 from .pages import Page, document, draw_label
-from .sheets import PrinterProfile
+from .sheets import BOLD, FONT, PrinterProfile
 
 SIZE = 0.75 * PT_PER_IN  # 19 mm: fits beside a destroyer or cruiser base
+WORD, NOTE_SIZE = 8.0, 6.5
 
 
 @dataclass(frozen=True)
@@ -17,10 +24,11 @@ class Counter:
     text: str
     sub: str = ""
     colour: tuple[float, float, float] = (0.9, 0.9, 0.9)
+    back: str = ""  # printed on the back sheet under this counter
 
 
 def counter_set() -> list[Counter]:
-    """What a typical game needs, with the seed each marker comes from."""
+    """What a typical game needs."""
     grey, red, amber, blue, green, white = (0.85, 0.85, 0.85), (0.93, 0.62, 0.6), (0.98, 0.85, 0.5), (0.65, 0.78, 0.93), (0.7, 0.88, 0.7), (1, 1, 1)
     out: list[Counter] = []
     out += [Counter("re-arm", "RE-ARM", "air / torpedoes", amber)] * 18
@@ -28,7 +36,8 @@ def counter_set() -> list[Counter]:
     out += [Counter("damaged", "DAMAGED", "", red)] * 12
     out += [Counter("crippled", "CRIPPLED", "", red)] * 9
     out += [Counter("sinking", str(n), "sinking", grey) for n in range(1, 7) for _ in range(2)]
-    out += [Counter("dummy-sub", "SUB?", "dummy", blue)] * 9
+    out += [Counter("submarine", "SUB", "submarine", blue, "REAL")] * 3
+    out += [Counter("submarine", "SUB", "submarine", blue, "DUMMY")] * 6
     out += [Counter("mine", "MINES", "", grey)] * 9
     out += [Counter("objective", f"OBJ {n}", "objective", green) for n in range(1, 7)]
     out += [Counter("fog", "FOG", "", white)] * 3 + [Counter("squall", "SQUALL", "", white)] * 3
@@ -36,9 +45,15 @@ def counter_set() -> list[Counter]:
 
 
 def counter_positions(page: Page) -> list[tuple[float, float]]:
+    """Counters abut in rows from the top left of the printable area."""
     x, y, w, h = page.area
-    cols, rows = int(w // SIZE), int((h - 14) // SIZE)
-    return [(x + i * SIZE, y + h - 14 - (j + 1) * SIZE) for j in range(rows) for i in range(cols)]
+    cols, rows = int(w // SIZE), int(h // SIZE)
+    return [(x + i * SIZE, y + h - (j + 1) * SIZE) for j in range(rows) for i in range(cols)]
+
+
+def back_position(page: Page, x: float, y: float) -> tuple[float, float]:
+    """Where a counter's back goes: mirrored left to right (long-edge duplex flip)."""
+    return page.width - x - SIZE, y
 
 
 def _draw_counter(c, counter: Counter, x: float, y: float) -> None:
@@ -47,23 +62,33 @@ def _draw_counter(c, counter: Counter, x: float, y: float) -> None:
     c.setLineWidth(0.4)
     c.rect(x, y, SIZE, SIZE, stroke=1, fill=1)
     c.setFillColorRGB(0, 0, 0)
-    c.setFont("Helvetica-Bold", 12 if len(counter.text) <= 3 else 7)
+    c.setFont(BOLD, WORD)
     c.drawCentredString(x + SIZE / 2, y + SIZE / 2 - 2, counter.text)
     if counter.sub:
-        c.setFont("Helvetica", 5)
-        c.drawCentredString(x + SIZE / 2, y + 6, counter.sub)
+        c.setFont(FONT, NOTE_SIZE)
+        c.drawCentredString(x + SIZE / 2, y + 7, counter.sub)
+
+
+def _draw_back(c, counter: Counter, x: float, y: float) -> None:
+    c.setStrokeColorRGB(0.6, 0.6, 0.6)
+    c.setLineWidth(0.4)
+    c.rect(x, y, SIZE, SIZE, stroke=1, fill=0)
+    if counter.back:
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(BOLD, WORD)
+        c.drawCentredString(x + SIZE / 2, y + SIZE / 2 - 2, counter.back)
 
 
 def smoke_template(c, page: Page, radius: float, label: str) -> None:
     cx, cy = page.width / 2, page.height / 2
-    c.setFillColorRGB(0.8, 0.8, 0.8)
+    c.setFillColorRGB(0.93, 0.93, 0.93)
     c.setStrokeColorRGB(0.2, 0.2, 0.2)
     c.setLineWidth(0.8)
     c.circle(cx, cy, radius, stroke=1, fill=1)
     c.setFillColorRGB(0, 0, 0)
-    c.setFont("Helvetica-Bold", 10)
+    c.setFont(BOLD, WORD)
     c.drawCentredString(cx, cy + 6, "SMOKE")
-    c.setFont("Helvetica", 7)
+    c.setFont(FONT, NOTE_SIZE)
     c.drawCentredString(cx, cy - 8, label)
     c.line(cx, cy, cx + radius, cy)
 
@@ -75,16 +100,22 @@ def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterPro
     chunks = [items[i:i + len(slots)] for i in range(0, len(items), len(slots))]
     pages = []
     for n, chunk in enumerate(chunks, start=1):
-        def draw(c, chunk=chunk, n=n) -> None:
-            draw_label(c, page, f"counters - sheet {n} of {len(chunks)}: {SIZE / PT_PER_IN:g} in squares, cut along the lines")
+        def front(c, chunk=chunk, n=n) -> None:
+            draw_label(c, page, f"Counters, sheet {n} of {len(chunks)}: {SIZE / PT_PER_IN:g} in squares, cut along the lines. "
+                       "Print the next page on the back (flip on the long edge): submarines are told apart only there.")
             for counter, (x, y) in zip(chunk, slots):
                 _draw_counter(c, counter, x, y)
-        pages.append((page, draw))
+
+        def back(c, chunk=chunk, n=n) -> None:
+            draw_label(c, page, f"Counters, sheet {n} of {len(chunks)}: backs, mirrored for printing on the back of the sheet before this one.")
+            for counter, (x, y) in zip(chunk, slots):
+                _draw_back(c, counter, *back_position(page, x, y))
+        pages += [(page, front), (page, back)]
     radius = leg_in * PT_PER_IN
 
     def smoke(c) -> None:
-        draw_label(c, page, "smoke template (off-grid, seed 003): radius 1 leg")
+        draw_label(c, page, "Smoke templates (off-grid, seed 003): radius 1 leg. Print this page twice.")
         smoke_template(c, page, radius, f"radius 1 leg = {leg_in:g} in")
 
-    pages += [(page, smoke)] * 2
-    return document(pages, "counters and templates", profile)
+    pages.append((page, smoke))
+    return document(pages, "Counters and templates", profile)

@@ -1,24 +1,30 @@
 """Map sheets at exact scale: square sectors, hex grids or plain sea, tiled over pages.
 
-Each page prints a rectangle of the map with an overlap strip along its right and upper
-edges; a dashed cut line marks where the neighbouring page's own area begins, and
-alignment crosses printed in the overlap appear on both pages at the same map position.
-An assembly page shows how the pages fit together. Features (islands, shoals, air bases,
-objectives, deployment zones) are given in map points and drawn on every page they touch.
+Ink-light by default: white sea, thin grid, coordinates (``colour=True`` fills the sea).
+One overlap scheme: each page prints its own area plus a glue strip along its right and
+upper edges; the neighbour to the right (above) is trimmed on its left (bottom) solid line
+and glued over that strip. Alignment marks are circles centred on each seam, each page
+printing its half, so they close into whole circles when the pages meet. The first page is
+a plan of the whole map with every page's area, its PDF page number and its coordinates.
+``poster_pdf`` prints the whole map on one page at true size, for a print shop.
 """
 
 from __future__ import annotations
 
+import math
 import string
 from dataclasses import dataclass, field
 from typing import Callable
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
-from .pages import Page, document, draw_label
-from .sheets import PrinterProfile
+from .pages import MARGIN, Page, document, draw_label
+from .sheets import BOLD, FONT, PrinterProfile, text_width
 
 SEA = (0.86, 0.92, 0.97)
+GRID = (0.45, 0.5, 0.58)
 Draw = Callable[[object, Tile], None]
+Plan = Callable[[object, float], None]  # draws the grid at the plan's scale
+Range = Callable[[float, float, float, float], str]  # map rectangle -> "A1 to F3"
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,15 @@ class Feature:
     label: str
     points: tuple[tuple[float, float], ...]  # polygon (island, shoal, deployment) or one point
     side: str | None = None
+    hexes: float = 0.0  # if above 0: ``points`` are the centres of hexes this wide, the feature is their union
+
+
+def _no_range(x0: float, y0: float, x1: float, y1: float) -> str:
+    return f"{x0 / 72:g}-{x1 / 72:g} x {y0 / 72:g}-{y1 / 72:g} in"
+
+
+def _no_plan(c, scale: float) -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -38,232 +53,573 @@ class MapSpec:
     features: tuple[Feature, ...] = ()
     overlap: float = 36.0
     grid_note: str = ""
+    range_of: Range = _no_range
+    draw_plan: Plan = _no_plan
     extra: dict = field(default_factory=dict)
 
 
-def square_grid(columns: int, rows: int, sector: float) -> Draw:
-    """Sector lines every ``sector`` points, each sector named column letter + row number."""
-    def draw(c, tile: Tile) -> None:
-        c.setStrokeColorRGB(0.2, 0.3, 0.45)
-        c.setLineWidth(0.8)
-        for i in range(columns + 1):
-            c.line(i * sector, 0, i * sector, rows * sector)
-        for j in range(rows + 1):
-            c.line(0, j * sector, columns * sector, j * sector)
-        c.setFillColorRGB(0.2, 0.3, 0.45)
-        c.setFont("Helvetica", 9)
-        for i in range(columns):
-            for j in range(rows):
-                x, y = i * sector, j * sector
-                if tile.x0 - sector < x < tile.x0 + tile.width and tile.y0 - sector < y < tile.y0 + tile.height:
-                    c.drawString(x + 5, y + sector - 13, f"{_column_name(i)}{rows - j}")
-    return draw
-
-
-def _column_name(i: int) -> str:
+def column_name(i: int) -> str:
     letters = string.ascii_uppercase
     return letters[i] if i < 26 else letters[i // 26 - 1] + letters[i % 26]
 
 
+def sector_name(col: int, row_from_top: int) -> str:
+    """The board's own label of a sector: column letter, row number from the top (C7)."""
+    return f"{column_name(col)}{row_from_top + 1}"
+
+
+def square_grid(columns: int, rows: int, sector: float) -> Draw:
+    """Thin sector lines every ``sector`` points, each sector named column letter + row number."""
+    def draw(c, tile: Tile) -> None:
+        c.setStrokeColorRGB(*GRID)
+        c.setLineWidth(0.5)
+        for i in range(columns + 1):
+            c.line(i * sector, 0, i * sector, rows * sector)
+        for j in range(rows + 1):
+            c.line(0, j * sector, columns * sector, j * sector)
+        c.setFillColorRGB(*GRID)
+        c.setFont(FONT, 8)
+        for i in range(columns):
+            for j in range(rows):
+                # each sector named in the top left corner of the part this page shows
+                left, top = max(i * sector, tile.x0), min((j + 1) * sector, tile.core_y1)
+                if min((i + 1) * sector, tile.core_x1) - left >= 30 and top - max(j * sector, tile.y0) >= 20:
+                    c.drawString(left + 5, top - 12, sector_name(i, rows - 1 - j))
+    return draw
+
+
+def square_range(columns: int, rows: int, sector: float) -> Range:
+    def name(x0: float, y0: float, x1: float, y1: float) -> str:
+        c0, c1 = int(x0 // sector), min(columns, math.ceil(x1 / sector - 1e-6)) - 1
+        r_top, r_bottom = rows - min(rows, math.ceil(y1 / sector - 1e-6)), rows - 1 - int(y0 // sector)
+        return f"sectors {sector_name(c0, r_top)} to {sector_name(c1, r_bottom)}"
+    return name
+
+
+def square_plan(columns: int, rows: int, sector: float) -> Plan:
+    def draw(c, scale: float) -> None:
+        c.setStrokeColorRGB(*GRID)
+        c.setLineWidth(0.3 / scale)
+        for i in range(columns + 1):
+            c.line(i * sector, 0, i * sector, rows * sector)
+        for j in range(rows + 1):
+            c.line(0, j * sector, columns * sector, j * sector)
+        c.setFillColorRGB(*GRID)
+        c.setFont(FONT, 6 / scale)
+        if sector * scale >= 8:
+            for i in range(columns):
+                c.drawCentredString((i + 0.5) * sector, rows * sector + 2 / scale, column_name(i))
+            for j in range(rows):
+                c.drawRightString(-2 / scale, (rows - j - 0.5) * sector - 2 / scale, str(j + 1))
+    return draw
+
+
 def hex_grid(columns: int, rows: int, flat: float) -> Draw:
-    """Flat-topped hexes ``flat`` points flat to flat, labelled CCRR."""
+    """Thin flat-topped hexes ``flat`` points flat to flat, labelled CCRR."""
     r = hex_radius(flat)
 
     def draw(c, tile: Tile) -> None:
-        c.setStrokeColorRGB(0.2, 0.3, 0.45)
-        c.setLineWidth(0.6)
-        c.setFillColorRGB(0.2, 0.3, 0.45)
-        c.setFont("Helvetica", 6)
+        c.setStrokeColorRGB(*GRID)
+        c.setLineWidth(0.5)
+        c.setFillColorRGB(*GRID)
+        c.setFont(FONT, 7)
         for col in range(columns):
             for row in range(rows):
                 cx, cy = hex_center(col, row, flat)
                 if not (tile.x0 - r <= cx <= tile.x0 + tile.width + r and tile.y0 - r <= cy <= tile.y0 + tile.height + r):
                     continue
-                corners = hex_corners(cx, cy, flat)
-                path = c.beginPath()
-                path.moveTo(*corners[0])
-                for corner in corners[1:]:
-                    path.lineTo(*corner)
-                path.close()
-                c.drawPath(path, stroke=1, fill=0)
-                c.drawCentredString(cx, cy + flat / 2 - 9, f"{col + 1:02d}{rows - row:02d}")
+                _hex_path(c, cx, cy, flat)
+                c.drawCentredString(cx, cy + flat / 2 - 10, hex_name(col, rows - 1 - row))
     return draw
 
 
-def plain_sea(scale_unit: str, unit_pt: float, every: float) -> Draw:
-    """No grid: a small scale bar every ``every`` points so each page can be checked."""
+def hex_name(col: int, row_from_top: int) -> str:
+    return f"{col + 1:02d}{row_from_top + 1:02d}"
+
+
+def _hex_path(c, cx: float, cy: float, flat: float) -> None:
+    corners = hex_corners(cx, cy, flat)
+    path = c.beginPath()
+    path.moveTo(*corners[0])
+    for corner in corners[1:]:
+        path.lineTo(*corner)
+    path.close()
+    c.drawPath(path, stroke=1, fill=0)
+
+
+def hex_range(columns: int, rows: int, flat: float) -> Range:
+    """The hexes whose centres lie in a rectangle, as first and last hex names."""
+    def name(x0: float, y0: float, x1: float, y1: float) -> str:
+        centres = ((col, row, hex_center(col, row, flat)) for col in range(columns) for row in range(rows))
+        inside = [(col, row) for col, row, (x, y) in centres if x0 <= x < x1 and y0 <= y < y1]
+        if not inside:
+            return "edge hexes"
+        cols = [c for c, _ in inside]
+        tops = [rows - 1 - rw for _, rw in inside]
+        return f"hexes {hex_name(min(cols), min(tops))} to {hex_name(max(cols), max(tops))}"
+    return name
+
+
+def hex_plan(columns: int, rows: int, flat: float) -> Plan:
+    def draw(c, scale: float) -> None:
+        c.setStrokeColorRGB(*GRID)
+        c.setLineWidth(0.25 / scale)
+        for col in range(columns):
+            for row in range(rows):
+                _hex_path(c, *hex_center(col, row, flat), flat)
+        c.setFillColorRGB(*GRID)
+        c.setFont(FONT, 6 / scale)
+        step = max(1, math.ceil(8 / (flat * scale)))
+        top = rows * flat + flat / 2
+        for col in range(0, columns, step):
+            c.drawCentredString(hex_center(col, 0, flat)[0], top + 2 / scale, f"{col + 1:02d}")
+        for row in range(0, rows, step):
+            c.drawRightString(-2 / scale, hex_center(0, rows - 1 - row, flat)[1] - 2 / scale, f"{row + 1:02d}")
+    return draw
+
+
+def plain_sea(label: str, length_pt: float) -> Draw:
+    """No grid: a scale bar ``length_pt`` long, labelled with what it measures, near the
+    lower left corner of each page's own area."""
     def draw(c, tile: Tile) -> None:
-        c.setStrokeColorRGB(0.2, 0.3, 0.45)
-        c.setFillColorRGB(0.2, 0.3, 0.45)
-        c.setFont("Helvetica", 6)
-        c.setLineWidth(0.6)
-        y = tile.y0 + 14
-        x = tile.x0 + 14
-        c.line(x, y, x + unit_pt, y)
-        c.line(x, y - 3, x, y + 3)
-        c.line(x + unit_pt, y - 3, x + unit_pt, y + 3)
-        c.drawString(x, y + 5, f"1 {scale_unit}")
+        from .sheets import Bar, draw_bar
+
+        draw_bar(c, Bar(label, tile.x0 + 14, tile.y0 + 14, length_pt, False))
     return draw
 
 
-def _draw_features(c, features: tuple[Feature, ...]) -> None:
+def plain_range(unit: str, unit_pt: float, height: float) -> Range:
+    """A rectangle of the table as a player measures it: from the left and the top edges."""
+    def name(x0: float, y0: float, x1: float, y1: float) -> str:
+        return f"{x0 / unit_pt:.3g}-{x1 / unit_pt:.3g} {unit} from the left edge, {(height - y1) / unit_pt:.3g}-{(height - y0) / unit_pt:.3g} {unit} from the top"
+    return name
+
+
+def plain_plan(unit: str, unit_pt: float, width: float, height: float) -> Plan:
+    """Tick marks every 10 units (cm) or 6 units (in) along the top and left edges, numbered."""
+    step = 10 if unit == "cm" else 6
+
+    def draw(c, scale: float) -> None:
+        c.setStrokeColorRGB(*GRID)
+        c.setFillColorRGB(*GRID)
+        c.setLineWidth(0.4 / scale)
+        c.setFont(FONT, 6 / scale)
+        for i in range(0, int(width / unit_pt) + 1, step):
+            c.line(i * unit_pt, height, i * unit_pt, height + 3 / scale)
+            c.drawCentredString(i * unit_pt, height + 4 / scale, f"{i}")
+        for j in range(0, int(height / unit_pt) + 1, step):
+            c.line(-3 / scale, height - j * unit_pt, 0, height - j * unit_pt)
+            c.drawRightString(-4 / scale, height - j * unit_pt - 2 / scale, f"{j}")
+    return draw
+
+
+def hex_union_edges(centres: tuple[tuple[float, float], ...], flat: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The outline of a set of flat-topped hexes: every edge whose neighbour is not in the set."""
+    keys = {(round(x, 1), round(y, 1)) for x, y in centres}
+    edges = []
+    for cx, cy in centres:
+        corners = hex_corners(cx, cy, flat)
+        for k in range(6):
+            angle = math.radians(30 + 60 * k)
+            neighbour = (round(cx + flat * math.cos(angle), 1), round(cy + flat * math.sin(angle), 1))
+            if neighbour not in keys:
+                edges.append((corners[k], corners[(k + 1) % 6]))
+    return edges
+
+
+def _side_colour(c, side: str | None, fill: bool = False) -> None:
+    rgb = (0.7, 0.1, 0.1) if side == "axis" else (0.1, 0.2, 0.7)
+    c.setFillColorRGB(*rgb) if fill else c.setStrokeColorRGB(*rgb)
+
+
+def _outline(c, points) -> object:
+    path = c.beginPath()
+    path.moveTo(*points[0])
+    for p in points[1:]:
+        path.lineTo(*p)
+    path.close()
+    return path
+
+
+def _draw_hex_feature(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
+    if f.kind == "island" or (f.kind == "deployment" and tint):
+        if f.kind == "island":
+            c.setFillColorRGB(*((0.83, 0.78, 0.58) if colour else (0.9, 0.9, 0.9)))
+        else:
+            _side_colour(c, f.side, fill=True)
+            c.setFillAlpha(0.15)
+        for cx, cy in f.points:
+            c.drawPath(_outline(c, hex_corners(cx, cy, f.hexes)), stroke=0, fill=1)
+        c.setFillAlpha(1)
+    c.setStrokeColorRGB(0.3, 0.3, 0.3)
+    c.setLineWidth((1.6 if f.kind == "deployment" else 1.0) * u)
+    if f.kind == "deployment":
+        _side_colour(c, f.side)
+        c.setDash(6 * u, 3 * u)
+    elif f.kind == "shoal":
+        c.setDash(3 * u, 2 * u)
+        c.setStrokeColorRGB(0.35, 0.5, 0.6)
+    for (x1, y1), (x2, y2) in hex_union_edges(f.points, f.hexes):
+        c.line(x1, y1, x2, y2)
+
+
+def _hatch(c, points, step: float, width: float) -> None:
+    """Sparse diagonal lines inside a polygon: shallows that read as such on every page,
+    for very little ink."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    c.saveState()
+    c.clipPath(_outline(c, points), stroke=0, fill=0)
+    c.setDash(1, 0)
+    c.setLineWidth(width)
+    c.setStrokeColorRGB(0.45, 0.6, 0.7)
+    span = max(xs) - min(xs) + max(ys) - min(ys)
+    k = 0.0
+    while k <= span:
+        c.line(min(xs) + k, min(ys), min(xs) + k - (max(ys) - min(ys)), max(ys))
+        k += step
+    c.restoreState()
+
+
+def _draw_area(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
+    path = _outline(c, f.points)
+    c.setLineWidth(u)
+    if f.kind == "island":
+        c.setFillColorRGB(*((0.83, 0.78, 0.58) if colour else (0.93, 0.93, 0.93)))
+        c.setStrokeColorRGB(0.3, 0.3, 0.3)
+        c.drawPath(path, stroke=1, fill=1)
+    elif f.kind == "shoal":
+        c.setDash(3 * u, 2 * u)
+        c.setStrokeColorRGB(0.35, 0.5, 0.6)
+        if colour:
+            c.setFillColorRGB(0.74, 0.85, 0.9)
+        c.drawPath(path, stroke=1, fill=1 if colour else 0)
+        if not colour:
+            _hatch(c, f.points, 18 * u, 0.3 * u)
+    else:
+        if tint:
+            _side_colour(c, f.side, fill=True)
+            c.setFillAlpha(0.15)
+            c.drawPath(path, stroke=0, fill=1)
+            c.setFillAlpha(1)
+        c.setDash(6 * u, 3 * u)
+        c.setLineWidth(1.4 * u)
+        _side_colour(c, f.side)
+        c.drawPath(path, stroke=1, fill=0)
+
+
+def _draw_point(c, f: Feature, u: float) -> None:
+    x, y = f.points[0]
+    c.setLineWidth(u)
+    c.setFillColorRGB(1, 1, 1)
+    if f.kind == "air-base":
+        c.rect(x - 9 * u, y - 9 * u, 18 * u, 18 * u, stroke=1, fill=1)
+        c.line(x - 6 * u, y, x + 6 * u, y)
+        c.line(x, y - 6 * u, x, y + 6 * u)
+    elif f.kind == "battery":
+        c.circle(x, y, 8 * u, stroke=1, fill=1)
+        c.line(x, y, x + 12 * u, y + 6 * u)
+    else:  # objective
+        c.circle(x, y, 10 * u, stroke=1, fill=1)
+        c.circle(x, y, 4 * u, stroke=1, fill=0)
+
+
+def _draw_features(c, features: tuple[Feature, ...], colour: bool = True, labels: bool = True, u: float = 1.0, tint: bool = False) -> None:
+    """Terrain, zones and positions; ``u`` scales symbol sizes and line widths (the plan
+    draws them larger than its own scale), ``tint`` fills deployment zones lightly."""
     for f in features:
         c.saveState()
-        if f.kind in ("island", "shoal", "deployment"):
-            path = c.beginPath()
-            path.moveTo(*f.points[0])
-            for p in f.points[1:]:
-                path.lineTo(*p)
-            path.close()
-            if f.kind == "island":
-                c.setFillColorRGB(0.83, 0.78, 0.58)
-                c.setStrokeColorRGB(0.45, 0.38, 0.2)
-                c.drawPath(path, stroke=1, fill=1)
-            elif f.kind == "shoal":
-                c.setDash(3, 2)
-                c.setStrokeColorRGB(0.35, 0.5, 0.6)
-                c.setFillColorRGB(0.74, 0.85, 0.9)
-                c.drawPath(path, stroke=1, fill=1)
-            else:
-                c.setDash(6, 3)
-                c.setLineWidth(1.4)
-                c.setStrokeColorRGB(0.7, 0.1, 0.1) if f.side == "axis" else c.setStrokeColorRGB(0.1, 0.2, 0.7)
-                c.drawPath(path, stroke=1, fill=0)
+        if f.hexes:
+            _draw_hex_feature(c, f, colour, u, tint)
+        elif f.kind in ("island", "shoal", "deployment"):
+            _draw_area(c, f, colour, u, tint)
         else:
-            x, y = f.points[0]
-            c.setLineWidth(1)
-            c.setFillColorRGB(1, 1, 1)
-            if f.kind == "air-base":
-                c.rect(x - 9, y - 9, 18, 18, stroke=1, fill=1)
-                c.line(x - 6, y, x + 6, y)
-                c.line(x, y - 6, x, y + 6)
-            elif f.kind == "battery":
-                c.circle(x, y, 8, stroke=1, fill=1)
-                c.line(x, y, x + 12, y + 6)
-            else:  # objective
-                c.circle(x, y, 10, stroke=1, fill=1)
-                c.circle(x, y, 4, stroke=1, fill=0)
-        c.setFillColorRGB(0, 0, 0)
-        c.setFont("Helvetica-Bold", 7)
-        x, y = _label_point(f)
-        c.drawCentredString(x, y, f.label)
+            _draw_point(c, f, u)
+        if labels:
+            c.setFillColorRGB(0, 0, 0)
+            c.setFont(BOLD, 7 * u)
+            x, y = _label_point(f)
+            c.drawCentredString(x, y - (20 * u if len(f.points) == 1 else 0), f.label)
         c.restoreState()
 
 
 def _label_point(f: Feature) -> tuple[float, float]:
     xs = [p[0] for p in f.points]
     ys = [p[1] for p in f.points]
-    if len(f.points) == 1:
-        return xs[0], ys[0] - 20
     return sum(xs) / len(xs), sum(ys) / len(ys)
 
 
-def _alignment_marks(c, tile: Tile) -> None:
-    """Crosses in the overlap strips, at fixed map positions, so both pages show them."""
-    c.saveState()
-    c.setStrokeColorRGB(0.8, 0.1, 0.1)
-    c.setLineWidth(0.5)
-    for x, y in alignment_marks_of(tile):
-        c.line(x - 6, y, x + 6, y)
-        c.line(x, y - 6, x, y + 6)
-        c.circle(x, y, 3)
-    c.restoreState()
+# --- tiles: glue strips, trim lines, seam marks ---------------------------------------------
 
 
-def alignment_marks_of(tile: Tile) -> list[tuple[float, float]]:
-    """Map positions of the crosses this page prints in its overlap strips: the middle of
-    each strip, a quarter and three quarters along it."""
+def seams_of(tile: Tile, all_tiles: list[Tile]) -> list[tuple[str, float, float, float]]:
+    """Every seam this tile shares with a neighbour: (axis, position, start, end) in map
+    points; 'x' seams are vertical lines at x = position running from start to end."""
+    out = []
+    for other in all_tiles:
+        if other.row == tile.row and abs(other.col - tile.col) == 1:
+            left = tile if tile.col < other.col else other
+            out.append(("x", left.core_x1, tile.y0, tile.core_y1))
+        if other.col == tile.col and abs(other.row - tile.row) == 1:
+            lower = tile if tile.row < other.row else other
+            out.append(("y", lower.core_y1, tile.x0, tile.core_x1))
+    return out
+
+
+def seam_marks(tile: Tile, all_tiles: list[Tile]) -> list[tuple[float, float]]:
+    """Map positions of the alignment marks: a quarter and three quarters along each seam.
+    Each mark is a circle centred on the seam; each page prints the half on its own area,
+    so the two halves meet in a whole circle when the pages are assembled."""
     marks = []
-    if tile.core_x1 < tile.x0 + tile.width:
-        mx = (tile.core_x1 + tile.x0 + tile.width) / 2
-        marks += [(mx, tile.y0 + f * tile.height) for f in (0.25, 0.75)]
-    if tile.core_y1 < tile.y0 + tile.height:
-        my = (tile.core_y1 + tile.y0 + tile.height) / 2
-        marks += [(tile.x0 + f * tile.width, my) for f in (0.25, 0.75)]
+    for axis, pos, a, b in seams_of(tile, all_tiles):
+        for f in (0.25, 0.75):
+            along = a + f * (b - a)
+            marks.append((pos, along) if axis == "x" else (along, pos))
     return marks
+
+
+def glue_strips(tile: Tile) -> dict[str, tuple[float, float, float, float]]:
+    """The strips beyond the tile's own area ('right', 'top') as x, y, width, height."""
+    strips = {}
+    if tile.core_x1 < tile.x0 + tile.width:
+        strips["right"] = (tile.core_x1, tile.y0, tile.x0 + tile.width - tile.core_x1, tile.core_y1 - tile.y0)
+    if tile.core_y1 < tile.y0 + tile.height:
+        strips["top"] = (tile.x0, tile.core_y1, tile.core_x1 - tile.x0, tile.y0 + tile.height - tile.core_y1)
+    return strips
 
 
 def page_tiles(spec: MapSpec, page: Page) -> list[Tile]:
     _x, _y, w, h = page.area
-    return tiles(spec.width, spec.height, w, h - 12, spec.overlap)
+    return tiles(spec.width, spec.height, w, h, spec.overlap)
 
 
-def map_pdf(spec: MapSpec, paper: str, profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
-    page = Page.of(paper, landscape=spec.width > spec.height)
-    all_tiles = page_tiles(spec, page)
-    ncols = max(t.col for t in all_tiles) + 1
-    nrows = max(t.row for t in all_tiles) + 1
-    pages = [(page, _assembly(spec, all_tiles, page, ncols, nrows))]
-    for number, tile in enumerate(all_tiles, start=2):
-        pages.append((page, _tile_page(spec, tile, page, number, len(all_tiles) + 1, nrows)))
+@dataclass(frozen=True)
+class Numbering:
+    """Page numbers as the PDF a player holds counts them: the plan's page and the first tile's."""
+
+    first: int = 1  # the plan's page number in the whole PDF
+    total: int | None = None  # pages in the whole PDF
+
+    def tile(self, index: int) -> int:
+        return self.first + 1 + index
+
+
+def map_pdf(spec: MapSpec, paper: str, profile: PrinterProfile = PrinterProfile(), colour: bool = False,
+            numbering: Numbering = Numbering(), area: tuple[float, float, float, float] | None = None,
+            note: str = "") -> tuple[bytes, int]:
+    """A plan of the whole map, then the tiles of ``area`` (x, y, width, height in map
+    points; the whole map unless given; no tiles if its width is 0). ``note`` is printed
+    under the plan."""
+    region = area or (0.0, 0.0, spec.width, spec.height)
+    page = Page.of(paper, landscape=region[2] > region[3])
+    plan = Page.of(paper, landscape=spec.width > spec.height)
+    all_tiles = area_tiles(spec, page, area) if region[2] > 0 else []
+    total = numbering.total or numbering.first + len(all_tiles)
+    pages = [(plan, _assembly(spec, all_tiles, plan, numbering, colour, note))]
+    for index, tile in enumerate(all_tiles):
+        pages.append((page, _tile_page(spec, tile, all_tiles, page, numbering, total, colour)))
     return document(pages, spec.title, profile)
 
 
-def _tile_page(spec: MapSpec, tile: Tile, page: Page, number: int, total: int, nrows: int):
+def area_tiles(spec: MapSpec, page: Page, area: tuple[float, float, float, float] | None = None) -> list[Tile]:
+    if area is None:
+        return page_tiles(spec, page)
+    ax, ay, aw, ah = area
+    _x, _y, w, h = page.area
+    return [Tile(t.row, t.col, t.x0 + ax, t.y0 + ay, t.width, t.height, t.core_x1 + ax, t.core_y1 + ay) for t in tiles(aw, ah, w, h, spec.overlap)]
+
+
+def _neighbour(all_tiles: list[Tile], tile: Tile, dcol: int, drow: int) -> int | None:
+    for i, t in enumerate(all_tiles):
+        if t.col == tile.col + dcol and t.row == tile.row + drow:
+            return i
+    return None
+
+
+def _tile_page(spec: MapSpec, tile: Tile, all_tiles: list[Tile], page: Page, numbering: Numbering, total: int, colour: bool):
+    index = all_tiles.index(tile)
+    right, above = _neighbour(all_tiles, tile, 1, 0), _neighbour(all_tiles, tile, 0, 1)
+    left, below = _neighbour(all_tiles, tile, -1, 0), _neighbour(all_tiles, tile, 0, -1)
+
     def draw(c) -> None:
         x, y, _w, _h = page.area
-        draw_label(c, page, f"{spec.title} - page {number} of {total}: row {nrows - tile.row}, column {tile.col + 1}"
-                   f" (rows counted from the top) - cut on the dashed lines, lay the next page over the shaded strip")
+        steps = []
+        if left is not None or below is not None:
+            edges = [name for name, n in (("left", left), ("bottom", below)) if n is not None]
+            steps.append(f"trim the {' and '.join(edges)} edge{'s on the solid lines' if len(edges) > 1 else ' on the solid line'}")
+        steps += [f"glue it over the {where} strip of page {numbering.tile(n)}" for where, n in (("right", left), ("top", below)) if n is not None]
+        how = ("; ".join(steps) + ".") if steps else "the first page: the others are glued onto its strips."
+        draw_label(c, page, f"{spec.title} - page {numbering.tile(index)} of {total}: {spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)}. "
+                   + how[0].upper() + how[1:])
         c.saveState()
         c.translate(x - tile.x0, y - tile.y0)  # map point (x0, y0) at the area's corner
-        clip = c.beginPath()
-        clip.rect(tile.x0, tile.y0, tile.width, tile.height)
-        c.clipPath(clip, stroke=0, fill=0)
-        c.setFillColorRGB(*SEA)
-        c.rect(tile.x0, tile.y0, tile.width, tile.height, stroke=0, fill=1)
-        c.setFillColorRGB(0.74, 0.8, 0.86)
-        if tile.core_x1 < tile.x0 + tile.width:
-            c.rect(tile.core_x1, tile.y0, tile.x0 + tile.width - tile.core_x1, tile.height, stroke=0, fill=1)
-        if tile.core_y1 < tile.y0 + tile.height:
-            c.rect(tile.x0, tile.core_y1, tile.width, tile.y0 + tile.height - tile.core_y1, stroke=0, fill=1)
+        for where, (sx, sy, sw, sh) in glue_strips(tile).items():
+            _glue_strip(c, sx, sy, sw, sh, colour, numbering.tile(right if where == "right" else above))
+        c.saveState()
+        core = c.beginPath()
+        core.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0)
+        c.clipPath(core, stroke=0, fill=0)
+        if colour:
+            c.setFillColorRGB(*SEA)
+            c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=0, fill=1)
         spec.draw_grid(c, tile)
-        _draw_features(c, spec.features)
-        _alignment_marks(c, tile)
-        c.setDash(4, 3)
+        _draw_features(c, spec.features, colour)
+        _draw_seam_marks(c, seam_marks(tile, all_tiles))
+        c.restoreState()
         c.setStrokeColorRGB(0, 0, 0)
-        c.setLineWidth(0.5)
-        if tile.core_x1 < tile.x0 + tile.width:
-            c.line(tile.core_x1, tile.y0, tile.core_x1, tile.y0 + tile.height)
-        if tile.core_y1 < tile.y0 + tile.height:
-            c.line(tile.x0, tile.core_y1, tile.x0 + tile.width, tile.core_y1)
+        c.setLineWidth(0.6)
+        c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=1, fill=0)
         c.restoreState()
     return draw
 
 
-def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, ncols: int, nrows: int):
+def _glue_strip(c, x: float, y: float, w: float, h: float, colour: bool, page_number: int) -> None:
+    c.saveState()
+    c.setStrokeColorRGB(0.55, 0.55, 0.55)
+    c.setLineWidth(0.4)
+    c.setDash(2, 2)
+    if colour:
+        c.setFillColorRGB(0.86, 0.88, 0.9)
+    c.rect(x, y, w, h, stroke=1, fill=1 if colour else 0)
+    c.setFillColorRGB(0.35, 0.35, 0.35)
+    c.setFont(FONT, 7)
+    text = f"glue: page {page_number} goes over this strip"
+    if h > w:
+        c.translate(x + w / 2 + 2.5, y + h / 2)
+        c.rotate(90)
+    else:
+        c.translate(x + w / 2, y + h / 2 - 2.5)
+    c.drawCentredString(0, 0, text)
+    c.restoreState()
+
+
+def _draw_seam_marks(c, marks: list[tuple[float, float]]) -> None:
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(0.5)
+    for mx, my in marks:
+        c.circle(mx, my, 6, stroke=1, fill=0)
+        c.line(mx - 10, my, mx + 10, my)
+        c.line(mx, my - 10, mx, my + 10)
+    c.restoreState()
+
+
+# --- the plan of the whole map -----------------------------------------------------------------
+
+
+def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbering, colour: bool, note: str = ""):
     def draw(c) -> None:
         x, y, w, h = page.area
-        draw_label(c, page, f"{spec.title} - page 1: assembly. {len(all_tiles)} pages, {nrows} rows x {ncols} columns; "
-                   f"map {spec.width / 72:.1f} x {spec.height / 72:.1f} in. {spec.grid_note}")
-        scale = min(w / spec.width, (h - 40) / spec.height)
+        pages = "The numbered rectangles are the pages of this file that print it." if all_tiles else ""
+        draw_label(c, page, f"{spec.title} - page {numbering.first}: plan of the whole map ({spec.width / 72:.3g} x {spec.height / 72:.3g} in, {spec.grid_note}). {pages}")
+        if note:
+            c.saveState()
+            c.setFont(FONT, 7)
+            c.drawString(x, page.height - MARGIN + 3, note)
+            c.restoreState()
+        legend = 14 if spec.features else 0
+        scale = min(w / spec.width, (h - 14 - legend) / spec.height)
         c.saveState()
-        c.translate(x, y + 20)
+        c.translate(x, y + legend + (h - 14 - legend - spec.height * scale))
         c.scale(scale, scale)
-        c.setFillColorRGB(*SEA)
-        c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
-        _draw_features(c, spec.features)
-        c.setLineWidth(1 / scale)
-        c.setFont("Helvetica", 8 / scale)
-        for number, tile in enumerate(all_tiles, start=2):
-            c.setStrokeColorRGB(0.1, 0.1, 0.1)
+        if colour:
+            c.setFillColorRGB(*SEA)
+            c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
+        spec.draw_plan(c, scale)
+        _draw_features(c, spec.features, colour, labels=False, u=0.6 / scale, tint=True)
+        c.setLineWidth(0.8 / scale)
+        c.setStrokeColorRGB(0, 0, 0)
+        c.rect(0, 0, spec.width, spec.height, stroke=1, fill=0)
+        for index, tile in enumerate(all_tiles):
+            c.setLineWidth(0.8 / scale)
+            c.setStrokeColorRGB(0.75, 0.1, 0.1)
             c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=1, fill=0)
-            c.setFillColorRGB(0, 0, 0)
-            c.drawCentredString((tile.x0 + tile.core_x1) / 2, (tile.y0 + tile.core_y1) / 2, f"p{number}")
+            c.setFillColorRGB(0.75, 0.1, 0.1)
+            cx, top = (tile.x0 + tile.core_x1) / 2, tile.core_y1
+            c.setFont(BOLD, 7 / scale)
+            c.drawCentredString(cx, top - 9 / scale, f"page {numbering.tile(index)}")
+            span = spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)
+            if text_width(span, 6) + 4 <= (tile.core_x1 - tile.x0) * scale:  # else the page's own header says it
+                c.setFont(FONT, 6 / scale)
+                c.drawCentredString(cx, top - 16 / scale, span)
+        c.setFillColorRGB(0, 0, 0)
+        for f in spec.features:
+            fx, fy = _label_point(f)
+            half = text_width(f.label, 6.5, BOLD) / 2 / scale
+            fx = min(max(fx, half - MARGIN / 2 / scale), spec.width + MARGIN / 2 / scale - half)  # on the page
+            c.setFont(BOLD, 6.5 / scale)
+            c.drawCentredString(fx, fy - (14 / scale if len(f.points) == 1 else 0), f.label)
         c.restoreState()
+        if spec.features:
+            _legend(c, x, y)
     return draw
+
+
+def _legend(c, x: float, y: float) -> None:
+    c.saveState()
+    c.setFont(FONT, 6.5)
+    items = [("island", "land"), ("shoal", "shallows (dashed)"), ("objective", "objective"), ("battery", "shore battery or garrison"),
+             ("air-base", "air base"), ("deployment", "deployment zone (dashed, the side's colour)")]
+    cx = x
+    for kind, text in items:
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setFillColorRGB(1, 1, 1)
+        if kind in ("objective", "battery"):
+            c.circle(cx + 4, y + 4, 4, stroke=1, fill=0)
+        elif kind == "air-base":
+            c.rect(cx, y, 8, 8, stroke=1, fill=0)
+        else:
+            c.setDash(*((2, 1.5) if kind != "island" else (1, 0)))
+            c.rect(cx, y, 10, 8, stroke=1, fill=0)
+            c.setDash(1, 0)
+        c.setFillColorRGB(0, 0, 0)
+        c.drawString(cx + 13, y + 1.5, text)
+        cx += 13 + c.stringWidth(text, FONT, 6.5) + 14
+    c.restoreState()
+
+
+# --- the poster: the whole map on one page at true size ----------------------------------------
+
+
+def poster_pdf(spec: MapSpec, profile: PrinterProfile = PrinterProfile(), colour: bool = False) -> tuple[bytes, int]:
+    """One page: the whole map at true size with a half-inch border (for a print shop)."""
+    page = Page(spec.width + 2 * MARGIN, spec.height + 2 * MARGIN)
+    whole = Tile(0, 0, 0.0, 0.0, spec.width, spec.height, spec.width, spec.height)
+
+    def draw(c) -> None:
+        draw_label(c, page, f"{spec.title}: the whole map on one sheet, {spec.width / 72:g} x {spec.height / 72:g} in ({spec.grid_note}). Print at 100 % on a "
+                   f"{page.width / 72:g} x {page.height / 72:g} in sheet.")
+        c.saveState()
+        c.translate(MARGIN, MARGIN)
+        if colour:
+            c.setFillColorRGB(*SEA)
+            c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
+        spec.draw_grid(c, whole)
+        _draw_features(c, spec.features, colour)
+        c.setLineWidth(0.6)
+        c.rect(0, 0, spec.width, spec.height, stroke=1, fill=0)
+        c.restoreState()
+
+    return document([(page, draw)], f"{spec.title} (poster)", profile)
+
+
+# --- map specs ------------------------------------------------------------------------------------
 
 
 def square_map(title: str, columns: int, rows: int, sector: float, features=(), overlap: float = 36.0) -> MapSpec:
     return MapSpec(title, columns * sector, rows * sector, square_grid(columns, rows, sector), tuple(features), overlap,
-                   f"{columns} x {rows} sectors of {sector / 72:g} in.")
+                   f"{columns} x {rows} sectors of {sector / 72:g} in", square_range(columns, rows, sector), square_plan(columns, rows, sector))
 
 
 def hex_map(title: str, width: float, height: float, flat: float, features=(), overlap: float = 36.0) -> MapSpec:
     cols, rows = hex_grid_size(width, height, flat)
     width, height = hex_grid_extent(cols, rows, flat)  # the map ends with the last whole hex
     return MapSpec(title, width, height, hex_grid(cols, rows, flat), tuple(features), overlap,
-                   f"{cols} x {rows} hexes, {flat * 2.54 / 72:g} cm flat to flat.", {"columns": cols, "rows": rows})
+                   f"{cols} x {rows} hexes, {flat * 2.54 / 72:g} cm flat to flat", hex_range(cols, rows, flat), hex_plan(cols, rows, flat))
 
 
-def plain_map(title: str, width: float, height: float, unit: str, unit_pt: float, features=(), overlap: float = 36.0) -> MapSpec:
-    return MapSpec(title, width, height, plain_sea(unit, unit_pt, 0), tuple(features), overlap, f"plain sea; scale bar of 1 {unit} on each page.")
+def plain_map(title: str, width: float, height: float, unit: str, unit_pt: float, features=(), overlap: float = 36.0,
+              bar: tuple[str, float] | None = None) -> MapSpec:
+    label, length = bar or (f"1 {unit}", unit_pt)
+    return MapSpec(title, width, height, plain_sea(label, length), tuple(features), overlap,
+                   "no grid", plain_range(unit, unit_pt, height),
+                   plain_plan(unit, unit_pt, width, height))

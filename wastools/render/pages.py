@@ -1,4 +1,10 @@
-"""What every ReportLab sheet shares: paper, check bars, labels, the printer profile."""
+"""What every ReportLab sheet shares: paper, margins, check bars, labels, the printer profile.
+
+The page model: nothing is printed within ``SAFE`` (12 pt) of an edge. Content lives in
+``Page.area`` (36 pt in from each edge); the bands between hold the header (top), a
+horizontal 100 mm bar and the print note (bottom), a
+vertical 100 mm bar (right margin) and a vertical 4 in bar (left margin).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +14,11 @@ from typing import Any, Callable
 
 from reportlab.pdfgen import canvas as rl_canvas
 
-from .sheets import IMPERIAL_BAR, METRIC_BAR, PrinterProfile, draw_check_bar
+from .sheets import FONT, IMPERIAL_BAR, LABEL_SIZE, METRIC_BAR, NOTE, SAFE, Bar, PrinterProfile, draw_bar, register_fonts
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
 MARGIN = 36.0  # half an inch: room for check bars, labels and the printer's own margin
+HEADER_SIZE = 7.0
 
 
 @dataclass(frozen=True)
@@ -30,33 +37,56 @@ class Page:
         return MARGIN, MARGIN, self.width - 2 * MARGIN, self.height - 2 * MARGIN
 
 
-def check_bar_positions(page: Page) -> dict[str, tuple[float, float, float]]:
-    """(x, y start, y end) of the 100 mm and 4 in bars in the left margin."""
-    x = 10.0
-    if page.height >= 700:
-        return {"100 mm": (x, 60.0, 60.0 + METRIC_BAR), "4 in": (x, 400.0, 400.0 + IMPERIAL_BAR)}
-    return {"100 mm": (x, 10.0, 10.0 + METRIC_BAR), "4 in": (x, 300.0, 300.0 + IMPERIAL_BAR)}
+def check_bars(page: Page) -> list[Bar]:
+    """Every check bar of a page: vertical 100 mm (right margin) and 4 in (left margin),
+    horizontal 100 mm under the content (the print note takes the rest of that band)."""
+    return [
+        Bar("100 mm", page.width - SAFE - 12, MARGIN, METRIC_BAR, True),
+        Bar("4 in", SAFE + 3, MARGIN, IMPERIAL_BAR, True),
+        Bar("100 mm", MARGIN, SAFE + 8, METRIC_BAR, False),
+    ]
 
 
 def draw_check_bars(c, page: Page) -> None:
-    for name, (x, y1, y2) in check_bar_positions(page).items():
-        draw_check_bar(c, name, x, y1, y2)
+    bars = check_bars(page)
+    for bar in bars:
+        draw_bar(c, bar)
+    c.saveState()
+    c.setFont(FONT, LABEL_SIZE)
+    c.drawRightString(page.width - MARGIN, SAFE + 6, NOTE)
+    c.restoreState()
+
+
+def header_lines(page: Page, text: str) -> list[str]:
+    """The header broken into lines that fit the width; at most two fit the band."""
+    from reportlab.lib.utils import simpleSplit
+
+    register_fonts()
+    lines = simpleSplit(text, FONT, HEADER_SIZE, page.width - 2 * MARGIN)
+    if len(lines) > 2:
+        raise ValueError(f"page header too long for two lines: {text!r}")
+    return lines
 
 
 def draw_label(c, page: Page, text: str) -> None:
+    """The page's header, in the band above the content (one or two lines)."""
+    lines = header_lines(page, text)
     c.saveState()
-    c.setFont("Helvetica", 6)
-    c.drawString(MARGIN, page.height - MARGIN / 2 - 2, text)
-    c.drawRightString(page.width - MARGIN, MARGIN / 2 - 2, "print at 100% (actual size), do not scale to fit")
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont(FONT, HEADER_SIZE)
+    top = page.height - SAFE - 10 if len(lines) > 1 else page.height - MARGIN + 12
+    for i, line in enumerate(lines):
+        c.drawString(MARGIN, top - i * (HEADER_SIZE + 1.5), line)
     c.restoreState()
 
 
 def document(pages: list[tuple[Page, Callable[[Any], None]]], title: str, profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
     """Draw each page with its function; check bars on every page; the profile's scale
     applied about each page's centre; viewers asked not to scale; reproducible bytes."""
+    register_fonts()
     buf = io.BytesIO()
     first = pages[0][0]
-    c = rl_canvas.Canvas(buf, pagesize=(first.width, first.height), invariant=1, pageCompression=1)
+    c = rl_canvas.Canvas(buf, pagesize=(first.width, first.height), invariant=1, pageCompression=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
     c.setTitle(title)
     c.setAuthor("wastools")
     c.setCreator("wastools")
@@ -68,8 +98,33 @@ def document(pages: list[tuple[Page, Callable[[Any], None]]], title: str, profil
             cx, cy = page.width / 2, page.height / 2
             c.transform(profile.x_scale, 0, 0, profile.y_scale, cx - cx * profile.x_scale, cy - cy * profile.y_scale)
         draw_check_bars(c, page)
+        c.setFont(FONT, LABEL_SIZE)
         draw(c)
         c.restoreState()
         c.showPage()
     c.save()
     return buf.getvalue(), len(pages)
+
+
+def bars_overlay(page: Page) -> bytes:
+    """A one-page PDF holding only the check bars and the print note of ``page``."""
+    register_fonts()
+    buf = io.BytesIO()
+    c = rl_canvas.Canvas(buf, pagesize=(page.width, page.height), invariant=1, pageCompression=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
+    draw_check_bars(c, page)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def stamp_check_bars(writer) -> None:
+    """Add the check bars to every page of a laid-out document (aids, briefings), whose
+    margins (at least 36 pt) leave the bands free for them."""
+    from pypdf import PdfReader
+
+    overlays: dict[tuple[float, float], Any] = {}
+    for page in writer.pages:
+        size = (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
+        if size not in overlays:
+            overlays[size] = PdfReader(io.BytesIO(bars_overlay(Page(*size)))).pages[0]
+        page.merge_page(overlays[size])

@@ -1,81 +1,182 @@
-"""Range rulers at exact scale, split into segments with join marks when longer than a page."""
+"""Range rulers at exact scale, one strip per band set, packed onto the sheet.
+
+A ruler whose bands overlap (off-grid anti-aircraft: normal and heavy AA) prints one strip
+per set of bands that do not overlap, so no band hides another. Every whole unit is
+numbered where the numbers fit (otherwise every 2, 5 or 10), and the numbers at the ends
+stay inside the strip. A strip longer than the sheet is cut into parts; each part but the
+last carries a glue tab at its right end, under the start of the next part. Strips are
+packed into rows, several to a row when they fit.
+"""
 
 from __future__ import annotations
 
-from ..geometry import Ruler, Segment, split
-from .pages import MARGIN, Page, document
-from .sheets import PrinterProfile
+from dataclasses import dataclass
 
-STRIP = 62.0  # height of one ruler strip
+from ..geometry import Ruler, Segment, Zone, split
+from .pages import MARGIN, Page, document, draw_label
+from .sheets import BOLD, FONT, PrinterProfile, text_width
+
+STRIP = 50.0  # height of one strip
+GAP = 10.0  # between rows and between strips in a row
 TICK, LONG_TICK = 7.0, 13.0
-JOIN = 26.0  # room at each end of a strip for the join mark
+TAB = 26.0  # glue tab at the end of a part that continues
+NUMBER = 6.0
 
 
-def strips(rulers: list[Ruler], page: Page) -> list[tuple[Ruler, Segment, int]]:
-    """Every ruler cut to the page's width: (ruler, segment, how many segments)."""
-    usable = page.area[2] - 2 * JOIN
+@dataclass(frozen=True)
+class Piece:
+    """One strip (or one part of a strip) as cut from the sheet."""
+
+    ruler: Ruler
+    title: str
+    zones: tuple[Zone, ...]
+    segment: Segment
+    parts: int
+
+    @property
+    def continues(self) -> bool:
+        return self.segment.index < self.parts - 1
+
+    @property
+    def width(self) -> float:
+        return self.segment.end_pt - self.segment.start_pt + (TAB if self.continues else 0)
+
+
+def band_sets(zones: tuple[Zone, ...]) -> list[tuple[Zone, ...]]:
+    """Zones split into runs of bands, each starting where the one before it ends; a zone
+    that overlaps the run so far starts a new run (heavy AA beside normal AA)."""
+    sets: list[list[Zone]] = []
+    for zone in zones:
+        for bands in reversed(sets):
+            if abs(bands[-1].end - zone.start) < 1e-9:
+                bands.append(zone)
+                break
+        else:
+            sets.append([zone])
+    return [tuple(s) for s in sets] or [()]
+
+
+def number_step(ruler: Ruler) -> float:
+    """Units between printed numbers: 1 where the widest number fits, else 2, 5, 10 ..."""
+    widest = text_width(f"{ruler.length:g}", NUMBER) + 4
+    for step in (1, 2, 5, 10, 20, 50, 100):
+        if step * ruler.unit_pt >= widest and abs(step / ruler.minor - round(step / ruler.minor)) < 1e-9:
+            return float(step)
+    return float(ruler.length)
+
+
+def pieces(rulers: list[Ruler], usable: float) -> list[Piece]:
     out = []
     for ruler in rulers:
-        segments = split(ruler.length_pt, usable)
-        out += [(ruler, seg, len(segments)) for seg in segments]
+        sets = band_sets(ruler.zones)
+        for i, zones in enumerate(sets):
+            title = ruler.title if len(sets) == 1 else f"{ruler.title}: {', '.join(z.label for z in zones)}"
+            segments = split(ruler.length_pt, usable - TAB)
+            out += [Piece(ruler, title, zones, seg, len(segments)) for seg in segments]
     return out
 
 
-def _draw_strip(c, ruler: Ruler, seg: Segment, count: int, x0: float, top: float) -> None:
-    """A strip whose zero is at x0 - seg.start_pt; only the segment's part is drawn."""
-    left, right = x0, x0 + (seg.end_pt - seg.start_pt)
+def pack(items: list[Piece], width: float, rows_per_page: int) -> list[list[list[Piece]]]:
+    """Pages of rows of pieces: each piece goes into the first row of the current page with
+    room for it, keeping the rulers' order within a row."""
+    pages: list[list[list[Piece]]] = [[]]
+    for piece in items:
+        rows = pages[-1]
+        for row in rows:
+            if sum(p.width for p in row) + GAP * len(row) + piece.width <= width:
+                row.append(piece)
+                break
+        else:
+            if len(rows) == rows_per_page:
+                pages.append([])
+                rows = pages[-1]
+            rows.append([piece])
+    return pages
+
+
+def _draw_piece(c, piece: Piece, left: float, top: float) -> None:
+    ruler, seg = piece.ruler, piece.segment
+    length = seg.end_pt - seg.start_pt
+    bottom = top - STRIP
     c.saveState()
-    c.setLineWidth(0.4)
-    c.rect(left, top - STRIP + 8, right - left, STRIP - 8)
-    shade = (0.86, 0.9, 0.96)
-    for i, zone in enumerate(ruler.zones):
-        a, b = zone.start * ruler.unit_pt - seg.start_pt, zone.end * ruler.unit_pt - seg.start_pt
-        a, b = max(a, 0), min(b, seg.end_pt - seg.start_pt)
+    c.setLineWidth(0.5)
+    c.setStrokeColorRGB(0, 0, 0)
+    c.rect(left, bottom, length, STRIP)
+    for i, zone in enumerate(piece.zones):
+        a = max(zone.start * ruler.unit_pt - seg.start_pt, 0)
+        b = min(zone.end * ruler.unit_pt - seg.start_pt, length)
         if b <= a:
             continue
-        c.setFillColorRGB(*(shade if i % 2 == 0 else (0.97, 0.97, 0.97)))
-        row = top - STRIP + 8 + (i % 2) * 12 if len(ruler.zones) > 8 else top - STRIP + 8
-        c.rect(x0 + a, row, b - a, 12 if len(ruler.zones) > 8 else 16, stroke=0, fill=1)
+        c.setFillColorRGB(*((0.9, 0.93, 0.97) if i % 2 == 0 else (0.97, 0.97, 0.97)))
+        c.rect(left + a, bottom, b - a, 14, stroke=0, fill=1)
+        c.setStrokeColorRGB(0.4, 0.4, 0.4)
+        c.line(left + a, bottom, left + a, bottom + 14)
         c.setFillColorRGB(0, 0, 0)
-        c.setFont("Helvetica", 5.5)
-        c.drawString(x0 + a + 1.5, row + 3.5, zone.label)
+        c.setFont(FONT, 6)
+        if text_width(zone.label) + 4 <= b - a:
+            c.drawString(left + a + 2, bottom + 4.5, zone.label)
+    c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.35)
-    c.setFont("Helvetica", 6)
-    for pos, labelled in ruler.ticks():
-        if seg.start_pt - 1e-6 <= pos <= seg.end_pt + 1e-6:
-            x = x0 + pos - seg.start_pt
-            c.line(x, top, x, top - (LONG_TICK if labelled else TICK))
-            if labelled:
-                c.drawCentredString(x, top - LONG_TICK - 7, f"{pos / ruler.unit_pt:g}")
-    c.setFont("Helvetica-Bold", 6.5)
-    part = f"  (part {seg.index + 1} of {count})" if count > 1 else ""
-    c.drawString(left + 2, top - STRIP + 8 + 18, ruler.title + part)
-    c.setFont("Helvetica", 6)
+    c.setFont(FONT, NUMBER)
+    step = number_step(ruler)
+    for pos, _labelled in ruler.ticks():
+        if not seg.start_pt - 1e-6 <= pos <= seg.end_pt + 1e-6:
+            continue
+        x = left + pos - seg.start_pt
+        units = pos / ruler.unit_pt
+        numbered = abs(units / step - round(units / step)) < 1e-9
+        c.line(x, top, x, top - (LONG_TICK if numbered else TICK))
+        if numbered:
+            text = f"{units:g}"
+            if x - left < text_width(text, NUMBER) / 2 + 2:
+                c.drawString(x + 1.5, top - LONG_TICK - 6.5, text)
+            elif left + length - x < text_width(text, NUMBER) / 2 + 2:
+                c.drawRightString(x - 1.5, top - LONG_TICK - 6.5, text)
+            else:
+                c.drawCentredString(x, top - LONG_TICK - 6.5, text)
+    part = f" (part {seg.index + 1} of {piece.parts})" if piece.parts > 1 else ""
+    c.setFont(BOLD, 6.5)
+    c.drawString(left + 3, bottom + 19, piece.title + part)
+    c.setFont(FONT, 6)
     if seg.index > 0:
-        c.drawRightString(left - 3, top - 10, f"join {seg.index}")
-        c.line(left - 20, top, left, top)
-    if seg.index < count - 1:
-        c.drawString(right + 3, top - 10, f"join {seg.index + 1}")
-        c.line(right, top, right + 20, top)
+        c.drawRightString(left + length - 3, bottom + 19, f"join {seg.index}: lay this end over the tab of part {seg.index}")
+    if piece.continues:
+        _glue_tab(c, left + length, bottom, seg.index + 2)
+    c.restoreState()
+
+
+def _glue_tab(c, x: float, bottom: float, next_part: int) -> None:
+    c.saveState()
+    c.setDash(2, 2)
+    c.setLineWidth(0.4)
+    c.setStrokeColorRGB(0.4, 0.4, 0.4)
+    c.rect(x, bottom, TAB, STRIP)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    c.setFont(FONT, 6)
+    c.translate(x + TAB / 2 + 2, bottom + STRIP / 2)
+    c.rotate(90)
+    c.drawCentredString(0, 0, f"glue part {next_part}")
     c.restoreState()
 
 
 def rulers_pdf(rulers: list[Ruler], paper: str, title: str, profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
     page = Page.of(paper, landscape=True)
-    all_strips = strips(rulers, page)
-    per_page = int((page.area[3] - 10) // STRIP)
-    chunks = [all_strips[i:i + per_page] for i in range(0, len(all_strips), per_page)]
+    _x, _y, width, height = page.area
+    rows_per_page = int((height + GAP) // (STRIP + GAP))
+    sheets = pack(pieces(rulers, width), width, rows_per_page)
 
-    def drawer(chunk, number):
+    def drawer(rows, number):
         def draw(c) -> None:
-            from .pages import draw_label
-
-            draw_label(c, page, f"{title} - page {number} of {len(chunks)} - cut along the outer lines; join parts end to end at the join marks")
-            top = page.height - MARGIN - 10
-            for ruler, seg, count in chunk:
-                _draw_strip(c, ruler, seg, count, MARGIN + JOIN, top)
-                top -= STRIP
+            draw_label(c, page, f"{title} - sheet {number} of {len(sheets)}. Cut along the outer lines. Where a ruler comes in parts, "
+                       "glue each part's start over the tab of the part before it, the two end lines meeting.")
+            top = page.height - MARGIN
+            for row in rows:
+                left = MARGIN
+                for piece in row:
+                    _draw_piece(c, piece, left, top)
+                    left += piece.width + GAP
+                top -= STRIP + GAP
 
         return draw
 
-    return document([(page, drawer(chunk, i + 1)) for i, chunk in enumerate(chunks)], title, profile)
+    return document([(page, drawer(rows, i + 1)) for i, rows in enumerate(sheets)], title, profile)

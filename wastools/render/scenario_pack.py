@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import math
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -11,9 +13,11 @@ from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_grid_extent, hex_ra
 from ..scenarios import Scenario
 from ..variants import VARIANTS
 from ..variants import large_map as lm
+from ..variants import off_grid
 from .cards import StatBlock
 from .fetcher import TEMPLATES
-from .maps import Feature, MapSpec, hex_grid, map_pdf, plain_sea, square_grid
+from .maps import Feature, MapSpec, Numbering, sector_name, hex_grid, hex_plan, hex_range, map_pdf, plain_map, square_map
+from .pages import stamp_check_bars
 from .sheets import PrinterProfile, finish, impose, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
@@ -46,18 +50,19 @@ def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
     """The scenario's map and a function from scenario coordinates to map points."""
     width, height = s.data["map"]["width"], s.data["map"]["height"]
     overlap = s.data["map"].get("overlap_in", 0.5) * PT_PER_IN
+    title = f"{s.title}: map"
     if s.variant in ("standard", "large-map"):
         sector = s.parameters.get("sector_in", 4.0) * PT_PER_IN
         cols, rows = int(round(width)), int(round(height))
         H = rows * sector
-        spec = MapSpec(f"{s.title}: map", cols * sector, H, square_grid(cols, rows, sector), (), overlap, f"{cols} x {rows} sectors.")
-        return spec, lambda x, y: (x * sector, H - y * sector)
+        return square_map(title, cols, rows, sector, overlap=overlap), lambda x, y: (x * sector, H - y * sector)
     if s.variant == "hex":
         flat = s.parameters["hex_cm"] * PT_PER_CM
         cols, rows = int(width), int(height)
         W, H = hex_grid_extent(cols, rows, flat)
         r = hex_radius(flat)
-        spec = MapSpec(f"{s.title}: map", W, H, hex_grid(cols, rows, flat), (), overlap, f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm.")
+        spec = MapSpec(title, W, H, hex_grid(cols, rows, flat), (), overlap, f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm",
+                       hex_range(cols, rows, flat), hex_plan(cols, rows, flat))
 
         def to_map(x, y):
             if float(x).is_integer() and float(y).is_integer():
@@ -65,28 +70,124 @@ def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
             return r + (x - 1) * 1.5 * r, flat / 2 + (rows - y) * flat
         return spec, to_map
     unit, unit_pt = ("cm", PT_PER_CM) if s.variant == "tabletop-cm" else ("in", PT_PER_IN)
-    scale_unit, scale_pt = ("leg", s.parameters["leg_in"] * PT_PER_IN) if s.variant == "off-grid" else (unit, unit_pt * (5 if unit == "in" else 10))
     W, H = width * unit_pt, height * unit_pt
-    spec = MapSpec(f"{s.title}: map", W, H, plain_sea(scale_unit, scale_pt, 0), (), overlap, f"{width:g} x {height:g} {unit}, plain sea.")
-    return spec, lambda x, y: (x * unit_pt, H - y * unit_pt)
+    return plain_map(title, W, H, unit, unit_pt, overlap=overlap, bar=scale_bar(s)), lambda x, y: (x * unit_pt, H - y * unit_pt)
+
+
+PLAIN_SEA = ("off-grid", "tabletop-inches", "tabletop-cm")
+
+
+def play_area(s: Scenario, spec: MapSpec, to_map) -> tuple[float, float, float, float] | None:
+    """The part of the map the pack tiles (x, y, width, height in map points): the
+    scenario's ``map.play_area`` corners if it sets them; on a table without a grid only
+    the terrain (open sea needs no paper: the table is the sea), or nothing at all when
+    there is no terrain; otherwise (None) the whole map."""
+    corners = s.data["map"].get("play_area")
+    if not corners and s.variant in PLAIN_SEA:
+        points = [to_map(*p) for t in s.data.get("terrain", []) for p in t["points"]]
+        if not points:
+            return 0.0, 0.0, 0.0, 0.0
+        pad = PT_PER_IN
+        x0, x1 = min(p[0] for p in points) - pad, max(p[0] for p in points) + pad
+        y0, y1 = min(p[1] for p in points) - pad, max(p[1] for p in points) + pad
+        return _clip(spec, x0, y0, x1, y1)
+    if not corners:
+        return None
+    (x0, y0), (x1, y1) = to_map(*corners[0]), to_map(*corners[1])
+    if s.variant == "hex":  # corners name hexes: take them whole
+        pad_x, pad_y = hex_radius(s.parameters["hex_cm"] * PT_PER_CM), s.parameters["hex_cm"] * PT_PER_CM / 2
+        x0, x1 = min(x0, x1) - pad_x, max(x0, x1) + pad_x
+        y0, y1 = min(y0, y1) - pad_y, max(y0, y1) + pad_y
+    return _clip(spec, x0, y0, x1, y1)
+
+
+def _clip(spec: MapSpec, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+    left, right = max(0.0, min(x0, x1)), min(spec.width, max(x0, x1))
+    bottom, top = max(0.0, min(y0, y1)), min(spec.height, max(y0, y1))
+    return left, bottom, right - left, top - bottom
+
+
+def map_note(s: Scenario, area) -> str:
+    """What the plan tells the player about the pages that follow it."""
+    if s.variant not in PLAIN_SEA or s.data["map"].get("play_area"):
+        return ""
+    if area and area[2] > 0:
+        return ("Open sea needs no printing: the table is the sea. The pages after this one print the terrain; "
+                "lay them where the plan shows, measuring from the table's left and top edges.")
+    return "Open sea needs no printing: the table is the sea. Place the deployment zones and objectives as the plan shows."
+
+
+def scale_bar(s: Scenario) -> tuple[str, float]:
+    """The label and length in points of a plain-sea map's scale bar: one leg off the
+    grid, 5 in on an inch table, 10 cm on a centimetre table. The label says the length."""
+    if s.variant == "off-grid":
+        leg, _text = off_grid.leg_inches(s.parameters)
+        return f"1 leg = {leg:.3g} in", leg * PT_PER_IN
+    if s.variant == "tabletop-cm":
+        return "10 cm", 10 * PT_PER_CM
+    return "5 in", 5 * PT_PER_IN
+
+
+def position(s: Scenario, x: float, y: float) -> str:
+    """A scenario position in the board's own terms: a sector ("D8"), a hex ("hex 0712"), or
+    distances from the table's left and top edges."""
+    if s.variant in ("standard", "large-map"):
+        cols, rows = int(round(s.data["map"]["width"])), int(round(s.data["map"]["height"]))
+        return f"sector {sector_name(min(int(x), cols - 1), min(int(y), rows - 1))}"
+    if s.variant == "hex":
+        return f"hex {int(round(x)):02d}{int(round(y)):02d}"
+    unit = "cm" if s.variant == "tabletop-cm" else "in"
+    return f"{x:g} {unit} from the left edge, {y:g} {unit} from the top"
+
+
+def _inside(point: tuple[float, float], polygon: list[tuple[float, float]], tolerance: float = 1.0) -> bool:
+    """Point in polygon, points on (or within ``tolerance`` of) the outline included."""
+    x, y = point
+    inside = False
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
+        dx, dy = x2 - x1, y2 - y1
+        t = max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy or 1)))
+        if math.hypot(x - (x1 + t * dx), y - (y1 + t * dy)) <= tolerance:
+            return True
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * dx / dy:
+            inside = not inside
+    return inside
+
+
+def hexes_in(s: Scenario, polygon: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
+    """Centres of the hexes whose centre lies in (or on) a polygon given in map points; the
+    hex nearest the polygon's middle if none does."""
+    flat = s.parameters["hex_cm"] * PT_PER_CM
+    cols, rows = int(s.data["map"]["width"]), int(s.data["map"]["height"])
+    centres = [hex_center(c, r, flat) for c in range(cols) for r in range(rows)]
+    inside = tuple(p for p in centres if _inside(p, polygon))
+    if inside:
+        return inside
+    mx, my = sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon)
+    return (min(centres, key=lambda p: math.hypot(p[0] - mx, p[1] - my)),)
 
 
 def features(s: Scenario, to_map) -> tuple[Feature, ...]:
     colours = {side.side: COLOURS.get(s.data["sides"][i].get("colour", "blue" if i == 0 else "red"), "blue") for i, side in enumerate(s.sides)}
-    out = []
-    for t in s.data.get("terrain", []):
-        out.append(Feature(t["kind"], t["name"], tuple(to_map(*p) for p in t["points"])))
-    for z in s.data.get("deployment_zones", []):
-        out.append(Feature("deployment", z["name"], tuple(to_map(*p) for p in z["points"]), colours.get(z["side"])))
+    flat = s.parameters["hex_cm"] * PT_PER_CM if s.variant == "hex" else 0.0
+
+    def area(kind: str, name: str, points, side=None) -> Feature:
+        polygon = [to_map(*p) for p in points]
+        if flat:
+            return Feature(kind, name, hexes_in(s, polygon), side, flat)
+        return Feature(kind, name, tuple(polygon), side)
+
+    out = [area(t["kind"], t["name"], t["points"]) for t in s.data.get("terrain", [])]
+    out += [area("deployment", z["name"], z["points"], colours.get(z["side"])) for z in s.data.get("deployment_zones", [])]
     for kind, key in (("air-base", "air_bases"), ("battery", "shore_batteries"), ("battery", "garrisons"), ("objective", "objectives")):
         for item in s.data.get(key, []):
-            out.append(Feature(kind, item["name"], (to_map(*item["at"]),)))
+            out.append(Feature(kind, f"{item['name']} ({position(s, *item['at'])})", (to_map(*item["at"]),)))
     return tuple(out)
 
 
 def scenario_map(s: Scenario) -> MapSpec:
     spec, to_map = map_spec(s)
-    return MapSpec(spec.title, spec.width, spec.height, spec.draw_grid, features(s, to_map), spec.overlap, spec.grid_note)
+    return dataclasses.replace(spec, features=features(s, to_map))
 
 
 # --- briefing ----------------------------------------------------------------------------------
@@ -103,6 +204,8 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
                 notes.append(f"flagship (+{force.unit.flagship})")
             if force.air_groups:
                 notes.append("air groups: " + ", ".join(f"{n} x {u.name}" for u, n in force.air_groups))
+            if force.stands_for:
+                notes.insert(0, f"stands in for {force.stands_for}")
             rows.append({"name": force.unit.name, "type": force.unit.type, "count": force.count, "points": force.unit.points * force.count, "notes": "; ".join(notes)})
             for unit, n in force.air_groups:
                 rows.append({"name": f"  {unit.name}", "type": unit.type, "count": n, "points": unit.points * n, "notes": f"aboard {force.unit.name}"})
@@ -111,24 +214,43 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
                 for unit, count in base.squadrons:
                     rows.append({"name": unit.name, "type": unit.type, "count": count, "points": unit.points * count, "notes": f"at {base.name}"})
         fleet = side.fleet
-        verdict = f"legal: {fleet.points} of {fleet.effective_limit}" + (f" ({'; '.join(fleet.notes)})" if fleet.notes else "")
+        verdict = f"within the limit of {fleet.effective_limit} points" + (f" ({'; '.join(fleet.notes)})" if fleet.notes else "")
         sides.append({"name": side.name, "briefing": side.briefing, "rows": rows, "total": fleet.points, "legal": fleet.legal,
                       "verdict": verdict if fleet.legal else "; ".join(fleet.problems)})
+    side_names = {side.side: side.name for side in s.sides}
     blocks = []
     for key, kind in (("air_bases", "air base"), ("shore_batteries", "shore battery"), ("garrisons", "garrison")):
         for item in d.get(key, []):
             label = kind if key != "shore_batteries" else f"{item['kind']} battery"
             stats = {"air_bases": lambda i: f"capacity {i['capacity']}", "shore_batteries": lambda i: f"gunnery {'/'.join(map(str, (lm.HEAVY_BATTERY if i['kind'] == 'heavy' else lm.LIGHT_BATTERY)['gunnery']))}",
                      "garrisons": lambda i: f"{i['units']} units"}[key](item)
-            blocks.append({"name": item["name"], "side": item["side"], "kind": label, "stats": stats, "at": f"{item['at'][0]:g}, {item['at'][1]:g}"})
+            blocks.append({"name": item["name"], "side": side_names.get(item["side"], item["side"]), "kind": label, "stats": stats, "at": position(s, *item["at"])})
     return {
         "title": s.title, "points_limit": d["points_limit"], "turn_limit": d["turn_limit"],
         "map_size": f"{d['map']['width']:g} x {d['map']['height']:g} {s.map_unit}", "map_unit": s.map_unit,
-        "parameters": sorted((k, v) for k, v in s.parameters.items() if "." not in k),
+        "parameters": settings(s),
         "history": _paragraphs(d.get("history")), "briefing": _paragraphs(d.get("briefing")), "sides": sides, "blocks": blocks,
-        "objectives": [f"{o['name']} at {o['at'][0]:g}, {o['at'][1]:g}" + (f": {o['points']} points" if "points" in o else "") for o in d.get("objectives", [])],
+        "objectives": [f"{o['name']} ({position(s, *o['at'])})" + (f": {o['points']} points" if "points" in o else "") for o in d.get("objectives", [])],
+        "positions": POSITIONS[s.variant],
         "victory": d["victory"], "optional_rules": d.get("optional_rules", []),
     }
+
+
+POSITIONS = {
+    "standard": "Positions name the board's sectors: column letter, then row number from the top.",
+    "large-map": "Positions name the board's sectors: column letter, then row number from the top.",
+    "hex": "Positions name hexes by column and row, both counted from the top left (hex 0712: column 7, row 12).",
+    "off-grid": "Positions are measured from the table's left and top edges.",
+    "tabletop-inches": "Positions are measured from the table's left and top edges.",
+    "tabletop-cm": "Positions are measured from the table's left and top edges.",
+}
+
+
+def settings(s: Scenario) -> list[str]:
+    """The variant settings the scenario chooses, in the variant's own words."""
+    chosen = s.data.get("parameters") or {}
+    helps = {p.name: p.help for p in VARIANTS[s.variant].parameters}
+    return [f"{helps.get(name, name)}: {value}" for name, value in chosen.items()]
 
 
 def _paragraphs(text: str | None) -> list[str]:
@@ -144,18 +266,30 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
 
     env = Environment(loader=FileSystemLoader(str(SCENARIO_DIR)), autoescape=select_autoescape(default=True, default_for_string=True), undefined=StrictUndefined)
     html = env.get_template("pack.html.j2").render(s=briefing_view(s), variant=VARIANTS[s.variant], page=PAGE_SIZES[paper])
-    return HTML(string=html, base_url=(SCENARIO_DIR / "pack.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
+    from pypdf import PdfReader, PdfWriter
+
+    pdf = HTML(string=html, base_url=(SCENARIO_DIR / "pack.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(pdf)))
+    stamp_check_bars(writer)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def scenario_pack_pdf(s: Scenario, card_pdfs: list[bytes], paper: str, profile: PrinterProfile = PrinterProfile(), key: str | None = None) -> tuple[bytes, int]:
+    """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
+    area, numbered as pages of this PDF."""
     from pypdf import PdfReader, PdfWriter
 
-    parts = [
-        briefing_pdf(s, paper),
-        impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)[0],
-        map_pdf(scenario_map(s), paper, profile)[0],
-    ]
+    briefing = briefing_pdf(s, paper)
+    cards = impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)[0]
+    before = sum(len(PdfReader(io.BytesIO(part)).pages) for part in (briefing, cards))
+    spec, to_map = map_spec(s)
+    spec = dataclasses.replace(spec, features=features(s, to_map))
+    area = play_area(s, spec, to_map)
+    the_map = map_pdf(spec, paper, profile, numbering=Numbering(first=before + 1), area=area, note=map_note(s, area))[0]
     writer = PdfWriter()
-    for part in parts:
+    for part in (briefing, cards, the_map):
         writer.append(PdfReader(io.BytesIO(part)))
     return finish(writer, s.title, key), len(writer.pages)

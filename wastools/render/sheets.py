@@ -11,7 +11,7 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
-from ..resources import LAYOUT_SCHEMA, LAYOUTS
+from ..resources import FONTS, LAYOUT_SCHEMA, LAYOUTS
 MM = 72 / 25.4
 METRIC_BAR = 100 * MM  # 283.46 pt
 IMPERIAL_BAR = 4 * 72.0  # 288 pt
@@ -49,74 +49,161 @@ def papers() -> list[str]:
     return sorted(p.stem for p in LAYOUTS.glob("*.yaml"))
 
 
-def crop_mark_segments(layout: dict[str, Any]) -> list[Segment]:
-    """Short lines continuing each crop line into the margins: never on a card, never
-    closer than ``offset`` to a card edge, never off the page."""
-    marks = layout["crop_marks"]
-    xs, ys = layout["crop_lines"]["x"], layout["crop_lines"]["y"]
-    off, length = marks["offset"], marks["length"]
-    top, bottom, left, right = max(ys), min(ys), min(xs), max(xs)
-    segments: list[Segment] = []
-    for x in xs:
-        segments.append(((x, top + off), (x, top + off + length)))
-        segments.append(((x, bottom - off - length), (x, bottom - off)))
-    for y in ys:
-        segments.append(((left - off - length, y), (left - off, y)))
-        segments.append(((right + off, y), (right + off + length, y)))
-    return segments
+SAFE = 12.0  # nothing is printed closer than this to a page edge: home printers cannot
+TICK = 2.0  # half the length of a check bar's end ticks
+LABEL_SIZE = 6.0  # the smallest type on any sheet
+FONT, BOLD = "WasSans", "WasSans-Bold"
+NOTE = "print at actual size (100 %), do not scale to fit"
 
 
-def check_bar_segments(layout: dict[str, Any]) -> dict[str, Segment]:
-    """The two vertical check bars in the left margin."""
-    bars = layout["check_bars"]
-    x = bars["x"]
-    return {
-        "100 mm": ((x, bars["metric_y"]), (x, bars["metric_y"] + METRIC_BAR)),
-        "4 in": ((x, bars["imperial_y"]), (x, bars["imperial_y"] + IMPERIAL_BAR)),
-    }
+def register_fonts() -> None:
+    """Bitstream Vera (shipped with ReportLab, used by the card CSS too), embedded in every
+    PDF: print shops reject files whose fonts are not embedded."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    if FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(FONT, str(FONTS / "Vera.ttf")))
+        pdfmetrics.registerFont(TTFont(BOLD, str(FONTS / "VeraBd.ttf")))
 
 
-def draw_check_bar(c, name: str, x: float, y1: float, y2: float) -> None:
-    """A vertical bar of known length with end ticks and its label, for measuring a print."""
+def text_width(text: str, size: float = LABEL_SIZE, font: str = FONT) -> float:
+    from reportlab.pdfbase import pdfmetrics
+
+    register_fonts()
+    return pdfmetrics.stringWidth(text, font, size)
+
+
+@dataclass(frozen=True)
+class Bar:
+    """A check bar: a line of known length with end ticks and its length as the label.
+    Horizontal bars are labelled just after their right end; vertical bars beside their
+    middle, reading upwards."""
+
+    label: str
+    x: float
+    y: float
+    length: float
+    vertical: bool
+
+    @property
+    def end(self) -> tuple[float, float]:
+        return (self.x, self.y + self.length) if self.vertical else (self.x + self.length, self.y)
+
+    def footprint(self) -> tuple[float, float, float, float]:
+        """x0, y0, x1, y1 of the ink the bar prints, its label included (labels have no descenders)."""
+        if self.vertical:
+            return self.x - TICK, self.y, self.x + 9.2, self.y + self.length
+        return self.x, self.y - TICK, self.x + self.length + 3 + text_width(self.label), self.y + TICK + 0.6
+
+
+def draw_bar(c, bar: Bar) -> None:
+    register_fonts()
     c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setFillColorRGB(0, 0, 0)
     c.setLineWidth(0.6)
-    c.setFont("Helvetica", 4.5)
-    c.line(x, y1, x, y2)
-    for y in (y1, y2):
-        c.line(x - 3, y, x + 3, y)
-    c.translate(x + 5.5, (y1 + y2) / 2)
-    c.rotate(90)
-    c.drawCentredString(0, 0, f"{name}: check with a ruler")
+    (x1, y1), (x2, y2) = (bar.x, bar.y), bar.end
+    c.line(x1, y1, x2, y2)
+    for x, y in ((x1, y1), (x2, y2)):
+        if bar.vertical:
+            c.line(x - TICK, y, x + TICK, y)
+        else:
+            c.line(x, y - TICK, x, y + TICK)
+    c.setFont(FONT, LABEL_SIZE)
+    if bar.vertical:
+        c.translate(bar.x + 7.8, bar.y + bar.length / 2)  # glyph tops 3 pt clear of the bar
+        c.rotate(90)
+        c.drawCentredString(0, 0, bar.label)
+    else:
+        c.drawString(x2 + 3, bar.y - 2, bar.label)
     c.restoreState()
 
 
-def sheets_needed(cards: int, layout: dict[str, Any]) -> int:
-    per = len(layout["slots"])
-    return max(1, -(-cards // per))
+def card_area(layout: dict[str, Any]) -> tuple[float, float, float, float]:
+    """left, bottom, right, top of everything the cards print, bleed included."""
+    xs, ys = layout["crop_lines"]["x"], layout["crop_lines"]["y"]
+    bleed = layout.get("bleed", 0)
+    return min(xs) - bleed, min(ys) - bleed, max(xs) + bleed, max(ys) + bleed
+
+
+def card_sheet_bars(layout: dict[str, Any]) -> list[Bar]:
+    """A horizontal 100 mm bar in the band under the cards, and vertical 100 mm and 4 in
+    bars in the right margin, one above the other where the page is tall enough, side by
+    side where it is not (the left margin and the top band hold the crop marks)."""
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    left, _bottom, right, _top = card_area(layout)
+    x = w - SAFE - 10.5
+    metric = Bar("100 mm", x, SAFE + 12, METRIC_BAR, True)
+    if metric.end[1] + 24 + IMPERIAL_BAR <= h - SAFE:
+        imperial = Bar("4 in", x, metric.end[1] + 24, IMPERIAL_BAR, True)
+    elif x - 16 - TICK > right:
+        imperial = Bar("4 in", x - 16, SAFE + 12, IMPERIAL_BAR, True)
+    else:
+        raise ValueError(f"layout {layout['name']}: no room for the vertical check bars")
+    return [Bar("100 mm", left, SAFE + 3.35, METRIC_BAR, False), metric, imperial]
+
+
+def sheet_label_origin(layout: dict[str, Any]) -> tuple[float, float]:
+    """Where the sheet's own label starts (reading upwards in the left margin): in the
+    longest stretch between two crop marks, the one nearest the middle of the page."""
+    ys = sorted(layout["crop_lines"]["y"])
+    middle = layout["page"]["height"] / 2
+    low, _high = max(zip(ys, ys[1:]), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - middle)))
+    return SAFE + 5.0, low + 8
+
+
+def crop_mark_segments(layout: dict[str, Any]) -> list[Segment]:
+    """Short lines continuing each crop line into the margins above and to the left of the
+    cards (and below them where the band over the check bar has room): never on a card,
+    never closer than ``offset`` to a card edge, never within ``SAFE`` of a page edge."""
+    marks = layout["crop_marks"]
+    xs, ys = layout["crop_lines"]["x"], layout["crop_lines"]["y"]
+    off, length = marks["offset"], marks["length"]
+    h = layout["page"]["height"]
+    top, bottom, left = max(ys), min(ys), min(xs)
+    segments: list[Segment] = []
+    upper = (top + off, min(top + off + length, h - SAFE))
+    lower = (max(bottom - off - length, SAFE + 3.35 + TICK + 3), bottom - off)
+    for x in xs:
+        for a, b in (upper, lower):
+            if b - a >= 3:
+                segments.append(((x, a), (x, b)))
+    start = max(left - off - length, SAFE)
+    for y in ys:
+        segments.append(((start, y), (left - off, y)))
+    return segments
 
 
 def _overlay(layout: dict[str, Any], label: str, marks: bool = True) -> bytes:
     """Crop marks, check bars and labels for one sheet, drawn with ReportLab."""
     from reportlab.pdfgen import canvas
 
+    register_fonts()
     page = layout["page"]
     buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(page["width"], page["height"]), invariant=1, pageCompression=1)
+    c = canvas.Canvas(buf, pagesize=(page["width"], page["height"]), invariant=1, pageCompression=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
     c.setLineWidth(layout["crop_marks"]["line_width"])
     for (x1, y1), (x2, y2) in crop_mark_segments(layout) if marks else ():
         c.line(x1, y1, x2, y2)
-    for name, ((x, y1), (_x, y2)) in check_bar_segments(layout).items():
-        draw_check_bar(c, name, x, y1, y2)
-    c.setFont("Helvetica", 4.5)
+    bars = card_sheet_bars(layout)
+    for bar in bars:
+        draw_bar(c, bar)
+    c.setFont(FONT, LABEL_SIZE)
+    c.drawString(bars[0].footprint()[2] + 12, bars[0].y - 2, NOTE)
     c.saveState()
-    right = max(layout["crop_lines"]["x"])
-    c.translate(right + (page["width"] - right) / 2 + 1.5, page["height"] / 2)
+    c.translate(*sheet_label_origin(layout))
     c.rotate(90)
-    c.drawCentredString(0, 0, f"{label}  -  print at 100% (actual size), do not scale to fit")
+    c.drawString(0, 0, label)
     c.restoreState()
     c.showPage()
     c.save()
     return buf.getvalue()
+
+
+def sheets_needed(cards: int, layout: dict[str, Any]) -> int:
+    per = len(layout["slots"])
+    return max(1, -(-cards // per))
 
 
 def _as_form(writer, data: bytes):

@@ -21,7 +21,7 @@ AMENDED_ABILITIES = {
     "Close Escort": "may end within 1 leg of one friendly ship (stacking otherwise needs more than 1 leg)",
     "Divide the Defense": "once a game: the target and enemy ships within 2 legs of it take -1 per AA die; this unit -1 per bomb die and no torpedoes that turn",
     "Escort": "works while within range 0 (1 leg) of the enemy ship a friendly bomber targets",
-    "Guard the Convoy": "protects a friendly auxiliary within 2 legs: it cannot be attacked, or have aircraft placed on it, until this unit has been",
+    "Guard the Convoy": "protects a friendly auxiliary within 2 legs: enemies cannot attack it until they have attacked this unit in the same phase, nor place aircraft on it until aircraft have been placed on this unit",
     "Heavy Antiair": "anti-air reaches 2 legs short and 3 legs long",
     "Slow {n}": "no die roll: moves 1 leg less than its speed allows; speed 1 when crippled",
     "Sub Hunter": "after the second player's sea movement, may move 2 legs to end within range 0 of an enemy submarine",

@@ -1,0 +1,68 @@
+"""Player aids as a player reads them: names not ids, whole sentences, headings never left
+alone at a page foot, long tables with their header on every page, each rule's seed."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+import pytest
+
+from wastools.aids import aid
+from wastools.render.aid import aid_pdf
+from wastools.variants import VARIANTS, off_grid
+
+DANGLING = {"been", "the", "a", "an", "to", "of", "and", "or", "has", "until", "with", "by", "for"}
+
+
+@pytest.fixture(scope="module")
+def aids(repo):
+    return {name: aid_pdf(name, repo, VARIANTS[name].defaults(), "letter")[0] for name in VARIANTS}
+
+
+def lines_of(page) -> list[list[dict]]:
+    """Text lines top to bottom, each a list of its words (with their size)."""
+    words = page.extract_words(extra_attrs=["size"])
+    rows: dict[int, list[dict]] = {}
+    for w in words:
+        rows.setdefault(round(w["bottom"]), []).append(w)
+    return [sorted(rows[k], key=lambda w: w["x0"]) for k in sorted(rows)]
+
+
+def test_aids_print_names_not_ids_and_no_plural_placeholders(aids, repo):
+    ids = {n for n in repo.nations if "-" in n}
+    for name, pdf in aids.items():
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            text = " ".join(p.extract_text() for p in doc.pages)
+        assert not [i for i in ids if i in text], name
+        assert "(s)" not in text and "((" not in text, name
+    with pdfplumber.open(io.BytesIO(aids["large-map"])) as doc:
+        text = " ".join(p.extract_text() for p in doc.pages)
+    assert "Soviet Union" in text and "United Kingdom" in text
+
+
+def test_no_heading_is_left_alone_at_a_page_foot(aids):
+    for name, pdf in aids.items():
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            for page in doc.pages:
+                body = [line for line in lines_of(page) if line[0]["bottom"] < page.height - 40]  # above the check bar band
+                assert body, name
+                assert body[-1][0]["size"] < 11, f"{name} page {page.page_number} ends with a heading: {' '.join(w['text'] for w in body[-1])}"
+
+
+def test_a_table_that_runs_on_repeats_its_header(aids):
+    with pdfplumber.open(io.BytesIO(aids["large-map"])) as doc:
+        runs_on = [p for p in doc.pages[1:] if "Elite A6M2 Zero" in p.extract_text() or "United States" in p.extract_text()]
+        assert runs_on
+        for page in runs_on:
+            first = " ".join(w["text"] for w in lines_of(page)[1])  # after the page number
+            assert first.startswith("aircraft nation sectors a phase"), first
+
+
+def test_sentences_are_whole_and_rules_name_their_seed(repo):
+    for summary in off_grid.AMENDED_ABILITIES.values():
+        assert summary.split()[-1].strip(".,;") not in DANGLING, summary
+    hex_sequence = next(s for s in aid("hex", repo, VARIANTS["hex"].defaults()) if s.title == "Sequence of play")
+    assert "seed 002" in hex_sequence.source  # the hex seed changes initiative
+    standard_sequence = next(s for s in aid("standard", repo, VARIANTS["standard"].defaults()) if s.title == "Sequence of play")
+    assert standard_sequence.source == "base game"

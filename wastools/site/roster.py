@@ -148,8 +148,8 @@ def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, option
     writer = builder.AtomicWriter(root)
     written = []
     try:
-        htmls = builder.deck_htmls(repo, variant, params, units, stat_blocks=False)
-        keys = builder._make_cards({"roster": (htmls, 0.0)}, out, writer, builder.BuildReport(), options.jobs, progress)["roster"]
+        specs = builder.deck_cards(repo, variant, params, units, stat_blocks=False, bleed=0.0)
+        keys = builder._make_cards({"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), options.jobs, progress)["roster"]
         cache = out / ".cache" / "cards"
         faces = [(cache / f"{k}.pdf").read_bytes() for k in keys]
         dealt = [face for face, (_u, n) in zip(faces, roster.entries) for _ in range(n)]

@@ -145,3 +145,21 @@ def test_fitting_chooses_the_largest_size_that_fits(repo):
     if sized.size_pt < card_fit.MAX_PT:
         bigger = card_fit.body_height(sized, sized.size_pt + card_fit.STEP_PT)
         assert bigger is None or bigger > card_fit.BODY_H * card_fit.SAFETY
+
+
+def test_ability_text_moved_off_a_card_is_printed_in_full_in_the_aid(repo):
+    from wastools.render.aid import aid_pdf
+
+    variant = VARIANTS["hex"]
+    view = card_view.card_view(variant.adapt(repo.units["akagi"], variant.defaults()), variant, repo)
+    full = {a["name"]: a["summary"] for a in view.abilities}
+    view.abilities = [dict(a, summary=(a["summary"] + " ") * 3) for a in view.abilities]
+    sized = card_fit.apply(view)
+    assert sized.moved_text and all(text.startswith(full[name]) for name, text in sized.moved_text.items())
+    pdf, _pages = aid_pdf("hex", repo, variant.defaults(), "letter", None, tuple(sorted(sized.moved_text.items())))
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        text = " ".join(" ".join((p.extract_text() or "") for p in doc.pages).split())
+    assert card_view.AID_ABILITIES_SECTION in text
+    squeezed = text.replace(" ", "")
+    for name in sized.moved_to_aid:  # a long name may wrap in its table cell
+        assert name.replace(" ", "") in squeezed or all(word in text for word in name.split())

@@ -221,10 +221,23 @@ AIDS = {
 }
 
 
-def aid(name: str, repo: Repository, params: dict | None = None) -> list[Section]:
+def aid(name: str, repo: Repository, params: dict | None = None, moved: tuple[tuple[str, str], ...] = ()) -> list[Section]:
+    """The aid's sections; ``moved`` holds (ability, full text) of the abilities whose text
+    did not fit on some card of the deck (the card says "see the player aid")."""
     variant = VARIANTS[name]
     params = params if params is not None else variant.defaults()
-    return AIDS[name](repo, params) + MORE_RULES[name](params)
+    return AIDS[name](repo, params) + MORE_RULES[name](params) + abilities_in_full(moved)
+
+
+def abilities_in_full(moved: tuple[tuple[str, str], ...]) -> list[Section]:
+    from .render.card_view import AID_ABILITIES_SECTION
+
+    if not moved:
+        return []
+    rows = tuple((ability, text) for ability, text in moved)
+    return [Section(AID_ABILITIES_SECTION, "the cards of this deck",
+                    ("Cards whose text would not fit at 6 pt say \u201csee the player aid\u201d for these abilities.",),
+                    (Table(("ability", "what it does"), rows),))]
 
 
 # --- rules the registers (rules/<variant>.yaml) print in the aid, beyond the tables above ----------

@@ -285,7 +285,9 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
             jobs.append((deck.rel, deck.key, (_impose_deck, (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key))))
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
-        for rel, key, job in sheet_targets(repo, selection, options, root):
+        moved = {d.variant.name: tuple(sorted((report.outputs.get(d.rel, {}).get("card_text") or (d.text.to_json() if d.text else {}))
+                                              .get("moved_text", {}).items())) for d in decks}
+        for rel, key, job in sheet_targets(repo, selection, options, root, moved):
             if not _current(out, rel, key, previous, report):
                 jobs.append((rel, key, job))
         for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, _map(_run, [j[2] for j in jobs], options.jobs)):
@@ -350,6 +352,7 @@ class CardText:
 
     smallest_pt: float = card_fit.MAX_PT
     moved_to_aid: dict[str, list[str]] = field(default_factory=dict)
+    moved_text: dict[str, str] = field(default_factory=dict)  # ability -> full text, for the aid
 
     def add(self, meta: dict) -> None:
         """One card, from its cached report entry (stat blocks and backs have none)."""
@@ -357,9 +360,11 @@ class CardText:
             self.smallest_pt = min(self.smallest_pt, meta["size_pt"], meta["table_pt"])
         if meta.get("moved_to_aid"):
             self.moved_to_aid[meta["name"]] = list(meta["moved_to_aid"])
+        self.moved_text.update(meta.get("moved_text") or {})
 
     def to_json(self) -> dict:
-        return {"smallest_text_pt": self.smallest_pt, "moved_to_aid": dict(sorted(self.moved_to_aid.items()))}
+        return {"smallest_text_pt": self.smallest_pt, "moved_to_aid": dict(sorted(self.moved_to_aid.items())),
+                "moved_text": dict(sorted(self.moved_text.items()))}
 
 
 @dataclass(frozen=True)
@@ -407,7 +412,8 @@ def deck_htmls(repo: Repository, variant: Variant, params: dict, units: list[Uni
 
 
 def _card_meta(view) -> dict:
-    return {"name": view.name, "size_pt": view.size_pt, "table_pt": view.table_pt, "moved_to_aid": list(view.moved_to_aid)}
+    return {"name": view.name, "size_pt": view.size_pt, "table_pt": view.table_pt, "moved_to_aid": list(view.moved_to_aid),
+            "moved_text": dict(view.moved_text)}
 
 
 def _make_cards(card_sets: dict[str, tuple[list[CardSpec], float]], out: Path, writer: AtomicWriter, report: BuildReport,
@@ -513,7 +519,7 @@ def _scenario_pack(scenario, card_paths: list[str], paper: str, profile, key: st
 # --- rulers, maps and counters -----------------------------------------------------------------
 
 
-def sheet_targets(repo: Repository, selection: Selection, options: Options, root: Path) -> list[tuple[str, str, tuple]]:
+def sheet_targets(repo: Repository, selection: Selection, options: Options, root: Path, moved: dict | None = None) -> list[tuple[str, str, tuple]]:
     """(path, key, job) for every aid, ruler, map and counter sheet of the chosen variants.
     A key hashes the job's arguments; aids also read the data, so theirs hashes the data."""
     out = []
@@ -526,7 +532,7 @@ def sheet_targets(repo: Repository, selection: Selection, options: Options, root
             if "rulers" in variant.extras:
                 out.append((f"{name}/rulers{sfx}.pdf", (_rulers, (name, params, paper, options.profile))))
         for name, variant in chosen.items():
-            aids.append((f"{name}/player-aid{sfx}.pdf", (name, options.variant_params(variant), paper)))
+            aids.append((f"{name}/player-aid{sfx}.pdf", (name, options.variant_params(variant), paper, (moved or {}).get(name, ()))))
         board = options.variant_params(VARIANTS["large-map"])
         width, height = board["columns"] * board["sector_in"] * 72, board["rows"] * board["sector_in"] * 72
         if "large-map" in chosen:
@@ -545,16 +551,16 @@ def sheet_targets(repo: Repository, selection: Selection, options: Options, root
         leg = options.variant_params(VARIANTS["off-grid"])
         out.append((f"counters{sfx}.pdf", (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile))))
     jobs = [(rel, _key(code_fingerprint(), rel, job[0].__name__, job[1]), job) for rel, job in out]
-    jobs += [(rel, _key(code_fingerprint(), rel, args, aid_content(repo, *args[:2])), (_aid, (repo,) + args)) for rel, args in aids]
+    jobs += [(rel, _key(code_fingerprint(), rel, args, aid_content(repo, args[0], args[1], args[3])), (_aid, (repo,) + args)) for rel, args in aids]
     return jobs
 
 
-def aid_content(repo: Repository, variant: str, params: dict) -> str:
+def aid_content(repo: Repository, variant: str, params: dict, moved: tuple = ()) -> str:
     """A hash of what an aid prints (its sections), so that an aid is remade only when its
     content changes, not on every data change."""
     from .aids import aid
 
-    return hashlib.sha256(json.dumps(aid(variant, repo, params), default=_plain, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(json.dumps(aid(variant, repo, params, moved), default=_plain, sort_keys=True).encode()).hexdigest()
 
 
 def _plain(value: Any) -> Any:
@@ -563,10 +569,10 @@ def _plain(value: Any) -> Any:
     return asdict(value) if is_dataclass(value) and not isinstance(value, type) else str(value)
 
 
-def _aid(repo: Repository, variant: str, params: dict, paper: str) -> tuple[bytes, int]:
+def _aid(repo: Repository, variant: str, params: dict, paper: str, moved: tuple = ()) -> tuple[bytes, int]:
     from .render.aid import aid_pdf
 
-    return aid_pdf(variant, repo, params, paper, f"aid:{variant}:{paper}")
+    return aid_pdf(variant, repo, params, paper, f"aid:{variant}:{paper}", moved)
 
 
 def _rulers(variant: str, params: dict, paper: str, profile) -> tuple[bytes, int]:

@@ -12,7 +12,7 @@ from .pages import stamp_check_bars
 from .sheets import finish
 
 
-def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None) -> tuple[bytes, int]:
+def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None, moved: tuple = ()) -> tuple[bytes, int]:
     import io
 
     from pypdf import PdfReader, PdfWriter
@@ -21,7 +21,7 @@ def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None) -
     from .fetcher import ProjectFetcher
 
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(default=True, default_for_string=True), undefined=StrictUndefined)
-    html = env.get_template("aid/aid.html.j2").render(variant=VARIANTS[name], sections=aid(name, repo, params), page=PAGE_SIZES[paper])
+    html = env.get_template("aid/aid.html.j2").render(variant=VARIANTS[name], sections=aid(name, repo, params, moved), page=PAGE_SIZES[paper])
     pdf = HTML(string=html, base_url=(TEMPLATES / "aid" / "aid.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(pdf)))

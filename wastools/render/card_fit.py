@@ -177,6 +177,7 @@ class Fit:
     name_pt: float
     name_lines: int
     moved_to_aid: tuple[str, ...]
+    moved_text: tuple[tuple[str, str], ...] = ()  # (ability, its full text) for the player aid
 
 
 def fit(view: CardView) -> Fit:
@@ -184,6 +185,7 @@ def fit(view: CardView) -> Fit:
     had to move to the player aid."""
     name_pt, name_lines = name_size(view.name)
     moved: list[str] = []
+    moved_text: list[tuple[str, str]] = []
     while True:
         size = _largest_fitting(view)
         if size is not None:
@@ -192,12 +194,13 @@ def fit(view: CardView) -> Fit:
         if longest is None:
             size = MIN_PT  # nothing left to move; the layout check will report it
             break
+        moved_text.append((longest["name"], longest["summary"]))
         longest["summary"] = _REFERENCE
         moved.append(longest["name"])
     blocks = _blocks(view, size) or [0.0]
     spare = BODY_H * SAFETY - sum(blocks)
     gap = max(MIN_GAP * size, min(MAX_GAP * size, spare / max(1, len(blocks) - 1) if len(blocks) > 1 else 0))
-    return Fit(size, round(gap, 2), name_pt, name_lines, tuple(moved))
+    return Fit(size, round(gap, 2), name_pt, name_lines, tuple(moved), tuple(moved_text))
 
 
 _REFERENCE = "see the player aid"
@@ -240,6 +243,7 @@ def apply(view: CardView) -> CardView:
     view.label_pt = label_column(view, view.table_pt) if view.attack_rows else 0.0
     view.stat_widths = stat_widths(view.stats)
     view.moved_to_aid = list(result.moved_to_aid)
+    view.moved_text = dict(result.moved_text)
     return view
 
 

@@ -78,6 +78,7 @@ class CardView:
     table_pt: float = 8.5  # the attack table's text size (a wide table may need less than the body)
     stat_widths: list[float] = field(default_factory=list)
     moved_to_aid: list[str] = field(default_factory=list)
+    moved_text: dict[str, str] = field(default_factory=dict)  # ability -> full text, printed in the aid
 
     def as_dict(self) -> dict[str, Any]:
         from dataclasses import asdict

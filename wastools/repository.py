@@ -9,6 +9,7 @@ Every problem is collected with its file, line and column; nothing stops at the 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,6 +22,7 @@ from ruamel.yaml.comments import CommentedMap
 from . import model
 from .abilities import ability_regex
 from .problems import Problem, Severity, display_path, format_field
+from .suggest import closest, did_you_mean
 from .yamlio import DEFAULT_LIMITS, SCHEMA_LINE_PREFIX, Document, Limits, flow, load_document
 
 SCHEMA_FILES = {
@@ -81,22 +83,28 @@ def validator(root: Path, kind: str) -> Draft202012Validator:
 
 def schema_problems(doc: Document, root: Path, kind: str) -> list[Problem]:
     problems = []
-    for error in validator(root, kind).iter_errors(doc.data):
-        problems.extend(_located(doc, error))
+    checker = validator(root, kind)
+    for error in checker.iter_errors(doc.data):
+        problems.extend(_located(doc, error, checker.schema.get("properties", {})))
     return problems
 
 
-def _located(doc: Document, error) -> list[Problem]:
+def _located(doc: Document, error, top_fields: dict) -> list[Problem]:
     parts = list(error.absolute_path)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(error.schema.get("properties", {}))
         extra = [k for k in error.instance if k not in allowed]
         return [
-            Problem(doc.path, *doc.key_position(parts, key), format_field(parts + [key]), f"unknown field {key!r}")
+            Problem(doc.path, *doc.key_position(parts, key), format_field(parts + [key]),
+                    f"unknown field {key!r}{did_you_mean(str(key), allowed - set(error.instance))}")
             for key in extra
         ]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else ""
+        known = error.schema.get("properties", top_fields if not parts else None)  # a required list in if/then has none
+        unknown = [str(k) for k in error.instance if k not in known] if isinstance(known, dict) and isinstance(error.instance, dict) else []
+        if missing and closest(missing, unknown):
+            return []  # a misspelt field: reported once, as an unknown field with this suggestion
         return [doc.problem(parts, "required field is missing") if not missing else
                 Problem(doc.path, *doc.position(parts), format_field(parts + [missing]), "required field is missing")]
     return [doc.problem(parts, _message(error))]
@@ -111,7 +119,9 @@ def _message(error) -> str:
         if specific:
             return specific[0].message
     if error.validator == "enum":
-        return f"{error.instance!r} is not one of: " + ", ".join(map(str, error.validator_value))
+        hint = did_you_mean(str(error.instance), map(str, error.validator_value))
+        return f"{error.instance!r} is not one of the allowed values{hint}" if hint else \
+            f"{error.instance!r} is not one of: " + ", ".join(map(str, error.validator_value))
     if error.validator == "not" and isinstance(error.validator_value, dict) and "required" in error.validator_value:
         return "field is not allowed for this type of unit: " + ", ".join(error.validator_value["required"])
     return error.message
@@ -133,8 +143,10 @@ class Validation:
     """Everything one validation run found, plus the model when there were no errors."""
 
     problems: list[Problem] = field(default_factory=list)
-    repository: model.Repository | None = None
+    repository: model.Repository | None = None  # the model, when there is no error at all
     files_checked: int = 0
+    usable: model.Repository | None = None  # the model without the scenarios that have errors
+    blocked: list[str] = field(default_factory=list)  # scenario files left out of ``usable``
 
     @property
     def errors(self) -> list[Problem]:
@@ -157,8 +169,37 @@ def unit_files(root: Path) -> list[Path]:
     return sorted(p for p in (root / "cards").glob("*/*.yaml"))
 
 
+def plain_path(path: Path) -> Path:
+    """Absolute and normalised, but with symbolic links left as they are (unlike resolve())."""
+    return Path(os.path.normpath(path.absolute()))
+
+
+def refusal(path: Path, root: Path) -> str | None:
+    """Why a file inside the repository must not be opened: it, or a folder on its way, is a
+    symbolic link, or its real path lies outside the repository. None for plain files (and for
+    files named on the command line that lie outside the repository)."""
+    base, here = plain_path(root), plain_path(path)
+    try:
+        parts = here.relative_to(base).parts
+    except ValueError:
+        return None
+    current = base
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            what = "file" if current == here else "folder"
+            return f"this {what} is a symbolic link ({current.relative_to(base).as_posix()}): data must be plain files inside the repository; not opened"
+    if not here.resolve().is_relative_to(base.resolve()):
+        return "the real path of this file lies outside the repository; not opened"
+    return None
+
+
 def _load(path: Path, root: Path, kind: str, limits: Limits, problems: list[Problem]) -> LoadedFile:
     shown = display_path(path, root)
+    reason = refusal(path, root)
+    if reason:
+        problems.append(Problem(shown, 1, 1, "", reason))
+        return LoadedFile(path, shown, kind, None)
     doc, found = load_document(path, shown, limits)
     problems.extend(found)
     if doc is not None:
@@ -173,13 +214,12 @@ def _load(path: Path, root: Path, kind: str, limits: Limits, problems: list[Prob
 
 def _expected_ref(path: Path, root: Path, kind: str) -> str | None:
     """The `$schema=` reference a file must carry: relative to its folder, inside the repository."""
-    import os
 
     try:
-        path.resolve().relative_to(root.resolve())
+        plain_path(path).relative_to(plain_path(root))
     except ValueError:
         return None  # a file outside the repository: any project schema name will do
-    return Path(os.path.relpath(root / "schemas" / SCHEMA_FILES[kind], path.parent)).as_posix()
+    return Path(os.path.relpath(plain_path(root) / "schemas" / SCHEMA_FILES[kind], plain_path(path).parent)).as_posix()
 
 
 def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[Problem]:
@@ -220,8 +260,8 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
     files (the rest of the repository is still read, so that cross-file checks work)."""
     problems: list[Problem] = []
     catalogues = {kind: _load(root / "cards" / name, root, kind, limits, problems) for name, kind in CATALOGUE_FILES.items()}
-    extra = [p.resolve() for p in (paths or [])]
-    files = list(dict.fromkeys([p.resolve() for p in unit_files(root)] + [p for p in extra if kind_of(p, root) == "unit"]))
+    extra = [plain_path(p) for p in (paths or [])]
+    files = list(dict.fromkeys([plain_path(p) for p in unit_files(root)] + [p for p in extra if kind_of(p, root) == "unit"]))
     units = [_load(p, root, "unit", limits, problems) for p in files]
     context = _Context.build(catalogues)
     problems.extend(context.catalogue_problems(catalogues))
@@ -236,22 +276,37 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
     known = scenarios.scenario_files(root)
     scenario_paths = known + [p for p in extra if kind_of(p, root) == "scenario" and p not in known]
     loaded_scenarios = [_load(p, root, "scenario", limits, problems) for p in dict.fromkeys(scenario_paths)]
-    built_scenarios = scenarios.check_all(loaded_scenarios, repo_units, problems)
+    known_units = _KnownUnits(repo_units)
+    known_units.broken = {u.path.stem for u in units} - set(repo_units)
+    built_scenarios = scenarios.check_all(loaded_scenarios, known_units, problems)
     files += scenario_paths
     if paths is not None:
         wanted = {display_path(p, root) for p in extra}
         wanted_dirs = tuple(w.rstrip("/") + "/" for w in wanted)
         problems = [p for p in problems if p.path in wanted or p.path.startswith(wanted_dirs)]
     result = Validation(problems=sorted(set(problems)), files_checked=len(files) + len(catalogues))
-    if not any(p.is_error for p in problems) and paths is None:
-        result.repository = model.Repository(
+    shown_scenarios = {display_path(p, root) for p in scenario_paths}
+    bad_files = {p.path for p in problems if p.is_error}
+    if paths is None and bad_files <= shown_scenarios:
+        # errors only in scenarios: everything else is usable, each bad scenario blocks its own pack
+        good = {sid: s for sid, s in built_scenarios.items() if display_path(root / "scenarios" / f"{sid}.yaml", root) not in bad_files}
+        result.usable = model.Repository(
             units=dict(sorted(repo_units.items())),
             sets=context.sets,
             nations=context.nations,
             abilities=context.abilities,
-            extra={"scenarios": built_scenarios},
+            extra={"scenarios": good},
         )
+        result.blocked = sorted(bad_files)
+        if not bad_files:
+            result.repository = result.usable
     return result
+
+
+class _KnownUnits(dict):
+    """The valid units, and the ids of unit files that have errors (reported in those files)."""
+
+    broken: set[str] = set()
 
 
 @dataclass
@@ -288,6 +343,13 @@ class _Context:
                     seen.setdefault(entry[id_key], i)
         return problems
 
+    def ability_hint(self, text: str) -> str:
+        """Suggests a catalogue name, compared without its number: 'Extended Rang 5' ~ 'Extended Range {n}'."""
+        from .abilities import ability_pattern
+
+        found = closest(ability_pattern(text), self.abilities)
+        return " (did you mean " + " or ".join(repr(f.replace("{n}", "N")) for f in found) + "?)" if found else ""
+
     def match_ability(self, text: str) -> model.Ability | None:
         for regex, pattern in self.ability_patterns:
             found = regex.match(text)
@@ -305,13 +367,14 @@ def _check_unit(loaded: LoadedFile, root: Path, ctx: _Context, problems: list[Pr
         problems.append(doc.problem(["id"], f"id {data['id']!r} must equal the file name {loaded.path.stem!r}"))
     nation = data.get("nation")
     if isinstance(nation, str):
-        if nation not in ctx.nations:
-            problems.append(doc.problem(["nation"], f"nation {nation!r} is not in cards/nations.yaml"))
-        if loaded.path.parent.parent.resolve() == (root / "cards").resolve() and loaded.path.parent.name != nation:
+        reported = any(p.path == doc.path and p.field == "nation" for p in problems)  # by the schema
+        if nation not in ctx.nations and not reported:
+            problems.append(doc.problem(["nation"], f"nation {nation!r} is not in cards/nations.yaml{did_you_mean(nation, ctx.nations)}"))
+        if nation in ctx.nations and loaded.path.parent.parent.resolve() == (root / "cards").resolve() and loaded.path.parent.name != nation:
             problems.append(doc.problem(["nation"], f"unit of nation {nation!r} is in folder cards/{loaded.path.parent.name}/"))
     card_set = ctx.sets.get(data.get("set")) if isinstance(data.get("set"), str) else None
     if isinstance(data.get("set"), str) and card_set is None:
-        problems.append(doc.problem(["set"], f"set {data['set']!r} is not in cards/sets.yaml"))
+        problems.append(doc.problem(["set"], f"set {data['set']!r} is not in cards/sets.yaml{did_you_mean(data['set'], ctx.sets)}"))
     if card_set and isinstance(data.get("number"), int) and data["number"] > card_set.total:
         problems.append(doc.problem(["number"], f"number {data['number']} is above the {card_set.total} units of set {card_set.id!r}"))
     abilities = []
@@ -320,7 +383,7 @@ def _check_unit(loaded: LoadedFile, root: Path, ctx: _Context, problems: list[Pr
             continue
         ability = ctx.match_ability(text)
         if ability is None:
-            problems.append(doc.problem(["abilities", i], f"ability {text!r} is not in cards/abilities.yaml"))
+            problems.append(doc.problem(["abilities", i], f"ability {text!r} is not in cards/abilities.yaml{ctx.ability_hint(text)}"))
         else:
             abilities.append(ability)
     problems.extend(_type_problems(doc, data))
@@ -372,10 +435,13 @@ def _history_problems(doc: Document, data: dict) -> list[Problem]:
     needed = ("top_speed",) if aircraft else ("top_speed", "length")
     missing = history.get("missing") if isinstance(history.get("missing"), dict) else {}
     for name in needed:
-        if name not in history:
-            reason = missing.get(name, "no figure and no reason recorded")
-            problems.append(Problem(doc.path, *doc.position(["history"] if "history" in data else []), f"history.{name}",
-                                    f"missing ({reason}); variants that need it use their documented fallback", Severity.WARNING))
+        where = doc.position(["history"] if "history" in data else [])
+        if name not in history and not missing.get(name):
+            problems.append(Problem(doc.path, *where, f"history.{name}",
+                                    f"no figure and no reason: add it with its source, or say why under history.missing.{name}"))
+        elif name not in history:
+            problems.append(Problem(doc.path, *where, f"history.{name}",
+                                    f"missing ({missing[name]}); variants that need it use their documented fallback", Severity.WARNING))
         elif name in missing:
             problems.append(doc.problem(["history", "missing", name], "figure is present: remove it from missing"))
     return problems

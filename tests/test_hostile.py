@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 from wastools.cli import main
 
 UNIT = "cards/uk/hms-cossack.yaml"
@@ -58,13 +58,13 @@ victory:
 
 def mini_repo(path: Path) -> Path:
     """A small but complete data repository: catalogues, three units, one scenario."""
-    shutil.copytree(ROOT / "schemas", path / "schemas")
+    shutil.copytree(DATA / "schemas", path / "schemas")
     for name in ("sets.yaml", "nations.yaml", "abilities.yaml"):
         (path / "cards").mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / "cards" / name, path / "cards" / name)
+        shutil.copy(DATA / "cards" / name, path / "cards" / name)
     for unit in ("uk/hms-cossack.yaml", "us/uss-fletcher-dd-445.yaml", "japan/a6m2-zeke.yaml"):
         (path / "cards" / unit).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / "cards" / unit, path / "cards" / unit)
+        shutil.copy(DATA / "cards" / unit, path / "cards" / unit)
     (path / "scenarios").mkdir()
     (path / SCENARIO).write_text(MINI_SCENARIO)
     return path
@@ -190,7 +190,12 @@ def test_bad_input_is_located_and_changes_nothing(mini, case):
     located = [m for m in LOCATED.finditer(validate.output) if m["path"] == case.target]
     assert located and all(int(m["line"]) >= 1 and int(m["col"]) >= 1 for m in located), validate.output
     assert case.message in validate.output, validate.output
-    assert snapshot(mini / "build") == before, "a failed build changed build/"
+    after = snapshot(mini / "build")
+    if case.target == SCENARIO:  # a bad scenario blocks its own pack only: that file is left as it was
+        assert after["scenarios/skirmish.pdf"] == before["scenarios/skirmish.pdf"]
+        assert "scenarios/skirmish.yaml" in build.output
+        return
+    assert after == before, "a failed build changed build/"
 
 
 def _card_text(page) -> str:
@@ -387,3 +392,66 @@ FUZZ_REPO: dict = {}
 
 def _fuzz_root(factory) -> Path:
     return mini_repo(factory.mktemp("fuzz"))
+
+
+# --- links and paths out of the repository -----------------------------------------------------
+
+
+def _outside_unit(tmp_path: Path) -> Path:
+    outside = tmp_path / "outside"
+    outside.mkdir(exist_ok=True)
+    secret = outside / "secret.yaml"
+    secret.write_text("root:x:0:0:SECRET-CONTENT\n")
+    return secret
+
+
+LINKS = {
+    "unit file linked to a file outside": ("cards/uk/x.yaml", "file"),
+    "nation folder linked outside": ("cards/evil", "folder"),
+    "scenario linked outside": ("scenarios/linked.yaml", "file"),
+    "catalogue linked outside": ("cards/sets.yaml", "file"),
+}
+
+
+@pytest.mark.parametrize("name", LINKS)
+def test_a_symbolic_link_is_refused_by_its_own_name_and_not_opened(mini, tmp_path, name):
+    where, kind = LINKS[name]
+    secret = _outside_unit(tmp_path)
+    link = mini / where
+    if link.exists():
+        link.unlink()
+    link.symlink_to(secret if kind == "file" else secret.parent)
+    before = snapshot(mini / "build")
+    for args in (["validate"], ["build", "--variant", "hex", "--paper", "letter", "--jobs", "1"], ["fmt", "--check"]):
+        result = run(mini, *args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+        assert "SECRET" not in result.output and str(secret.parent) not in result.output
+        if args[0] != "fmt":
+            assert result.exit_code == 1, result.output
+            assert re.search(rf"^{re.escape(where)}[\w./-]*:1:1: this {kind} is a symbolic link", result.output, re.M), result.output
+    after = snapshot(mini / "build")
+    if where.startswith("scenarios/"):  # a bad scenario blocks only its own pack: the rest is rebuilt
+        assert not any("linked" in name for name in after)
+    else:
+        assert after == before
+
+
+def test_links_are_never_opened_audit_hook(mini, tmp_path):
+    secret = _outside_unit(tmp_path)
+    (mini / "cards/uk/x.yaml").symlink_to(secret)
+    (mini / "cards/evil").symlink_to(secret.parent)
+    (mini / "scenarios/linked.yaml").symlink_to(secret)
+    code = f"""
+import sys
+opened = []
+sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and isinstance(args[0], str) else None)
+from wastools import cli
+for args in (["validate"], ["build", "--variant", "hex", "--paper", "letter", "--jobs", "1"], ["fmt", "--check"]):
+    try:
+        cli.main(["--root", {str(mini)!r}, *args], standalone_mode=False)
+    except SystemExit:
+        pass
+print("OPENED:" + repr(sorted({{p for p in opened if "outside" in p}})))
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert "OPENED:[]" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]

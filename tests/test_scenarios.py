@@ -8,7 +8,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT
 from wastools.aids import aid
 from wastools.variants import VARIANTS
 
@@ -18,7 +18,7 @@ MERS = Path("scenarios/mers-el-kebir-1940.yaml")
 
 @pytest.fixture
 def scen_repo(tmp_repo):
-    shutil.copytree(ROOT / "scenarios", tmp_repo / "scenarios")
+    shutil.copytree(DATA / "scenarios", tmp_repo / "scenarios")
     return tmp_repo
 
 
@@ -141,7 +141,7 @@ def test_air_range_chart_lists_every_aircraft(repo):
 def test_aids_and_packs_build(repo, tmp_path):
     from wastools import build as builder
 
-    report = builder.build(repo, ROOT, tmp_path, builder.Selection(variants=("hex", "off-grid"), units=("hms-cossack",)), builder.Options(papers=("letter",), jobs=2))
+    report = builder.build(repo, DATA, tmp_path, builder.Selection(variants=("hex", "off-grid"), units=("hms-cossack",)), builder.Options(papers=("letter",), jobs=2))
     assert report.written
     with pdfplumber.open(tmp_path / "hex" / "player-aid.pdf") as pdf:
         text = " ".join(p.extract_text() for p in pdf.pages)

@@ -47,7 +47,7 @@ def test_show_all_variants(cli):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["show", "no-such-unit"], "no unit with id"),
+        (["show", "no-such-unit"], "unknown unit"),
         (["show", "bismarck", "--variant", "chess"], "unknown variant"),
         (["show", "bismarck", "--variant", "hex", "--param", "hex_cm=big"], "is not a float"),
         (["show", "bismarck", "--variant", "hex", "--param", "colour=red"], "unknown parameter"),
@@ -61,6 +61,6 @@ def test_show_usage_errors(cli, args, message):
 
 def test_variants_lists_parameters(cli):
     text = cli("variants").output
-    assert "--param table_scale=6ft (one of 6ft, 8ft)" in text
+    assert "--param tabletop-cm.table_scale=6ft (one of 6ft, 8ft)" in text
     doc = json.loads(cli("variants", "--json").output)
     assert [v["name"] for v in doc] == list(VARIANTS)

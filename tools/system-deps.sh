@@ -1,28 +1,72 @@
 #!/usr/bin/env bash
-# Installs the Debian libraries WeasyPrint needs (Pango, HarfBuzz, fontconfig) when
-# they are missing. Idempotent: does nothing on a machine that already has them.
+# Makes sure the system libraries WeasyPrint needs (Pango, HarfBuzz, fontconfig) can be
+# loaded, and that Python can create a virtual environment. Installs nothing when they are
+# already there. Needs root (or sudo) only to install; without either it prints the exact
+# command, and carries on when the libraries load anyway.
 set -euo pipefail
 
-needed=()
-have_lib() { ldconfig -p 2>/dev/null | grep -q "$1"; }
-have_lib 'libpango-1.0.so.0' || needed+=(libpango-1.0-0)
-have_lib 'libpangoft2-1.0.so.0' || needed+=(libpangoft2-1.0-0)
-have_lib 'libharfbuzz.so.0' || needed+=(libharfbuzz0b)
-have_lib 'libfontconfig.so.1' || needed+=(libfontconfig1)
-have_lib 'libharfbuzz-subset.so.0' || needed+=(libharfbuzz-subset0)  # WeasyPrint's font subsetting
-python3 -c 'import venv, ensurepip' 2>/dev/null || needed+=(python3-venv)
-# The site's browser tests drive Debian's headless Chromium (never a downloaded browser).
-[ -x /usr/bin/chromium ] || needed+=(chromium)
-[ -x /usr/bin/chromedriver ] || needed+=(chromium-driver)
+PYTHON=${PYTHON:-python3}
 
-if [ ${#needed[@]} -eq 0 ]; then
+# Can Python load every library WeasyPrint opens? (the same names WeasyPrint tries)
+libraries_load() {
+    "$PYTHON" - <<'PY' 2>/dev/null
+import ctypes.util, sys
+wanted = {"gobject-2.0": ["gobject-2.0-0", "libgobject-2.0-0"], "pango-1.0": ["pango-1.0-0", "libpango-1.0-0"],
+          "pangoft2-1.0": ["pangoft2-1.0-0", "libpangoft2-1.0-0"], "harfbuzz": ["harfbuzz-0", "libharfbuzz-0"],
+          "fontconfig": ["fontconfig-1", "libfontconfig-1"], "harfbuzz-subset": ["harfbuzz-subset-0", "libharfbuzz-subset-0"]}
+missing = [name for name, alts in wanted.items() if not any(ctypes.util.find_library(n) for n in [name, *alts])]
+sys.exit(1 if missing else 0)
+PY
+}
+venv_works() { "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null; }
+# The site's browser tests drive Debian's headless Chromium (never a downloaded browser).
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+browser_present() { [ "$(uname -s)" = Darwin ] || { [ -x "$CHROMIUM" ] && [ -x "$CHROMEDRIVER" ]; }; }
+
+if libraries_load && venv_works && browser_present; then
     exit 0
 fi
-echo "installing Debian packages: ${needed[*]}"
-if [ "$(id -u)" -ne 0 ]; then
-    SUDO=sudo
+
+case "$(uname -s)" in
+    Darwin)
+        command="brew install pango python@3.11"
+        ;;
+    *)
+        packages="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 libfontconfig1 python3-venv"
+        [ -x "$CHROMIUM" ] || packages="$packages chromium"
+        [ -x "$CHROMEDRIVER" ] || packages="$packages chromium-driver"
+        if command -v apt-get >/dev/null 2>&1; then
+            command="apt-get update && apt-get install -y $packages"
+        elif command -v dnf >/dev/null 2>&1; then
+            command="dnf install -y pango harfbuzz fontconfig python3"
+        else
+            command="(install Pango, HarfBuzz and fontconfig with your system's package manager)"
+        fi
+        ;;
+esac
+
+if [ "$(uname -s)" = Darwin ]; then
+    if command -v brew >/dev/null 2>&1; then
+        echo "installing with Homebrew: $command"
+        $command
+    else
+        echo "WeasyPrint needs Pango: install Homebrew (https://brew.sh), then run: $command" >&2
+    fi
+elif [ "$(id -u)" -eq 0 ]; then
+    echo "installing system libraries: $command"
+    sh -c "$command"
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    echo "installing system libraries with sudo: $command"
+    sudo sh -c "$command"
 else
-    SUDO=
+    echo "Some system libraries are missing and this user cannot install them." >&2
+    echo "Ask an administrator to run:  sudo sh -c '$command'" >&2
 fi
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${needed[@]}"
+
+if libraries_load && venv_works; then
+    browser_present || echo "note: without Chromium ($CHROMIUM) the site's browser tests are skipped or fail" >&2
+    exit 0
+fi
+echo "WeasyPrint's libraries still do not load; the build will fail until they do (see the command above)." >&2
+exit 1

@@ -61,10 +61,11 @@ def code_fingerprint() -> str:
 
 
 def data_fingerprint(root: Path) -> str:
-    files = list((root / "cards").rglob("*.yaml")) + list((root / "schemas").glob("*.json"))
+    files = sorted(set((root / "cards").rglob("*.yaml")) | set(repository.unit_files(root))) + list((root / "schemas").glob("*.json"))
     if (root / "scenarios").is_dir():
         files += list((root / "scenarios").glob("*.yaml"))
-    return _hash_files(files, root)
+    refused = sorted(str(f) for f in files if repository.refusal(f, root))  # never opened; validation reports them
+    return _hash_files([f for f in files if not repository.refusal(f, root)], root) + _key(refused)
 
 
 def _key(*parts) -> str:
@@ -138,6 +139,8 @@ def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | No
         except Exception:  # a stale or damaged cache is simply rebuilt
             cached.unlink(missing_ok=True)
     result = repository.validate(root, limits=limits)
+    if result.repository is None:
+        return result.usable, result  # None, or the model without the scenarios that have errors
     if result.repository is not None:
         for old in (out / ".cache").glob("repository-*.pickle"):
             old.unlink(missing_ok=True)
@@ -159,10 +162,26 @@ class Selection:
     sets: tuple[str, ...] = ()
     types: tuple[str, ...] = ()
     units: tuple[str, ...] = ()
+    name: str | None = None  # what a subset's files are called (default: from the filters)
 
     @property
     def is_everything(self) -> bool:
         return not (self.nations or self.sets or self.types or self.units)
+
+    def label(self) -> str:
+        """'' for the whole deck; else the part of a file name that says which subset it is:
+        ``uk``, ``uk+us``, ``uk_destroyer``, or the given name."""
+        if self.is_everything:
+            return ""
+        if self.name:
+            return self.name
+        groups = ["+".join(sorted(values)) for values in (self.nations, self.sets, self.types, self.units) if values]
+        text = "_".join(groups)
+        return text if len(text) <= 60 else "selection-" + hashlib.sha256(text.encode()).hexdigest()[:10]
+
+    def describe(self) -> dict[str, list[str]]:
+        """The filters, for the manifest."""
+        return {k: sorted(v) for k, v in (("nations", self.nations), ("sets", self.sets), ("types", self.types), ("units", self.units)) if v}
 
     def chosen_variants(self) -> list[Variant]:
         return [VARIANTS[v] for v in (self.variants or tuple(VARIANTS))]
@@ -196,6 +215,7 @@ class BuildReport:
     cards_rendered: int = 0
     written: int = 0
     unchanged: int = 0
+    files: list[str] = field(default_factory=list)  # written by this build, in order
     card_text: dict[str, CardText] = field(default_factory=dict)  # per variant whose deck was laid out
     card_layouts: int = 0  # WeasyPrint documents made for cards (1 per batch when every card fits)
     stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
@@ -208,13 +228,29 @@ class BuildReport:
                 "written": self.written, "unchanged": self.unchanged}
 
 
+class _Tracker:
+    """One count over all the work of a build: cards laid out, then files made."""
+
+    def __init__(self, progress: Progress | None):
+        self.progress, self.done, self.total = progress, 0, 0
+
+    def add(self, n: int) -> None:
+        self.total += n
+        self.tick(0)
+
+    def tick(self, n: int = 1) -> None:
+        self.done += n
+        if self.progress:
+            self.progress(self.done, self.total)
+
+
 def paper_suffix(paper: str) -> str:
     return "" if paper == "letter" else f"-{paper}"
 
 
-def deck_name(variant: str, paper: str, options: Options) -> str:
+def deck_name(variant: str, paper: str, options: Options, label: str = "") -> str:
     suffix = ("" if paper == "letter" else f"-{paper}") + ("-bleed" if options.bleed else "") + ("-duplex" if options.backs else "")
-    return f"{variant}/cards{suffix}.pdf"
+    return f"{variant}/cards{'-' + label if label else ''}{suffix}.pdf"
 
 
 def layout_name(paper: str, options: Options) -> str:
@@ -250,7 +286,7 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
     for v in selection.chosen_variants():
         for paper in options.papers:
             keys = [c.key for c in card_sets[v.name][0]] + ([card_sets[v.name + ":back"][0][0].key] if options.backs else [])
-            decks.append(_Deck(v, paper, deck_name(v.name, paper, options),
+            decks.append(_Deck(v, paper, deck_name(v.name, paper, options, selection.label()),
                                _key(code_fingerprint(), "deck", keys, layout_name(paper, options), asdict(options.profile), options.backs)))
     calibrations = {f"calibration/duplex-{paper}.pdf": (paper, _key(code_fingerprint(), paper, asdict(options.profile))) for paper in options.papers}
     writer = AtomicWriter(root)
@@ -258,6 +294,7 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
     # WeasyPrint writes fonts to temporary folders: keep them in our own, outside build/
     tempfile.tempdir = os.environ["TMPDIR"] = str(writer.tmp)
     try:
+        tracker = _Tracker(progress)
         stale = [d for d in decks if not _current(out, d.rel, d.key, previous, report)]
         stale_calibrations = {rel: v for rel, v in calibrations.items() if not _current(out, rel, v[1], previous, report)}
         report.cards_total = len(units) * len(selection.chosen_variants())
@@ -268,8 +305,9 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
         for _rel, _key_, scenario, _paper in stale_packs:
             card_sets["scenario:" + scenario.id] = (scenario_cards(repo, scenario), 0.0)
         report.timed("adapt and card views", time.perf_counter() - adapting)
+        tracker.add(len(stale) + len(stale_packs) + len(stale_calibrations))
         laying_out = time.perf_counter()
-        cards = _make_cards(card_sets, out, writer, report, options.jobs, progress)
+        cards = _make_cards(card_sets, out, writer, report, options.jobs, tracker)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         cache = out / ".cache" / "cards"
         jobs = []
@@ -287,17 +325,22 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
         moved = {d.variant.name: tuple(sorted((report.outputs.get(d.rel, {}).get("card_text") or (d.text.to_json() if d.text else {}))
                                               .get("moved_text", {}).items())) for d in decks}
-        for rel, key, job in sheet_targets(repo, selection, options, root, moved):
-            if not _current(out, rel, key, previous, report):
-                jobs.append((rel, key, job))
-        for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, _map(_run, [j[2] for j in jobs], options.jobs)):
+        stale_sheets = [t for t in sheet_targets(repo, selection, options, root, moved) if not _current(out, t[0], t[1], previous, report)]
+        tracker.add(len(stale_sheets))
+        jobs += stale_sheets
+        deck_files = {d.rel for d in decks}
+        for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, _map_iter(_run, [j[2] for j in jobs], options.jobs)):
             report.timed(STAGES.get(job[0].__name__, job[0].__name__), seconds)
             writer.write(out / rel, pdf)
             report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
             deck_text = next((d.text for d in stale if d.rel == rel and d.text is not None), None)
             if deck_text is not None:
                 report.outputs[rel]["card_text"] = deck_text.to_json()
+            if rel in deck_files and not selection.is_everything:
+                report.outputs[rel]["selection"] = selection.describe()
             report.written += 1
+            report.files.append(rel)
+            tracker.tick()
         kept = {rel: entry for rel, entry in previous.items() if rel not in report.outputs and (out / rel).exists()}
         manifest = {"tool": f"wastools {__version__}", "outputs": dict(sorted({**kept, **report.outputs}.items()))}
         text = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
@@ -417,7 +460,7 @@ def _card_meta(view) -> dict:
 
 
 def _make_cards(card_sets: dict[str, tuple[list[CardSpec], float]], out: Path, writer: AtomicWriter, report: BuildReport,
-                jobs: int, progress: Progress | None) -> dict[str, list[str]]:
+                jobs: int, tracker: _Tracker) -> dict[str, list[str]]:
     """Cache keys of every card of every set, in order; lays out the cards not cached yet.
     Beside each cached card, ``<key>.json`` keeps what the build report says of it."""
     cache = out / ".cache" / "cards"
@@ -446,16 +489,14 @@ def _make_cards(card_sets: dict[str, tuple[list[CardSpec], float]], out: Path, w
     report.cards_rendered = len(missing)
     todo = sorted(missing.values(), key=lambda j: j.bleed)  # one bleed per batch
     batches = [b for bleed in sorted({j.bleed for j in todo}) for b in _chunks([j for j in todo if j.bleed == bleed], BATCH)]
-    done = 0
+    tracker.add(len(todo))
     for result, documents in _map_iter(_render_batch, batches, jobs):
         report.card_layouts += documents
         for key, pdf in result:
             if metas.get(key):
                 writer.write(cache / f"{key}.json", json.dumps(metas[key], sort_keys=True).encode())
             writer.write(cache / f"{key}.pdf", pdf)
-        done += len(result)
-        if progress:
-            progress(done, len(todo))
+        tracker.tick(len(result))
     return planned
 
 

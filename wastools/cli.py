@@ -68,6 +68,10 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool) -> None:
     started = time.perf_counter()
     targets = _expand(paths) if paths else None
     result = repository.validate(root, targets, ctx.obj["limits"])
+    if result.repository is not None:
+        from .datarules import repository_problems
+
+        result.problems += repository_problems(root, result.repository)
     shown = result.errors if quiet else result.problems
     _print_problems(shown)
     elapsed = time.perf_counter() - started
@@ -141,16 +145,6 @@ def coverage(ctx: click.Context, by: str) -> None:
     click.echo(coverage_table(result.repository, by))
 
 
-def _params(pairs: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{pair!r}: expected key=value", param_hint="--param")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def _load_repository(ctx: click.Context):
     result = repository.validate(_root(ctx), limits=ctx.obj["limits"])
     if result.repository is None:
@@ -160,10 +154,98 @@ def _load_repository(ctx: click.Context):
     return result.repository
 
 
+# --- shell completion and checked names ---------------------------------------------------------
+
+
+UNIT_TYPES = ("battleship", "carrier", "cruiser", "destroyer", "torpedo-boat", "auxiliary", "submarine",
+              "fighter", "dive-bomber", "torpedo-bomber", "patrol-bomber")
+
+
+def _completion_root(ctx: click.Context) -> Path | None:
+    given = ctx.find_root().params.get("root")
+    try:
+        return repository.find_root(Path(given) if given else Path.cwd())
+    except repository.RepositoryNotFound:
+        return None
+
+
+def _catalogue_ids(root: Path, name: str, key: str) -> list[str]:
+    try:
+        data = repository.read_plain(root / "cards" / name)
+        return sorted(str(e["id"]) for e in data.get(key, []) if isinstance(e, dict) and "id" in e)
+    except Exception:  # completion must never fail loudly
+        return []
+
+
+def _names(kind: str, root: Path | None) -> list[str]:
+    from .variants import VARIANTS
+
+    if kind == "variant":
+        return list(VARIANTS)
+    if kind == "type":
+        return list(UNIT_TYPES)
+    if root is None:
+        return []
+    if kind == "nation":
+        return _catalogue_ids(root, "nations.yaml", "nations")
+    if kind == "set":
+        return _catalogue_ids(root, "sets.yaml", "sets")
+    return sorted(p.stem for p in repository.unit_files(root))
+
+
+class Name(click.ParamType):
+    """A variant, nation, set, type or unit id: completed from the data, checked with suggestions."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.name = kind
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(n) for n in _names(self.kind, _completion_root(ctx)) if n.startswith(incomplete)]
+
+    def convert(self, value, param, ctx):
+        if self.kind in ("variant", "type"):
+            valid = _names(self.kind, None)
+            if value not in valid:
+                from .suggest import unknown
+
+                self.fail(unknown(self.kind, value, valid), param, ctx)
+        return value
+
+
+def _check_names(kind: str, option: str, given: tuple[str, ...], valid) -> None:
+    from .suggest import unknown
+
+    wrong = [unknown(kind, value, valid) for value in dict.fromkeys(given) if value not in valid]
+    if wrong:
+        raise click.BadParameter("; ".join(wrong), param_hint=f"'{option}'")
+
+
+def _settings(ctx: click.Context, given: dict, pairs: tuple[str, ...], selected: list[str] | None = None):
+    """Defaults < wastools.toml < command line; exits 1 on a bad settings file, 2 on a bad --param."""
+    from . import config, params
+    from .problems import DataError
+    from .variants import ParameterError
+
+    try:
+        settings = config.effective(_root(ctx), given)
+    except DataError as exc:
+        _print_problems(exc.problems)
+        click.echo(f"{config.CONFIG_NAME} is invalid", err=True)
+        ctx.exit(1)
+    try:
+        cli_params = params.parse(pairs, selected if selected is not None else settings["build.variants"])
+    except ParameterError as exc:
+        raise click.BadParameter(str(exc), param_hint="--param") from None
+    return config.with_params(settings, cli_params)
+
+
 @main.command("variants")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def variants_cmd(as_json: bool) -> None:
-    """List the rule variants with their parameters and defaults."""
+    """List the rule variants with the --param settings `build` and `show` accept."""
     import json
 
     from .showing import variants_json, variants_text
@@ -173,10 +255,19 @@ def variants_cmd(as_json: bool) -> None:
     click.echo(json.dumps(variants_json(chosen), indent=2) if as_json else variants_text(chosen))
 
 
+@main.command("config")
+@click.pass_context
+def config_cmd(ctx: click.Context) -> None:
+    """Print the effective settings and where each came from (default, wastools.toml, command line)."""
+    settings = _settings(ctx, {}, ())
+    click.echo("\n".join(settings.lines()))
+
+
 @main.command()
-@click.argument("unit")
-@click.option("--variant", "variant_name", help="One variant (default: every variant).")
-@click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="Variant parameter; repeatable.")
+@click.argument("unit", type=Name("unit"))
+@click.option("--variant", "variant_name", type=Name("variant"), help="One variant (default: every variant).")
+@click.option("--param", "params", multiple=True, metavar="[VARIANT.]KEY=VALUE",
+              help="Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with --variant (repeatable).")
 @click.option("--crippled", is_flag=True, help="Show the unit crippled.")
 @click.option("--json", "as_json", is_flag=True, help="A stable JSON document (a list when several variants).")
 @click.pass_context
@@ -185,19 +276,15 @@ def show(ctx: click.Context, unit: str, variant_name: str | None, params: tuple[
     import json
 
     from .showing import render_text
-    from .variants import VARIANTS, ParameterError, get
+    from .variants import VARIANTS, ParameterError
 
     repo = _load_repository(ctx)
-    if unit not in repo.units:
-        close = [u for u in repo.units if unit.lower() in u][:5]
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise click.BadParameter(f"no unit with id {unit!r}{hint}", param_hint="UNIT")
+    _check_names("unit", "UNIT", (unit,), repo.units)
+    chosen = [VARIANTS[variant_name]] if variant_name else list(VARIANTS.values())
+    settings = _settings(ctx, {}, params, [v.name for v in chosen])
+    given = settings.params()
     try:
-        chosen = [get(variant_name)] if variant_name else list(VARIANTS.values())
-        given = _params(params)
-        if given and not variant_name:
-            raise ParameterError("--param needs --variant")
-        adapted = [(v, v.adapt(repo.units[unit], v.resolve(given), crippled)) for v in chosen]
+        adapted = [(v, v.adapt(repo.units[unit], v.resolve(given.get(v.name, {})), crippled)) for v in chosen]
     except ParameterError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
@@ -250,37 +337,52 @@ def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
 
 
 @main.command()
-@click.option("--variant", "variants", multiple=True, help="Only this variant (repeatable).")
-@click.option("--nation", "nations", multiple=True, help="Only units of this nation (repeatable).")
-@click.option("--set", "sets", multiple=True, help="Only units of this set (repeatable).")
-@click.option("--type", "types", multiple=True, help="Only units of this type (repeatable).")
-@click.option("--unit", "units", multiple=True, help="Only this unit id (repeatable).")
-@click.option("--paper", type=click.Choice(["letter", "a4", "both"]), default="both", show_default=True)
-@click.option("--backs", is_flag=True, help="Add a back sheet after each sheet, mirrored for long-edge duplex.")
-@click.option("--bleed", is_flag=True, help="3 mm bleed round each card (6-up landscape sheets).")
-@click.option("--scale-x", type=float, default=1.0, show_default=True, help="Printer correction across the page (1.01 = 1 % larger).")
-@click.option("--scale-y", type=float, default=1.0, show_default=True, help="Printer correction down the page.")
-@click.option("--back-offset-x", type=float, default=0.0, show_default=True, help="Back-side shift in mm, read off the calibration sheet.")
-@click.option("--back-offset-y", type=float, default=0.0, show_default=True, help="Back-side shift in mm.")
-@click.option("--param", "params", multiple=True, metavar="VARIANT.KEY=VALUE", help="Variant parameter, e.g. off-grid.leg_in=2.5 (repeatable).")
+@click.option("--variant", "variants", multiple=True, type=Name("variant"), help="Only this variant (repeatable).")
+@click.option("--nation", "nations", multiple=True, type=Name("nation"), help="Only units of this nation (repeatable).")
+@click.option("--set", "sets", multiple=True, type=Name("set"), help="Only units of this set (repeatable).")
+@click.option("--type", "types", multiple=True, type=Name("type"), help="Only units of this type (repeatable).")
+@click.option("--unit", "units", multiple=True, type=Name("unit"), help="Only this unit id (repeatable).")
+@click.option("--name", "subset_name", help="File name part for a subset's decks (default: from the filters, e.g. cards-uk.pdf).")
+@click.option("--paper", type=click.Choice(["letter", "a4", "both"]), help="Paper (default: both, or [build] papers in wastools.toml).")
+@click.option("--backs/--no-backs", default=None, help="Add a back sheet after each sheet, mirrored for duplex.")
+@click.option("--bleed/--no-bleed", default=None, help="3 mm bleed round each card (6-up landscape sheets).")
+@click.option("--scale-x", type=float, help="Printer correction across the page (1.01 = 1 % larger; default 1).")
+@click.option("--scale-y", type=float, help="Printer correction down the page (default 1).")
+@click.option("--back-offset-x", type=float, help="Back-side shift in mm, read off the calibration sheet (default 0).")
+@click.option("--back-offset-y", type=float, help="Back-side shift in mm (default 0).")
+@click.option("--duplex-edge", type=click.Choice(["long", "short"]), help="The edge your printer flips on (default long).")
+@click.option("--param", "params", multiple=True, metavar="[VARIANT.]KEY=VALUE",
+              help="Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with one --variant (repeatable).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="all cores")
 @click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
 @click.option("--site-only", is_flag=True, help="Build only the web site, build/site/ (no PDFs).")
 @click.option("--roster", type=click.Path(exists=True, dir_okay=False), help="Build only the deck of a fleet roster (from the site's fleet builder).")
 @click.pass_context
-def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale_x, scale_y, back_offset_x, back_offset_y, params, jobs, out, site_only, roster) -> None:
-    """Build the print-and-play PDFs into build/ (only what changed is rebuilt)."""
-    from tqdm import tqdm
+def build(ctx, variants, nations, sets, types, units, subset_name, paper, backs, bleed, scale_x, scale_y, back_offset_x,
+          back_offset_y, duplex_edge, params, jobs, out, site_only, roster) -> None:
+    """Build the print-and-play PDFs into build/ (only what changed is rebuilt).
 
+    Settings not given here come from wastools.toml (see `wastools config`). A build with
+    --nation/--set/--type/--unit writes its decks under names that say so (cards-uk.pdf).
+    """
     from . import build as builder
+    from . import config
     from .render.sheets import MM, PrinterProfile
-    from .variants import VARIANTS, ParameterError
+    from .slug import slugify
 
-    unknown = [v for v in variants if v not in VARIANTS]
-    if unknown:
-        raise click.BadParameter(f"unknown variant {unknown[0]!r} (known: {', '.join(VARIANTS)})", param_hint="--variant")
-    if not (0.5 <= scale_x <= 1.5 and 0.5 <= scale_y <= 1.5):
-        raise click.BadParameter("printer scale corrections must lie between 0.5 and 1.5", param_hint="--scale-x/--scale-y")
+    given = {
+        "build.papers": (("letter", "a4") if paper == "both" else (paper,)) if paper else None,
+        "build.variants": variants or None, "build.backs": backs, "build.bleed": bleed,
+        "printer.scale_x": scale_x, "printer.scale_y": scale_y, "printer.back_offset_x": back_offset_x,
+        "printer.back_offset_y": back_offset_y, "printer.duplex_edge": duplex_edge,
+    }
+    for name, value in given.items():
+        message = config.check(name, list(value) if isinstance(value, tuple) else value) if value not in (None, ()) else None
+        if message:
+            raise click.BadParameter(message, param_hint="--" + name.split(".")[1].replace("_", "-"))
+    if subset_name is not None and slugify(subset_name) != subset_name:
+        raise click.BadParameter(f"{subset_name!r}: use lowercase letters, digits and hyphens, e.g. {slugify(subset_name)!r}", param_hint="--name")
+    settings = _settings(ctx, given, params)
     root = _root(ctx)
     out_dir = Path(out) if Path(out).is_absolute() else root / out
     started = time.perf_counter()
@@ -290,22 +392,16 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
         _print_problems(validation.errors)
         click.echo("the data is invalid: nothing was built", err=True)
         ctx.exit(1)
-    selection = builder.Selection(variants, nations, sets, types, units)
+    _check_names("nation", "--nation", nations, repo.nations)
+    _check_names("set", "--set", sets, repo.sets)
+    _check_names("unit", "--unit", units, repo.units)
+    selection = builder.Selection(tuple(settings["build.variants"]), nations, sets, types, units, subset_name)
     if not selection.chosen_units(repo):
-        raise click.UsageError("the selection matches no unit")
-    profile = PrinterProfile(scale_x, scale_y, back_offset_x * MM, back_offset_y * MM)
-    overrides = []
-    for key, value in _params(params).items():
-        variant_name, dot, name = key.partition(".")
-        if not dot or variant_name not in VARIANTS:
-            raise click.BadParameter(f"{key!r}: expected VARIANT.KEY=VALUE with a known variant", param_hint="--param")
-        overrides.append((variant_name, name, value))
-    options = builder.Options(("letter", "a4") if paper == "both" else (paper,), profile, backs, bleed, jobs, tuple(overrides))
-    try:
-        for variant in VARIANTS.values():
-            options.variant_params(variant)
-    except ParameterError as exc:
-        raise click.BadParameter(str(exc), param_hint="--param") from None
+        raise click.UsageError("the selection matches no unit: each filter narrows the one before (nation AND set AND type AND unit)")
+    profile = PrinterProfile(settings["printer.scale_x"], settings["printer.scale_y"], settings["printer.back_offset_x"] * MM,
+                             settings["printer.back_offset_y"] * MM, settings["printer.duplex_edge"])
+    overrides = tuple((variant, key, value) for variant, pairs in sorted(settings.params().items()) for key, value in sorted(pairs.items()))
+    options = builder.Options(tuple(settings["build.papers"]), profile, settings["build.backs"], settings["build.bleed"], jobs, overrides)
     from .site.commands import roster_step, site_step
 
     if roster:
@@ -313,16 +409,10 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
     if site_only:
         click.echo(site_step(repo, root, out_dir, selection, options))
         return
-    bar = tqdm(total=0, unit="card", desc="laying out cards", disable=None, leave=False)
-
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.n = done
-        bar.refresh()
-
-    report = builder.build(repo, root, out_dir, selection, options, progress, load_seconds=loaded - started)
-    bar.close()
+    report = builder.build(repo, root, out_dir, selection, options, _progress_bar(), load_seconds=loaded - started)
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
+    for rel in report.files:
+        click.echo(f"wrote {shown}/{rel}")
     click.echo(
         f"{report.written} files written, {report.unchanged} unchanged; {report.cards_rendered} cards laid out "
         f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
@@ -332,6 +422,28 @@ def build(ctx, variants, nations, sets, types, units, paper, backs, bleed, scale
         click.echo(f"  {name} cards: smallest text {text.smallest_pt:g} pt"
                    + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid"))
     click.echo(site_step(repo, root, out_dir, selection, options))
+    if validation is not None and validation.errors:
+        _print_problems(validation.errors)
+        click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)
+        ctx.exit(1)
+
+
+def _progress_bar():
+    """One bar over all the work of a build, on a terminal only; None elsewhere."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, desc="building", unit=" step", leave=False, file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+        if done >= total and total:
+            bar.close()
+
+    return progress
 
 
 @main.group()

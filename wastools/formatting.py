@@ -20,7 +20,7 @@ def data_files(root: Path) -> list[Path]:
     files = [root / "cards" / name for name in repository.CATALOGUE_FILES]
     files += repository.unit_files(root)
     files += sorted((root / "scenarios").glob("*.yaml")) if (root / "scenarios").is_dir() else []
-    return [f for f in files if f.exists()]
+    return [f for f in files if f.exists() and repository.refusal(f, root) is None]  # validate reports links
 
 
 def canonical_text(path: Path, root: Path) -> tuple[str | None, list[Problem]]:

@@ -40,6 +40,12 @@ class Problem:
 
 def display_path(path: Path, root: Path) -> str:
     """A path as the user should see it: relative to the repository when inside it."""
+    import os
+
+    try:  # where the file sits, not where a link points: a link is reported by its own name
+        return Path(os.path.normpath(path.absolute())).relative_to(os.path.normpath(root.absolute())).as_posix()
+    except ValueError:
+        pass
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:

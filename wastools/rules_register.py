@@ -84,10 +84,10 @@ def _expected_ref(path: Path, root: Path) -> str:
 
 
 def _schema_problems(doc: Document, root: Path) -> list[Problem]:
-    from .repository import _located, _validator
+    from .repository.schema import _located, _validator
 
     validator = _validator(str((root / "schemas" / SCHEMA).resolve()))
-    return [p for error in validator.iter_errors(doc.data) for p in _located(doc, error)]
+    return [p for error in validator.iter_errors(doc.data) for p in _located(doc, error, {})]
 
 
 def _first_line_problems(path: Path, shown: str, root: Path) -> list[Problem]:

@@ -10,6 +10,7 @@ from . import repository, yamlio
 from .model import AIRCRAFT_TYPES, Repository
 from .scenarios import MAP_UNITS
 from .slug import slugify
+from .suggest import unknown
 
 DEFAULT_MAPS = {"standard": (11, 7), "large-map": (24, 12), "hex": (40, 24), "off-grid": (72, 48), "tabletop-inches": (72, 48), "tabletop-cm": (180, 120)}
 
@@ -25,9 +26,9 @@ def new_unit(root: Path, repo: Repository, name: str, nation: str, unit_type: st
     if unit_id in repo.units:
         raise ScaffoldError(f"id {unit_id!r} is taken: see CONTRIBUTING.md for the collision rule")
     if nation not in repo.nations:
-        raise ScaffoldError(f"unknown nation {nation!r} (known: {', '.join(repo.nations)})")
+        raise ScaffoldError(unknown("nation", nation, repo.nations))
     if card_set not in repo.sets:
-        raise ScaffoldError(f"unknown set {card_set!r} (known: {', '.join(repo.sets)})")
+        raise ScaffoldError(unknown("set", card_set, repo.sets))
     used = {(u.set, u.number) for u in repo.units.values()}
     if (card_set, number) in used or not 1 <= number <= repo.sets[card_set].total:
         raise ScaffoldError(f"{card_set} #{number} is taken or outside 1..{repo.sets[card_set].total}")
@@ -41,6 +42,9 @@ def new_unit(root: Path, repo: Repository, name: str, nation: str, unit_type: st
     if unit_type == "carrier":
         doc["carrier_capacity"] = 1
     doc["attacks"] = CommentedMap(anti_air=[1, None, None, None])
+    # true until someone looks them up: validate lists them, coverage counts them
+    needed = ("top_speed",) if aircraft else ("top_speed", "length")
+    doc["history"] = CommentedMap(missing=CommentedMap((name, "not looked up yet") for name in needed))
     doc.yaml_set_comment_before_after_key("year", before="Placeholders: replace every value with the printed card's, then run `wastools validate`.")
     path = root / "cards" / nation / f"{unit_id}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)

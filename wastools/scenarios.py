@@ -74,7 +74,9 @@ class Scenario:
 
 def scenario_files(root: Path) -> list[Path]:
     folder = root / "scenarios"
-    return sorted(p.resolve() for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    from .repository import plain_path
+
+    return sorted(plain_path(p) for p in folder.glob("*.yaml")) if folder.is_dir() else []
 
 
 def check_all(loaded: list, units: dict[str, model.Unit], problems: list[Problem]) -> dict[str, Scenario]:
@@ -129,9 +131,11 @@ def _resolve(doc, parts, unit_id, units, found) -> model.Unit | None:
         return None
     unit = units.get(unit_id)
     if unit is None:
-        close = [u for u in units if unit_id.split("-")[0] in u][:3]
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        found.append(doc.problem(parts, f"no unit with id {unit_id!r}{hint}"))
+        if unit_id in getattr(units, "broken", ()):
+            return None  # the unit's own file has errors, reported there: one mistake, one error
+        from .suggest import did_you_mean
+
+        found.append(doc.problem(parts, f"no unit with id {unit_id!r}{did_you_mean(unit_id, units)}"))
     return unit
 
 

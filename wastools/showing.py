@@ -60,9 +60,10 @@ def variants_text(variants: list[Variant]) -> str:
         lines.append(f"  {v.description}")
         for p in v.parameters:
             choices = f" (one of {', '.join(map(str, p.choices))})" if p.choices else ""
-            lines.append(f"  --param {p.name}={fmt_value(p.default)}{choices}: {p.help}")
+            default = str(p.default).lower() if isinstance(p.default, bool) else fmt_value(p.default)
+            lines.append(f"  --param {v.name}.{p.name}={default}{choices}: {p.help}")
         for pattern in v.extras.get("per_unit", ()):
-            lines.append(f"  --param {pattern.replace('*', '<unit-id>')}=N: per-unit override")
+            lines.append(f"  --param {v.name}.{pattern.replace('*', '<unit-id>')}=N: per-unit override")
     return "\n".join(lines)
 
 

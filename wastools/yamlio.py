@@ -191,7 +191,34 @@ def _yaml_problem(exc: MarkedYAMLError, shown_as: str) -> Problem:
     if "duplicate key" in str(exc):
         key = _duplicate_key_name(str(exc))
         return Problem(shown_as, line, col, key, "duplicate key")
-    return Problem(shown_as, line, col, "", f"YAML syntax error: {_one_line(what)}")
+    return Problem(shown_as, line, col, "", plain_words(_one_line(what), _one_line(exc.context or "")))
+
+
+# The parser's wording -> what a person fixing the file needs to know.
+_PLAIN = (
+    ("expected <block end>, but found '<block mapping start>'", "this line does not line up with the fields above it: the fields of one block start in the same column"),
+    ("expected <block end>, but found '<block sequence start>'", "this list does not line up with the lines above it: check its indentation"),
+    ("expected <block end>, but found '-'", "a list item ('- ...') where a field was expected: check the indentation of this line"),
+    ("expected <block end>", "this line does not line up with the lines above it: check its indentation"),
+    ("mapping values are not allowed here", "a ':' that cannot be read here: either this line is indented further than the field "
+     "above it, or a value contains ': ' and needs quotes"),
+    ("could not find expected ':'", "a line that is not 'field: value': add the colon after the field name"),
+    ("found character '\\t' that cannot start any token", "a tab character: indent with spaces only"),
+    ("cannot start any token", "a character that cannot start a value here: quote the value"),
+    ("found unexpected end of stream", "a quote is opened but never closed"),
+    ("expected ',' or ']'", "a list in [ ] is not closed, or a comma is missing between its items"),
+    ("expected ',' or '}'", "a mapping in { } is not closed, or a comma is missing between its items"),
+    ("found undefined alias", "'*' starts an alias that is not defined: quote a value that starts with '*'"),
+    ("expected alphabetic or numeric character", "'&' or '*' must be followed by a name: quote the value"),
+)
+
+
+def plain_words(problem: str, context: str = "") -> str:
+    """A YAML syntax error in words, with the parser's own words kept at the end."""
+    for pattern, words in _PLAIN:
+        if pattern in problem or (pattern in context and not problem):
+            return f"YAML syntax error: {words} (parser: {problem or context})"
+    return f"YAML syntax error: {problem or context or 'invalid YAML'}"
 
 
 def _duplicate_key_name(message: str) -> str:

@@ -28,6 +28,7 @@ class PrinterProfile:
     y_scale: float = 1.0
     back_dx: float = 0.0
     back_dy: float = 0.0
+    duplex_edge: str = "long"  # the edge the printer flips the sheet about: "long" or "short"
 
     @property
     def is_identity(self) -> bool:
@@ -228,8 +229,11 @@ def _as_form(writer, data: bytes):
 
 def back_slot(slot: dict[str, float], layout: dict[str, Any], profile: PrinterProfile) -> tuple[float, float]:
     """Where a card's back goes on the back sheet: mirrored left to right, because a
-    long-edge duplex flip turns the sheet about its vertical axis, then shifted by the
-    printer's measured back offset."""
+    long-edge duplex flip turns the (portrait) sheet about its vertical axis (top to bottom
+    for a short-edge flip), then shifted by the printer's measured back offset."""
+    if profile.duplex_edge == "short":
+        height = layout["page"]["height"]
+        return slot["x"] + profile.back_dx, height - slot["y"] - layout["card"]["height"] + profile.back_dy
     width = layout["page"]["width"]
     return width - slot["x"] - layout["card"]["width"] + profile.back_dx, slot["y"] + profile.back_dy
 

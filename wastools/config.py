@@ -1,0 +1,196 @@
+"""wastools.toml: the project's own settings, at the data repository's root (optional).
+
+    [build]
+    papers = ["a4"]                 # letter, a4
+    variants = ["hex", "off-grid"]  # what a plain `wastools build` makes
+    backs = false
+    bleed = false
+
+    [printer]                       # read off the calibration sheet once
+    scale_x = 1.0
+    scale_y = 1.0
+    back_offset_x = 0.0             # mm
+    back_offset_y = 0.0             # mm
+    duplex_edge = "long"            # long or short
+
+    [params.off-grid]
+    leg_in = 2.5
+
+Command-line options override the file; `wastools config` shows the effective settings
+and where each came from.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .problems import DataError, Problem
+from .suggest import did_you_mean
+from .variants import VARIANTS, ParameterError
+
+CONFIG_NAME = "wastools.toml"
+PAPERS = ("letter", "a4")
+DEFAULTS: dict[str, Any] = {
+    "build.papers": list(PAPERS),
+    "build.variants": list(VARIANTS),
+    "build.backs": False,
+    "build.bleed": False,
+    "printer.scale_x": 1.0,
+    "printer.scale_y": 1.0,
+    "printer.back_offset_x": 0.0,
+    "printer.back_offset_y": 0.0,
+    "printer.duplex_edge": "long",
+}
+SCALE_RANGE = (0.5, 1.5)
+
+
+@dataclass(frozen=True)
+class Setting:
+    value: Any
+    source: str  # "default", "wastools.toml:3", "command line"
+
+
+@dataclass
+class Settings:
+    values: dict[str, Setting]
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name].value
+
+    def params(self) -> dict[str, dict[str, str]]:
+        """{variant: {key: text}} from every ``params.<variant>.<key>`` setting."""
+        out: dict[str, dict[str, str]] = {}
+        for name, setting in self.values.items():
+            if name.startswith("params."):
+                variant, key = name[len("params."):].split(".", 1)
+                out.setdefault(variant, {})[key] = _text(setting.value)
+        return out
+
+    def lines(self) -> list[str]:
+        width = max(len(n) for n in self.values)
+        return [f"{name:<{width}} = {_show(s.value)}   ({s.source})" for name, s in sorted(self.values.items())]
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return _text(value)
+
+
+def read(root: Path) -> dict[str, Setting]:
+    """The settings written in ``root/wastools.toml`` (none when there is no such file)."""
+    path = root / CONFIG_NAME
+    if not path.is_file():
+        return {}
+    if path.is_symlink():
+        raise DataError([Problem(CONFIG_NAME, 1, 1, "", "is a symbolic link: the settings file must be a plain file in the repository")])
+    text = path.read_text("utf-8", errors="replace")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        lines = text.rstrip("\n").split("\n")
+        line, col = (int(found[1]), int(found[2])) if found else (len(lines), len(lines[-1]) + 1)
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
+        raise DataError([Problem(CONFIG_NAME, line, col, "", f"not valid TOML: {message}")]) from None
+    problems: list[Problem] = []
+    out: dict[str, Setting] = {}
+    for section, table in data.items():
+        if section not in ("build", "printer", "params") or not isinstance(table, dict):
+            problems.append(_problem(text, section, section, f"unknown section{did_you_mean(section, ['build', 'printer', 'params'])}"))
+            continue
+        if section == "params":
+            _read_params(text, table, out, problems)
+            continue
+        for key, value in table.items():
+            name = f"{section}.{key}"
+            known = [n.split(".", 1)[1] for n in DEFAULTS if n.startswith(section + ".")]
+            if name not in DEFAULTS:
+                problems.append(_problem(text, key, name, f"unknown setting{did_you_mean(key, known)}"))
+                continue
+            message = check(name, value)
+            if message:
+                problems.append(_problem(text, key, name, message))
+            else:
+                out[name] = Setting(value, f"{CONFIG_NAME}:{_line(text, key)}")
+    if problems:
+        raise DataError(problems)
+    return out
+
+
+def _read_params(text: str, table: dict, out: dict[str, Setting], problems: list[Problem]) -> None:
+    for variant, values in table.items():
+        if variant not in VARIANTS or not isinstance(values, dict):
+            problems.append(_problem(text, variant, f"params.{variant}", f"not a variant{did_you_mean(variant, VARIANTS)}"))
+            continue
+        from .params import check as check_params
+
+        for key, value in values.items():
+            try:
+                check_params({variant: {key: _text(value)}})
+            except ParameterError as exc:
+                problems.append(_problem(text, key, f"params.{variant}.{key}", str(exc)))
+                continue
+            out[f"params.{variant}.{key}"] = Setting(value, f"{CONFIG_NAME}:{_line(text, key)}")
+
+
+def check(name: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the setting ``name``, or None."""
+    if name in ("build.papers", "build.variants"):
+        allowed = PAPERS if name == "build.papers" else tuple(VARIANTS)
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            return f"expected a list of names from: {', '.join(allowed)}"
+        wrong = [v for v in value if v not in allowed]
+        if wrong:
+            return f"{wrong[0]!r} is not one of {', '.join(allowed)}{did_you_mean(wrong[0], allowed)}"
+    elif name in ("build.backs", "build.bleed"):
+        if not isinstance(value, bool):
+            return "expected true or false"
+    elif name.startswith("printer.scale_"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]:
+            return f"expected a number between {SCALE_RANGE[0]} and {SCALE_RANGE[1]} (1.01 = 1 % larger)"
+    elif name.startswith("printer.back_offset_"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 20:
+            return "expected a shift in millimetres between -20 and 20"
+    elif name == "printer.duplex_edge" and value not in ("long", "short"):
+        return "expected \"long\" or \"short\""
+    return None
+
+
+def _line(text: str, key: str) -> int:
+    pattern = re.compile(r"^\s*(\[[^\]]*\b" + re.escape(key) + r"\b[^\]]*\]|[\"']?" + re.escape(key) + r"[\"']?\s*=)", re.M)
+    found = pattern.search(text)
+    return text.count("\n", 0, found.start()) + 1 if found else 1
+
+
+def _problem(text: str, key: str, name: str, message: str) -> Problem:
+    line = _line(text, key)
+    return Problem(CONFIG_NAME, line, 1, name, message)
+
+
+def effective(root: Path, given: dict[str, Any]) -> Settings:
+    """Defaults, overlaid by wastools.toml, overlaid by ``given`` (command-line values; None = not given)."""
+    values = {name: Setting(value, "default") for name, value in DEFAULTS.items()}
+    values.update(read(root))
+    for name, value in given.items():
+        if value is not None and value != ():
+            values[name] = Setting(list(value) if isinstance(value, tuple) else value, "command line")
+    return Settings(values)
+
+
+def with_params(settings: Settings, cli: dict[str, dict[str, str]]) -> Settings:
+    values = dict(settings.values)
+    for variant, pairs in cli.items():
+        for key, text in pairs.items():
+            values[f"params.{variant}.{key}"] = Setting(text, "command line")
+    return Settings(values)

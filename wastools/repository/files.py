@@ -1,0 +1,141 @@
+"""Step 1: find the repository's files and load each with line and column positions.
+
+A data file must be a plain file inside the repository: a symbolic link (or a file in a
+linked folder) or a file whose real path lies outside is refused by its own name and never
+opened.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..problems import Problem, display_path
+from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, load_document
+from .schema import SCHEMA_FILES, schema_problems
+
+SCHEMA_REFS = {
+    "unit": "../../schemas/unit.schema.json",
+    "sets": "../schemas/sets.schema.json",
+    "nations": "../schemas/nations.schema.json",
+    "abilities": "../schemas/abilities.schema.json",
+    "scenario": "../schemas/scenario.schema.json",
+}
+CATALOGUE_FILES = {"sets.yaml": "sets", "nations.yaml": "nations", "abilities.yaml": "abilities"}
+
+
+class RepositoryNotFound(Exception):
+    pass
+
+
+def find_root(start: Path) -> Path:
+    """The data repository: the nearest folder at or above ``start`` with cards/ and schemas/."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / "cards").is_dir() and (folder / "schemas").is_dir():
+            return folder
+    raise RepositoryNotFound(f"no data repository (a folder with cards/ and schemas/) at or above {start}")
+
+@dataclass
+class LoadedFile:
+    path: Path
+    shown_as: str
+    kind: str
+    doc: Document | None
+
+
+def kind_of(path: Path, root: Path) -> str:
+    if path.name in CATALOGUE_FILES and path.parent.name == "cards":
+        return CATALOGUE_FILES[path.name]
+    if path.parent.name == "scenarios":
+        return "scenario"
+    return "unit"
+
+
+def unit_files(root: Path) -> list[Path]:
+    return sorted(p for p in (root / "cards").glob("*/*.yaml"))
+
+
+def plain_path(path: Path) -> Path:
+    """Absolute and normalised, but with symbolic links left as they are (unlike resolve())."""
+    return Path(os.path.normpath(path.absolute()))
+
+
+def refusal(path: Path, root: Path) -> str | None:
+    """Why a file inside the repository must not be opened: it, or a folder on its way, is a
+    symbolic link, or its real path lies outside the repository. None for plain files (and for
+    files named on the command line that lie outside the repository)."""
+    base, here = plain_path(root), plain_path(path)
+    try:
+        parts = here.relative_to(base).parts
+    except ValueError:
+        return None
+    current = base
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            what = "file" if current == here else "folder"
+            return f"this {what} is a symbolic link ({current.relative_to(base).as_posix()}): data must be plain files inside the repository; not opened"
+    if not here.resolve().is_relative_to(base.resolve()):
+        return "the real path of this file lies outside the repository; not opened"
+    return None
+
+
+def load_file(path: Path, root: Path, kind: str, limits: Limits, problems: list[Problem]) -> LoadedFile:
+    shown = display_path(path, root)
+    reason = refusal(path, root)
+    if reason:
+        problems.append(Problem(shown, 1, 1, "", reason))
+        return LoadedFile(path, shown, kind, None)
+    doc, found = load_document(path, shown, limits)
+    problems.extend(found)
+    if doc is not None:
+        problems.extend(_schema_line_problems(path, shown, _expected_ref(path, root, kind)))
+        if not isinstance(doc.data, dict):
+            problems.append(Problem(shown, 1, 1, "", "expected a mapping of fields at the top level"))
+            doc = None
+        else:
+            problems.extend(schema_problems(doc, root, kind))
+    return LoadedFile(path, shown, kind, doc)
+
+
+def _expected_ref(path: Path, root: Path, kind: str) -> str | None:
+    """The `$schema=` reference a file must carry: relative to its folder, inside the repository."""
+
+    try:
+        plain_path(path).relative_to(plain_path(root))
+    except ValueError:
+        return None  # a file outside the repository: any project schema name will do
+    return Path(os.path.relpath(plain_path(root) / "schemas" / SCHEMA_FILES[kind], plain_path(path).parent)).as_posix()
+
+
+def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[Problem]:
+    with path.open("rb") as handle:
+        first = handle.readline().decode("utf-8-sig", "replace").rstrip("\r\n")
+    if not first.startswith(SCHEMA_LINE_PREFIX):
+        return [Problem(shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}...' so that editors check the file")]
+    ref = first[len(SCHEMA_LINE_PREFIX):].strip()
+    if expected is not None and ref != expected:
+        return [Problem(shown, 1, len(SCHEMA_LINE_PREFIX) + 1, "$schema", f"must name {expected!r}, not {ref[:80]!r}")]
+    if expected is None and not ref.endswith(".schema.json"):
+        return [Problem(shown, 1, len(SCHEMA_LINE_PREFIX) + 1, "$schema", f"{ref[:80]!r} is not a project schema")]
+    return []
+
+
+def read_plain(path: Path) -> Any:
+    """Trusted read of a project file (importer use); raises on any problem."""
+    doc, problems = load_document(path, str(path))
+    if problems:
+        raise ValueError("\n".join(map(str, problems)))
+    return doc.data
+
+
+def existing_units(root: Path) -> dict[str, dict[str, Any]]:
+    units = {}
+    for path in unit_files(root):
+        doc, problems = load_document(path, str(path))
+        if doc is not None and isinstance(doc.data, dict) and "id" in doc.data:
+            units[doc.data["id"]] = doc.data
+    return units

@@ -149,7 +149,7 @@ def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, option
     written = []
     try:
         specs = builder.deck_cards(repo, variant, params, units, stat_blocks=False, bleed=0.0)
-        keys = builder._make_cards({"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), options.jobs, progress)["roster"]
+        keys = builder._make_cards({"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), options.jobs, builder._Tracker(progress))["roster"]
         cache = out / ".cache" / "cards"
         faces = [(cache / f"{k}.pdf").read_bytes() for k in keys]
         dealt = [face for face, (_u, n) in zip(faces, roster.entries) for _ in range(n)]

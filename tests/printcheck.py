@@ -33,10 +33,10 @@ def ink_near_edges(pdf: bytes, band: float = SAFE, scale: float = 1.0) -> list[s
             px = max(1, int(band * scale) - 1)
             rows = {"top": range(px), "bottom": range(h - px, h)}
             for side, ys in rows.items():
-                if any(min(data[y * stride:y * stride + w]) < 250 for y in ys):
+                if any(min(data[y * stride : y * stride + w]) < 250 for y in ys):
                     problems.append(f"page {index + 1}: {side}")
-            left = any(min(data[y * stride:y * stride + px]) < 250 for y in range(h))
-            right = any(min(data[y * stride + w - px:y * stride + w]) < 250 for y in range(h))
+            left = any(min(data[y * stride : y * stride + px]) < 250 for y in range(h))
+            right = any(min(data[y * stride + w - px : y * stride + w]) < 250 for y in range(h))
             problems += [f"page {index + 1}: {side}" for side, bad in (("left", left), ("right", right)) if bad]
     finally:
         doc.close()
@@ -101,8 +101,11 @@ class Measured:
 def labels(page, size: float = 6.0) -> list[tuple[str, dict, bool]]:
     """(text, bounding box, is_vertical) of every label set in ``size`` pt: upright words,
     and runs of characters turned to read upwards."""
-    out = [(w["text"], w, False) for w in page.extract_words(keep_blank_chars=True, x_tolerance=1.5, extra_attrs=["size"])
-           if w.get("upright", True) and abs(w["size"] - size) < 0.05]
+    out = [
+        (w["text"], w, False)
+        for w in page.extract_words(keep_blank_chars=True, x_tolerance=1.5, extra_attrs=["size"])
+        if w.get("upright", True) and abs(w["size"] - size) < 0.05
+    ]
     turned: dict[float, list[dict]] = {}
     for c in page.chars:
         if not c["upright"] and abs(char_size(c) - size) < 0.05:
@@ -119,8 +122,12 @@ def labels(page, size: float = 6.0) -> list[tuple[str, dict, bool]]:
                 if prev is not None and prev["top"] - cur["bottom"] > 0.8:
                     text += " "
                 text += cur["text"]
-            box = {"x0": min(r["x0"] for r in run), "x1": max(r["x1"] for r in run),
-                   "top": min(r["top"] for r in run), "bottom": max(r["bottom"] for r in run)}
+            box = {
+                "x0": min(r["x0"] for r in run),
+                "x1": max(r["x1"] for r in run),
+                "top": min(r["top"] for r in run),
+                "bottom": max(r["bottom"] for r in run),
+            }
             out.append((text, box, True))
             if c is not None:
                 run = [c]

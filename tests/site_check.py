@@ -10,8 +10,20 @@ import html5lib
 
 NS = "{http://www.w3.org/1999/xhtml}"
 # A small site for the tests: a scenario's ships and a few others of every kind.
-SMALL = ("atago", "aoba", "haguro", "nagatsuki", "uss-san-francisco-ca-38", "hmas-canberra", "uss-bagley-dd-386",
-         "hms-cossack", "u-47", "f4f-wildcat", "uss-fletcher-dd-445", "bismarck")
+SMALL = (
+    "atago",
+    "aoba",
+    "haguro",
+    "nagatsuki",
+    "uss-san-francisco-ca-38",
+    "hmas-canberra",
+    "uss-bagley-dd-386",
+    "hms-cossack",
+    "u-47",
+    "f4f-wildcat",
+    "uss-fletcher-dd-445",
+    "bismarck",
+)
 
 
 def small_spec(repo, units=SMALL):

@@ -4,13 +4,29 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from wastools.model import ALLOWED_ATTACKS, AIRCRAFT_TYPES, Ability, Attack, Figure, History, Unit, category
+from wastools.model import AIRCRAFT_TYPES, ALLOWED_ATTACKS, Ability, Attack, Figure, History, Unit, category
 
-TYPES = sorted(AIRCRAFT_TYPES) + ["battleship", "carrier", "cruiser", "destroyer", "torpedo-boat", "auxiliary", "submarine"]
+TYPES = sorted(AIRCRAFT_TYPES) + [
+    "battleship",
+    "carrier",
+    "cruiser",
+    "destroyer",
+    "torpedo-boat",
+    "auxiliary",
+    "submarine",
+]
 ABILITIES = [
-    ("Extended Range {n}", (4, 5)), ("Long Shot {n}", (6,)), ("Slow {n}", (1, 2, 3)), ("Heavy Antiair", (None,)),
-    ("Heavy Antiair {n}", (2,)), ("Sub Hunter", (None,)), ("Long-Lance Torpedoes", (None,)), ("Lay Smoke Screen", (None,)),
-    ("Land Based", (None,)), ("Shallow Draft", (None,)), ("Close Escort", (None,)),
+    ("Extended Range {n}", (4, 5)),
+    ("Long Shot {n}", (6,)),
+    ("Slow {n}", (1, 2, 3)),
+    ("Heavy Antiair", (None,)),
+    ("Heavy Antiair {n}", (2,)),
+    ("Sub Hunter", (None,)),
+    ("Long-Lance Torpedoes", (None,)),
+    ("Lay Smoke Screen", (None,)),
+    ("Land Based", (None,)),
+    ("Shallow Draft", (None,)),
+    ("Close Escort", (None,)),
 ]
 
 
@@ -49,10 +65,18 @@ def units(draw):
         id=draw(st.from_regex(r"[a-z][a-z0-9]{0,10}(-[a-z0-9]{1,6}){0,2}", fullmatch=True)),
         name=draw(st.text(min_size=1, max_size=40)),
         nation=draw(st.sampled_from(["us", "uk", "japan", "germany", "italy"])),
-        type=unit_type, set="war-at-sea", number=draw(st.integers(1, 64)), rarity="common",
-        year=draw(st.integers(1935, 1945)), points=draw(st.integers(1, 100)),
-        armor=draw(st.integers(1, 10)), vital_armor=draw(st.integers(1, 20)), hull=draw(st.integers(1, 5)),
+        type=unit_type,
+        set="war-at-sea",
+        number=draw(st.integers(1, 64)),
+        rarity="common",
+        year=draw(st.integers(1935, 1945)),
+        points=draw(st.integers(1, 100)),
+        armor=draw(st.integers(1, 10)),
+        vital_armor=draw(st.integers(1, 20)),
+        hull=draw(st.integers(1, 5)),
         speed=None if aircraft else draw(st.integers(1, 3)),
         carrier_capacity=draw(st.integers(1, 4)) if unit_type == "carrier" else None,
-        attacks=attacks, abilities=draw(abilities()), history=history,
+        attacks=attacks,
+        abilities=draw(abilities()),
+        history=history,
     )

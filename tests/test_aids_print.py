@@ -45,14 +45,20 @@ def test_no_heading_is_left_alone_at_a_page_foot(aids):
     for name, pdf in aids.items():
         with pdfplumber.open(io.BytesIO(pdf)) as doc:
             for page in doc.pages:
-                body = [line for line in lines_of(page) if line[0]["bottom"] < page.height - 40]  # above the check bar band
+                body = [
+                    line for line in lines_of(page) if line[0]["bottom"] < page.height - 40
+                ]  # above the check bar band
                 assert body, name
-                assert body[-1][0]["size"] < 11, f"{name} page {page.page_number} ends with a heading: {' '.join(w['text'] for w in body[-1])}"
+                assert body[-1][0]["size"] < 11, (
+                    f"{name} page {page.page_number} ends with a heading: {' '.join(w['text'] for w in body[-1])}"
+                )
 
 
 def test_a_table_that_runs_on_repeats_its_header(aids):
     with pdfplumber.open(io.BytesIO(aids["large-map"])) as doc:
-        runs_on = [p for p in doc.pages[1:] if "Elite A6M2 Zero" in p.extract_text() or "United States" in p.extract_text()]
+        runs_on = [
+            p for p in doc.pages[1:] if "Elite A6M2 Zero" in p.extract_text() or "United States" in p.extract_text()
+        ]
         assert runs_on
         for page in runs_on:
             first = " ".join(w["text"] for w in lines_of(page)[1])  # after the page number
@@ -64,5 +70,7 @@ def test_sentences_are_whole_and_rules_name_their_seed(repo):
         assert summary.split()[-1].strip(".,;") not in DANGLING, summary
     hex_sequence = next(s for s in aid("hex", repo, VARIANTS["hex"].defaults()) if s.title == "Sequence of play")
     assert "seed 002" in hex_sequence.source  # the hex seed changes initiative
-    standard_sequence = next(s for s in aid("standard", repo, VARIANTS["standard"].defaults()) if s.title == "Sequence of play")
+    standard_sequence = next(
+        s for s in aid("standard", repo, VARIANTS["standard"].defaults()) if s.title == "Sequence of play"
+    )
     assert standard_sequence.source == "base game"

@@ -7,7 +7,14 @@ from wastools import aids, wording
 from wastools.render import card_view
 from wastools.variants import VARIANTS, fleet, hex, off_grid, tabletop_inches
 
-LAND_FIGHTERS = ("b-239-buffalo", "fw-190a", "n1k1-j-george", "p-40e-warhawk", "usmc-f4u-1a-corsair", "lend-lease-hurricane-mk-ii")
+LAND_FIGHTERS = (
+    "b-239-buffalo",
+    "fw-190a",
+    "n1k1-j-george",
+    "p-40e-warhawk",
+    "usmc-f4u-1a-corsair",
+    "lend-lease-hurricane-mk-ii",
+)
 
 
 def adapt(repo, variant, unit, crippled=False, **params):
@@ -48,8 +55,13 @@ def test_tabletop_cm_close_escort_is_the_seeds_anti_air_rule(repo):
         adapted = adapt(repo, "tabletop-cm", unit, table_scale=scale)
         view = card_view.ability_lines(adapted, repo, "tabletop-cm")
         summary = next(a["summary"] for a in view if a["name"] == "Close Escort")
-        assert "two other ships have fired on" in summary and f"within {cm} cm of the target ship's conning tower" in summary
-    assert "Close Escort: may fire anti-air at an aircraft that two other ships have fired on" in aid_text(repo, "tabletop-cm")
+        assert (
+            "two other ships have fired on" in summary
+            and f"within {cm} cm of the target ship's conning tower" in summary
+        )
+    assert "Close Escort: may fire anti-air at an aircraft that two other ships have fired on" in aid_text(
+        repo, "tabletop-cm"
+    )
 
 
 def test_tabletop_cm_objectives_are_seized_at_the_range_1_reach(repo):
@@ -68,7 +80,10 @@ def test_tabletop_cm_doc_describes_the_movement_the_cards_print(repo):
     for scale in ("6ft", "8ft"):
         printed = card_view.movement_text(adapt(repo, "tabletop-cm", fletcher, table_scale=scale), "tabletop-cm")[1]
         assert f'"{printed}"' in doc, printed
-    assert card_view.movement_text(adapt(repo, "tabletop-cm", fletcher), "tabletop-cm")[1] == "20 cm; 30 cm on the 8 ft scale"
+    assert (
+        card_view.movement_text(adapt(repo, "tabletop-cm", fletcher), "tabletop-cm")[1]
+        == "20 cm; 30 cm on the 8 ft scale"
+    )
 
 
 # --- seed 002 (hex) -----------------------------------------------------------------------------------
@@ -108,8 +123,11 @@ def test_hex_crippled_one_die_attack_is_lost(repo):
         after = crippled.attack(attack.type)
         expected = [(b.band, b.dice - 1) for b in attack.bands if b.dice > 1]
         assert ([(b.band, b.dice) for b in after.bands] if after else []) == expected
-    one_die = next(u for u in repo.units.values() if not u.is_aircraft
-                   and any(a.bands[0] == 1 and not any(a.bands[1:]) for a in u.attacks))
+    one_die = next(
+        u
+        for u in repo.units.values()
+        if not u.is_aircraft and any(a.bands[0] == 1 and not any(a.bands[1:]) for a in u.attacks)
+    )
     kind = next(a.kind for a in one_die.attacks if a.bands[0] == 1 and not any(a.bands[1:]))
     assert adapt(repo, "hex", one_die, crippled=True).attack(kind) is None
     assert crippled.rules["armor"].value == max(1, cossack.armor - 1)
@@ -155,7 +173,9 @@ def test_tabletop_inches_objective_distance_is_a_parameter_the_card_and_aid_shar
     for clear in (5, 10):
         claim = adapt(repo, "tabletop-inches", unit, objective_enemy_clear_in=clear).rules["objective_claim"]
         assert claim.to_json()["value"] == {"within": 5, "no_enemy_within": clear}
-        assert f"within 5 in of the token, with no enemy ship within {clear} in" in aid_text(repo, "tabletop-inches", objective_enemy_clear_in=clear)
+        assert f"within 5 in of the token, with no enemy ship within {clear} in" in aid_text(
+            repo, "tabletop-inches", objective_enemy_clear_in=clear
+        )
     doc = (ROOT / "docs" / "variants" / "tabletop-inches.md").read_text("utf-8")
     assert "objective_enemy_clear_in" in doc and "within 10" in doc and "within 5" in doc
 

@@ -15,8 +15,19 @@ from wastools import repository
 from wastools.render import sheets
 
 pytestmark = pytest.mark.slow
-SAMPLE = ("hms-cossack", "uss-fletcher-dd-445", "bismarck", "a6m2-zeke", "i-19", "uss-enterprise-cv-6",
-          "hmas-arunta", "yamato", "pby-catalina", "hr-ms-zwaardvisch", "z18-hans-ludemann")
+SAMPLE = (
+    "hms-cossack",
+    "uss-fletcher-dd-445",
+    "bismarck",
+    "a6m2-zeke",
+    "i-19",
+    "uss-enterprise-cv-6",
+    "hmas-arunta",
+    "yamato",
+    "pby-catalina",
+    "hr-ms-zwaardvisch",
+    "z18-hans-ludemann",
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +42,34 @@ def test_outputs_and_manifest(built):
     import json
 
     manifest = json.loads((out / "manifest.json").read_text())
-    decks = {f"{v}/{name}" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for name in ("cards-sample.pdf", "cards-sample-a4.pdf")}
-    others = {f"{v}/rulers{s}.pdf" for v in ("large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for s in ("", "-a4")}
-    others |= {"large-map/map-square.pdf", "large-map/map-square-a4.pdf", "hex/map-hex.pdf", "hex/map-hex-a4.pdf", "counters.pdf", "counters-a4.pdf"}
-    others |= {f"{v}/player-aid{s}.pdf" for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches") for s in ("", "-a4")}
-    others |= {f"scenarios/{n}{s}.pdf" for n in ("mers-el-kebir-1940", "denmark-strait-1941", "savo-island-1942") for s in ("", "-a4", "-poster")}
+    decks = {
+        f"{v}/{name}"
+        for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches")
+        for name in ("cards-sample.pdf", "cards-sample-a4.pdf")
+    }
+    others = {
+        f"{v}/rulers{s}.pdf"
+        for v in ("large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches")
+        for s in ("", "-a4")
+    }
+    others |= {
+        "large-map/map-square.pdf",
+        "large-map/map-square-a4.pdf",
+        "hex/map-hex.pdf",
+        "hex/map-hex-a4.pdf",
+        "counters.pdf",
+        "counters-a4.pdf",
+    }
+    others |= {
+        f"{v}/player-aid{s}.pdf"
+        for v in ("standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches")
+        for s in ("", "-a4")
+    }
+    others |= {
+        f"scenarios/{n}{s}.pdf"
+        for n in ("mers-el-kebir-1940", "denmark-strait-1941", "savo-island-1942")
+        for s in ("", "-a4", "-poster")
+    }
     others |= {"large-map/map-square-poster.pdf", "hex/map-hex-poster.pdf"}
     assert set(manifest["outputs"]) == decks | others | {"calibration/duplex-letter.pdf", "calibration/duplex-a4.pdf"}
     import hashlib
@@ -45,9 +79,10 @@ def test_outputs_and_manifest(built):
         assert len(PdfReader(out / rel).pages) == entry["pages"]
     for rel in decks:
         assert manifest["outputs"][rel]["pages"] == 2  # 11 cards, 9 a sheet
-    import os
 
-    assert report.cards_total == 66 and not list(DATA.glob(f".build-tmp/{os.getpid()}-*"))  # other workers may be building
+    assert report.cards_total == 66 and not list(
+        DATA.glob(f".build-tmp/{os.getpid()}-*")
+    )  # other workers may be building
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
@@ -58,7 +93,11 @@ def test_cards_measure_180_by_252_nine_per_page(built, paper):
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
         assert (round(page.width, 2), round(page.height, 2)) == (layout["page"]["width"], layout["page"]["height"])
-        faces = {(round(r["x0"], 2), round(r["y0"], 2), round(r["width"], 2), round(r["height"], 2)) for r in page.rects if r["fill"]}
+        faces = {
+            (round(r["x0"], 2), round(r["y0"], 2), round(r["width"], 2), round(r["height"], 2))
+            for r in page.rects
+            if r["fill"]
+        }
         cards = sorted((f for f in faces if f[2:] == (180.0, 252.0)), key=lambda f: (-f[1], f[0]))
         assert len(cards) == 9
         assert [(x, y) for x, y, _w, _h in cards] == [(round(s["x"], 2), round(s["y"], 2)) for s in layout["slots"]]
@@ -73,7 +112,12 @@ def test_crop_marks_where_the_layout_says(built):
     for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout):
         assert (round(x1, 2), round(y1, 2), round(x2, 2), round(y2, 2)) in lines
         # off the cards and inside the page
-        assert 0 < min(x1, x2) and max(x1, x2) < layout["page"]["width"] and 0 < min(y1, y2) and max(y1, y2) < layout["page"]["height"]
+        assert (
+            0 < min(x1, x2)
+            and max(x1, x2) < layout["page"]["width"]
+            and 0 < min(y1, y2)
+            and max(y1, y2) < layout["page"]["height"]
+        )
         for slot in layout["slots"]:
             inside_x = slot["x"] < (x1 + x2) / 2 < slot["x"] + 180
             inside_y = slot["y"] < (y1 + y2) / 2 < slot["y"] + 252
@@ -84,7 +128,9 @@ def test_check_bars_and_print_scaling(built):
     out, _ = built
     for name in ("cards-sample.pdf", "cards-sample-a4.pdf"):
         with pdfplumber.open(out / "off-grid" / name) as pdf:
-            lengths = sorted(round(l["height"], 2) for l in pdf.pages[0].lines if l["x0"] == l["x1"] and l["height"] > 200)
+            lengths = sorted(
+                round(l["height"], 2) for l in pdf.pages[0].lines if l["x0"] == l["x1"] and l["height"] > 200
+            )
         assert 283.46 in lengths and 288.0 in lengths
         prefs = PdfReader(out / "off-grid" / name).trailer["/Root"]["/ViewerPreferences"]
         assert prefs["/PrintScaling"] == "/None"
@@ -117,8 +163,19 @@ def test_no_text_leaves_its_card(built):
         with pdfplumber.open(out / variant / "cards-sample.pdf") as pdf:
             for page in pdf.pages:
                 for ch in page.chars:
-                    if ch["size"] > 5 and ch["x0"] > 30 and ch["x1"] < 582 and page.height - ch["top"] > min(s["y"] for s in layout["slots"]):  # not the band under the cards
-                        inside = any(s["x"] - 0.5 <= ch["x0"] and ch["x1"] <= s["x"] + 180.5 and s["y"] - 0.5 <= page.height - ch["bottom"] and page.height - ch["top"] <= s["y"] + 252.5 for s in layout["slots"])
+                    if (
+                        ch["size"] > 5
+                        and ch["x0"] > 30
+                        and ch["x1"] < 582
+                        and page.height - ch["top"] > min(s["y"] for s in layout["slots"])
+                    ):  # not the band under the cards
+                        inside = any(
+                            s["x"] - 0.5 <= ch["x0"]
+                            and ch["x1"] <= s["x"] + 180.5
+                            and s["y"] - 0.5 <= page.height - ch["bottom"]
+                            and page.height - ch["top"] <= s["y"] + 252.5
+                            for s in layout["slots"]
+                        )
                         assert inside, (variant, ch["text"], ch["x0"], ch["top"])
 
 
@@ -151,11 +208,22 @@ def test_hostile_text_prints_literally_and_fetches_nothing(tmp_repo, tmp_path):
     text = text.replace("class: Tribal", "class: '<style>@import url(http://example.invalid/x.css)</style>'")
     path.write_text(text)
     abilities = tmp_repo / "cards/abilities.yaml"
-    abilities.write_text(abilities.read_text().replace("  - name: Valiant Stand", "  - name: Valiant Stand\n    summary: '<script>x</script> url(file:///etc/hosts) <link rel=attachment href=/etc/hosts>'"))
+    abilities.write_text(
+        abilities.read_text().replace(
+            "  - name: Valiant Stand",
+            "  - name: Valiant Stand\n    summary: '<script>x</script> url(file:///etc/hosts) <link rel=attachment href=/etc/hosts>'",
+        )
+    )
     result = repository.validate(tmp_repo)
     assert result.repository is not None, result.errors
     out = tmp_path / "build"
-    builder.build(result.repository, tmp_repo, out, builder.Selection(variants=("hex",), units=("hms-cossack",), name="sample"), builder.Options(papers=("letter",), jobs=1))
+    builder.build(
+        result.repository,
+        tmp_repo,
+        out,
+        builder.Selection(variants=("hex",), units=("hms-cossack",), name="sample"),
+        builder.Options(papers=("letter",), jobs=1),
+    )
     pdf = out / "hex/cards-sample.pdf"
     with pdfplumber.open(pdf) as doc:
         shown = "".join((doc.pages[0].extract_text() or "").split())  # wrapping may split words
@@ -170,7 +238,12 @@ def test_fetcher_refuses_everything_outside_the_project():
     from wastools.render.fetcher import ForbiddenResource, ProjectFetcher
 
     fetcher = ProjectFetcher()
-    for url in ("http://example.invalid/x.css", "file:///etc/passwd", "data:text/css,body{}", "wastools-font:../../../etc/passwd"):
+    for url in (
+        "http://example.invalid/x.css",
+        "file:///etc/passwd",
+        "data:text/css,body{}",
+        "wastools-font:../../../etc/passwd",
+    ):
         with pytest.raises(ForbiddenResource):
             fetcher.fetch(url)
     assert fetcher.fetch((ROOT / "wastools/templates/cards/card.css").as_uri()).read()
@@ -181,12 +254,30 @@ def test_backs_are_mirrored_for_long_edge_duplex(repo, tmp_path):
 
     profile = PrinterProfile(back_dx=1.5 * MM, back_dy=-1 * MM)
     units = SAMPLE[:2]
-    builder.build(repo, DATA, tmp_path, builder.Selection(variants=("hex",), units=units, name="sample"), builder.Options(papers=("letter",), profile=profile, backs=True, jobs=1))
+    builder.build(
+        repo,
+        DATA,
+        tmp_path,
+        builder.Selection(variants=("hex",), units=units, name="sample"),
+        builder.Options(papers=("letter",), profile=profile, backs=True, jobs=1),
+    )
     layout = sheets.load_layout("letter")
     with pdfplumber.open(tmp_path / "hex" / "cards-sample-duplex.pdf") as pdf:
         assert len(pdf.pages) == 2
-        fronts = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in pdf.pages[0].rects if r["fill"] and round(r["width"], 2) == 180})
-        backs = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in pdf.pages[1].rects if r["fill"] and round(r["width"], 2) == 180 and round(r["height"], 2) == 252})
+        fronts = sorted(
+            {
+                (round(r["x0"], 2), round(r["y0"], 2))
+                for r in pdf.pages[0].rects
+                if r["fill"] and round(r["width"], 2) == 180
+            }
+        )
+        backs = sorted(
+            {
+                (round(r["x0"], 2), round(r["y0"], 2))
+                for r in pdf.pages[1].rects
+                if r["fill"] and round(r["width"], 2) == 180 and round(r["height"], 2) == 252
+            }
+        )
         assert "War at Sea" in pdf.pages[1].extract_text()
     assert fronts == sorted((s["x"], s["y"]) for s in layout["slots"][:2])
     expected = sorted((round(612 - s["x"] - 180 + 1.5 * MM, 2), round(s["y"] - MM, 2)) for s in layout["slots"][:2])
@@ -194,17 +285,32 @@ def test_backs_are_mirrored_for_long_edge_duplex(repo, tmp_path):
 
 
 def test_bleed_cards_extend_past_the_trim(repo, tmp_path):
-    builder.build(repo, DATA, tmp_path, builder.Selection(variants=("standard",), units=SAMPLE[:6], name="sample"), builder.Options(papers=("a4",), bleed=True, jobs=1))
+    builder.build(
+        repo,
+        DATA,
+        tmp_path,
+        builder.Selection(variants=("standard",), units=SAMPLE[:6], name="sample"),
+        builder.Options(papers=("a4",), bleed=True, jobs=1),
+    )
     layout = sheets.load_layout("a4-bleed")
     bleed = layout["bleed"]
     with pdfplumber.open(tmp_path / "standard" / "cards-sample-a4-bleed.pdf") as pdf:
         page = pdf.pages[0]
         assert (round(page.width, 2), round(page.height, 2)) == (841.89, 595.28)
-        faces = sorted({(round(r["x0"], 2), round(r["y0"], 2)) for r in page.rects if r["fill"] and round(r["width"], 2) == 180 + 2 * bleed})
+        faces = sorted(
+            {
+                (round(r["x0"], 2), round(r["y0"], 2))
+                for r in page.rects
+                if r["fill"] and round(r["width"], 2) == 180 + 2 * bleed
+            }
+        )
     assert faces == sorted((round(s["x"] - bleed, 2), round(s["y"] - bleed, 2)) for s in layout["slots"])
     for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout):
         for s in layout["slots"]:  # marks stay clear of the bleed too
-            assert not (s["x"] - bleed < (x1 + x2) / 2 < s["x"] + 180 + bleed and s["y"] - bleed < (y1 + y2) / 2 < s["y"] + 252 + bleed)
+            assert not (
+                s["x"] - bleed < (x1 + x2) / 2 < s["x"] + 180 + bleed
+                and s["y"] - bleed < (y1 + y2) / 2 < s["y"] + 252 + bleed
+            )
 
 
 def test_calibration_sheet(built):

@@ -15,8 +15,20 @@ from wastools.render import card_fit, card_view, cards
 from wastools.variants import VARIANTS
 
 pytestmark = pytest.mark.slow
-DENSE = ("gneisenau", "akagi", "hatsukaze", "camicia-nere", "a6m2-zero-kamikaze", "beaufighter-tf-mk-x",
-         "yamato", "bismarck", "uss-enterprise-cv-6", "hms-cossack", "i-19", "pby-catalina")
+DENSE = (
+    "gneisenau",
+    "akagi",
+    "hatsukaze",
+    "camicia-nere",
+    "a6m2-zero-kamikaze",
+    "beaufighter-tf-mk-x",
+    "yamato",
+    "bismarck",
+    "uss-enterprise-cv-6",
+    "hms-cossack",
+    "i-19",
+    "pby-catalina",
+)
 HAS_SECTORS = {"standard", "large-map", "tabletop-cm", "tabletop-inches"}
 
 
@@ -111,7 +123,13 @@ def test_attack_table_header_has_no_overprinted_text(decks, variant):
 
 def test_reach_is_one_number_where_a_band_has_one_value(decks):
     views, _pdfs = decks["hex"]
-    assert all(not re.fullmatch(r"(\d+)-\1", cell["reach"] or "") for v in views for r in v.attack_rows for cell in r.cells if cell)
+    assert all(
+        not re.fullmatch(r"(\d+)-\1", cell["reach"] or "")
+        for v in views
+        for r in v.attack_rows
+        for cell in r.cells
+        if cell
+    )
     views, _pdfs = decks["off-grid"]
     header = next(v.reach_header for v in views if v.reach_header)
     assert header[:3] == ["1", "2-3", "4-5"]  # range 0 is within 1 leg; band r is 2r..2r+1 legs

@@ -17,16 +17,19 @@ def complete(args: list[str], incomplete: str) -> list[str]:
     return [c.value for c in shell.get_completions(["--root", str(DATA), *args], incomplete)]
 
 
-@pytest.mark.parametrize("args, hint, suggestion", [
-    (["build", "--nation", "uk", "--nation", "germnay"], "'--nation'", "'germany'"),
-    (["build", "--variant", "hexx"], "'--variant'", "'hex'"),
-    (["build", "--type", "destroyr"], "'--type'", "'destroyer'"),
-    (["build", "--set", "surface-actoin"], "'--set'", "'surface-action'"),
-    (["build", "--unit", "ryujou"], "'--unit'", "'ryujo'"),
-    (["build", "--unit", "jintu"], "'--unit'", "'jintsu'"),
-    (["build", "--unit", "hms-hod"], "'--unit'", "'hms-hood'"),
-    (["show", "bismarkc"], "'UNIT'", "'bismarck'"),
-])
+@pytest.mark.parametrize(
+    "args, hint, suggestion",
+    [
+        (["build", "--nation", "uk", "--nation", "germnay"], "'--nation'", "'germany'"),
+        (["build", "--variant", "hexx"], "'--variant'", "'hex'"),
+        (["build", "--type", "destroyr"], "'--type'", "'destroyer'"),
+        (["build", "--set", "surface-actoin"], "'--set'", "'surface-action'"),
+        (["build", "--unit", "ryujou"], "'--unit'", "'ryujo'"),
+        (["build", "--unit", "jintu"], "'--unit'", "'jintsu'"),
+        (["build", "--unit", "hms-hod"], "'--unit'", "'hms-hood'"),
+        (["show", "bismarkc"], "'UNIT'", "'bismarck'"),
+    ],
+)
 def test_an_unknown_name_is_a_usage_error_naming_the_closest(cli, args, hint, suggestion):
     result = cli(*args)
     assert result.exit_code == 2, result.output
@@ -107,18 +110,23 @@ def test_config_applies_to_show_and_the_command_line_wins(cli, tmp_repo):
     (tmp_repo / "wastools.toml").write_text(CONFIG)
     from_file = json.loads(cli("show", "hms-cossack", "--variant", "off-grid", "--json", root=tmp_repo).output)
     assert from_file["parameters"]["leg_in"] == 2.5
-    overridden = json.loads(cli("show", "hms-cossack", "--variant", "off-grid", "--param", "leg_in=3.5", "--json", root=tmp_repo).output)
+    overridden = json.loads(
+        cli("show", "hms-cossack", "--variant", "off-grid", "--param", "leg_in=3.5", "--json", root=tmp_repo).output
+    )
     assert overridden["parameters"]["leg_in"] == 3.5
 
 
-@pytest.mark.parametrize("text, where", [
-    ('[build]\npapers = ["a5"]\n', "wastools.toml:2:1: build.papers: 'a5' is not one of letter, a4"),
-    ('[printer]\nscale_x = 3\n', "wastools.toml:2:1: printer.scale_x: expected a number between 0.5 and 1.5"),
-    ('[printer]\nsclae_x = 1.0\n', "did you mean 'scale_x'"),
-    ('[params.off-grid]\nleg_inn = 2\n', "did you mean 'leg_in'"),
-    ('[params.hexx]\nhex_cm = 2\n', "did you mean 'hex'"),
-    ('[build]\npapers = [\n', "wastools.toml:2:"),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ('[build]\npapers = ["a5"]\n', "wastools.toml:2:1: build.papers: 'a5' is not one of letter, a4"),
+        ("[printer]\nscale_x = 3\n", "wastools.toml:2:1: printer.scale_x: expected a number between 0.5 and 1.5"),
+        ("[printer]\nsclae_x = 1.0\n", "did you mean 'scale_x'"),
+        ("[params.off-grid]\nleg_inn = 2\n", "did you mean 'leg_in'"),
+        ("[params.hexx]\nhex_cm = 2\n", "did you mean 'hex'"),
+        ("[build]\npapers = [\n", "wastools.toml:2:"),
+    ],
+)
 def test_a_bad_settings_file_gives_located_errors(cli, tmp_repo, text, where):
     (tmp_repo / "wastools.toml").write_text(text)
     result = cli("config", root=tmp_repo)
@@ -136,12 +144,29 @@ def test_build_checks_printer_options(cli):
 @pytest.mark.slow
 def test_a_subset_build_writes_its_own_files_and_the_manifest_says_so(cli, tmp_path):
     out = tmp_path / "out"
-    first = cli("build", "--variant", "hex", "--unit", "hms-cossack", "--paper", "letter", "--jobs", "1", "--out", str(out))
+    first = cli(
+        "build", "--variant", "hex", "--unit", "hms-cossack", "--paper", "letter", "--jobs", "1", "--out", str(out)
+    )
     assert first.exit_code == 0, first.output
     assert (out / "hex/cards-hms-cossack.pdf").exists() and not (out / "hex/cards.pdf").exists()
     assert f"wrote {out}/hex/cards-hms-cossack.pdf" in first.output
-    named = cli("build", "--variant", "hex", "--nation", "uk", "--type", "destroyer", "--name", "uk-destroyers",
-                "--paper", "letter", "--jobs", "1", "--out", str(out))
+    named = cli(
+        "build",
+        "--variant",
+        "hex",
+        "--nation",
+        "uk",
+        "--type",
+        "destroyer",
+        "--name",
+        "uk-destroyers",
+        "--paper",
+        "letter",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+    )
     assert named.exit_code == 0, named.output
     manifest = json.loads((out / "manifest.json").read_text())["outputs"]
     assert manifest["hex/cards-hms-cossack.pdf"]["selection"] == {"units": ["hms-cossack"]}

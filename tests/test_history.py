@@ -38,10 +38,12 @@ def test_every_missing_figure_has_a_reason(repo):
 def test_validate_refuses_a_missing_figure_without_a_reason(tmp_repo, cli):
     path = tmp_repo / "cards/uk/hms-cossack.yaml"
     text = path.read_text()
-    path.write_text(text[: text.index("  top_speed:")] + text[text.index("  length:"):])
+    path.write_text(text[: text.index("  top_speed:")] + text[text.index("  length:") :])
     result = cli("validate", "--quiet", root=tmp_repo)
     assert result.exit_code == 1
-    assert "cards/uk/hms-cossack.yaml" in result.output and "history.top_speed: no figure and no reason" in result.output
+    assert (
+        "cards/uk/hms-cossack.yaml" in result.output and "history.top_speed: no figure and no reason" in result.output
+    )
 
 
 def test_coverage_command(cli):
@@ -60,7 +62,7 @@ def test_history_missing_figure_is_reported_by_coverage(tmp_repo, cli):
     path = tmp_repo / "cards/uk/hms-cossack.yaml"
     text = path.read_text()
     reason = "  missing:\n    top_speed: no source found yet\n"
-    path.write_text(text[: text.index("  top_speed:")] + reason + text[text.index("  length:"):])
+    path.write_text(text[: text.index("  top_speed:")] + reason + text[text.index("  length:") :])
     result = cli("coverage", "--by", "unit", root=tmp_repo)
     assert result.exit_code == 0, result.output
     assert "uk/hms-cossack: top_speed missing: no source found yet" in result.output

@@ -12,9 +12,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from click.testing import CliRunner
@@ -75,7 +75,11 @@ def run(root: Path, *args: str):
 
 
 def snapshot(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +113,7 @@ def sub(old: str, new: str) -> Callable[[bytes], bytes]:
     def apply(data: bytes) -> bytes:
         assert old.encode() in data, old
         return data.replace(old.encode(), new.encode(), 1)
+
     return apply
 
 
@@ -118,7 +123,10 @@ def const(data: bytes) -> Callable[[bytes], bytes]:
 
 HEADER = b"# yaml-language-server: $schema=../../schemas/unit.schema.json\n"
 SCEN_HEADER = b"# yaml-language-server: $schema=../schemas/scenario.schema.json\n"
-BOMB = HEADER + b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
+BOMB = (
+    HEADER
+    + b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
+)
 
 CASES = [
     Case("syntax error", UNIT, sub("main: [6, 5, 5, null]", "main: [6, 5, 5, null"), "YAML syntax error"),
@@ -127,11 +135,23 @@ CASES = [
     Case("alias bomb", UNIT, const(BOMB), "limit max_nodes"),
     Case("file of many megabytes", UNIT, lambda d: d + b"# " + b"x" * 3_000_000 + b"\n", "over the limit of 1000000"),
     Case("deep flow nesting", UNIT, lambda d: d + b"deep: " + b"[" * 200 + b"]" * 200 + b"\n", "limit max_depth"),
-    Case("deep block nesting", UNIT, lambda d: d + b"".join(b"  " * i + b"k:\n" for i in range(200)), "limit max_depth"),
+    Case(
+        "deep block nesting", UNIT, lambda d: d + b"".join(b"  " * i + b"k:\n" for i in range(200)), "limit max_depth"
+    ),
     Case("wrong type", UNIT, sub("points: 7", "points: seven"), "is not of type 'integer'"),
-    Case("wrong type in a list", UNIT, sub("main: [6, 5, 5, null]", "main: [6, 5, five, null]"), "'five' is not of type 'integer' or 'null'"),
+    Case(
+        "wrong type in a list",
+        UNIT,
+        sub("main: [6, 5, 5, null]", "main: [6, 5, five, null]"),
+        "'five' is not of type 'integer' or 'null'",
+    ),
     Case("float for an integer", UNIT, sub("hull: 2", "hull: 2.5"), "is not of type 'integer'"),
-    Case("number too large", UNIT, sub("points: 7", "points: 100000000000000000000000000000"), "is greater than the maximum"),
+    Case(
+        "number too large",
+        UNIT,
+        sub("points: 7", "points: 100000000000000000000000000000"),
+        "is greater than the maximum",
+    ),
     Case("negative armour", UNIT, sub("armor: 2", "armor: -1"), "less than the minimum"),
     Case("unknown field", UNIT, sub("hull: 2\n", "hull: 2\ncolour: grey\n"), "unknown field 'colour'"),
     Case("missing field", UNIT, sub("armor: 2\n", ""), "required field is missing"),
@@ -139,27 +159,81 @@ CASES = [
     Case("unknown nation", UNIT, sub("nation: uk", "nation: atlantis"), "is not one of"),
     Case("unknown ability", UNIT, sub("  - Valiant Stand", "  - Valiant Stnad"), "is not in cards/abilities.yaml"),
     Case("number above the set", UNIT, sub("number: 11", "number: 99"), "above the 40 units"),
-    Case("attack not allowed", UNIT, sub("  main: [6, 5, 5, null]", "  main: [6, 5, 5, null]\n  bomb: [3, null, null, null]"), "cannot have a bomb attack"),
-    Case("figure without source", UNIT, sub("    source: http://pwencycl.kgbudge.com/T/r/Tribal_class_uk.htm\n", ""), "required field is missing"),
+    Case(
+        "attack not allowed",
+        UNIT,
+        sub("  main: [6, 5, 5, null]", "  main: [6, 5, 5, null]\n  bomb: [3, null, null, null]"),
+        "cannot have a bomb attack",
+    ),
+    Case(
+        "figure without source",
+        UNIT,
+        sub("    source: http://pwencycl.kgbudge.com/T/r/Tribal_class_uk.htm\n", ""),
+        "required field is missing",
+    ),
     Case("id is not the file name", UNIT, sub("id: hms-cossack", "id: hms-cossak"), "must equal the file name"),
-    Case("non-UTF-8 bytes", UNIT, sub("name: HMS Cossack", "name: HMS Cossack\xff".encode("latin-1").decode("latin-1")) if False else (lambda d: d.replace(b"name: HMS Cossack", b"name: HMS Coss\xffack", 1)), "not UTF-8"),
+    Case(
+        "non-UTF-8 bytes",
+        UNIT,
+        sub("name: HMS Cossack", "name: HMS Cossack\xff".encode("latin-1").decode("latin-1"))
+        if False
+        else (lambda d: d.replace(b"name: HMS Cossack", b"name: HMS Coss\xffack", 1)),
+        "not UTF-8",
+    ),
     Case("empty file", UNIT, const(b""), "file is empty"),
     Case("only comments", UNIT, const(HEADER + b"# nothing here\n"), "file is empty"),
     Case("a list, not a mapping", UNIT, const(HEADER + b"- hms-cossack\n"), "expected a mapping"),
     Case("control character in a name", UNIT, sub("name: HMS Cossack", 'name: "HMS\\x07Cossack"'), "does not match"),
-    Case("$schema pointing outside", UNIT, lambda d: d.replace(b"../../schemas/unit.schema.json", b"../../../../etc/passwd", 1), "must name '../../schemas/unit.schema.json'"),
+    Case(
+        "$schema pointing outside",
+        UNIT,
+        lambda d: d.replace(b"../../schemas/unit.schema.json", b"../../../../etc/passwd", 1),
+        "must name '../../schemas/unit.schema.json'",
+    ),
     Case("no $schema line", UNIT, lambda d: d.split(b"\n", 1)[1], "first line must be"),
-    Case("scenario: unknown unit", SCENARIO, sub("unit: hms-cossack", "unit: hms-nonesuch"), "no unit with id 'hms-nonesuch'"),
+    Case(
+        "scenario: unknown unit",
+        SCENARIO,
+        sub("unit: hms-cossack", "unit: hms-nonesuch"),
+        "no unit with id 'hms-nonesuch'",
+    ),
     Case("scenario: off the map", SCENARIO, sub("at: [6, 4]", "at: [60, 4]"), "is off the map"),
-    Case("scenario: over the points limit", SCENARIO, sub("points_limit: 20", "points_limit: 5"), "over the limit of 5"),
+    Case(
+        "scenario: over the points limit", SCENARIO, sub("points_limit: 20", "points_limit: 5"), "over the limit of 5"
+    ),
     Case("scenario: syntax error", SCENARIO, sub("title: A skirmish", "title: [A skirmish"), "YAML syntax error"),
     Case("scenario: alias bomb", SCENARIO, const(SCEN_HEADER + BOMB.split(b"\n", 1)[1]), "limit max_nodes"),
     Case("scenario: wrong type", SCENARIO, sub("turn_limit: 6", "turn_limit: six"), "is not of type 'integer'"),
-    Case("scenario: air groups on a destroyer", SCENARIO, sub("      - unit: hms-cossack\n", "      - unit: hms-cossack\n        air_groups:\n          - unit: a6m2-zeke\n"), "not a carrier"),
-    Case("scenario: unknown side", SCENARIO, lambda d: d + b"garrisons:\n  - name: G\n    side: martians\n    at: [1, 1]\n    units: 1\n", "no side with id 'martians'"),
+    Case(
+        "scenario: air groups on a destroyer",
+        SCENARIO,
+        sub(
+            "      - unit: hms-cossack\n",
+            "      - unit: hms-cossack\n        air_groups:\n          - unit: a6m2-zeke\n",
+        ),
+        "not a carrier",
+    ),
+    Case(
+        "scenario: unknown side",
+        SCENARIO,
+        lambda d: d + b"garrisons:\n  - name: G\n    side: martians\n    at: [1, 1]\n    units: 1\n",
+        "no side with id 'martians'",
+    ),
     # accepted: data that only looks dangerous, or only breaks the canonical layout
-    Case("markup and url() in a name", UNIT, sub("name: HMS Cossack", "name: '<b>HMS</b> url(file:///etc/passwd) <link rel=attachment href=x>'"), "", valid=True),
-    Case("path-like text in a briefing", SCENARIO, sub("briefing: Two destroyers meet at dawn.", "briefing: ../../../../etc/passwd file:///etc/shadow"), "", valid=True),
+    Case(
+        "markup and url() in a name",
+        UNIT,
+        sub("name: HMS Cossack", "name: '<b>HMS</b> url(file:///etc/passwd) <link rel=attachment href=x>'"),
+        "",
+        valid=True,
+    ),
+    Case(
+        "path-like text in a briefing",
+        SCENARIO,
+        sub("briefing: Two destroyers meet at dawn.", "briefing: ../../../../etc/passwd file:///etc/shadow"),
+        "",
+        valid=True,
+    ),
     Case("byte-order mark", UNIT, lambda d: b"\xef\xbb\xbf" + d, "would reformat", valid=True),
     Case("CRLF line ends", UNIT, lambda d: d.replace(b"\n", b"\r\n"), "would reformat", valid=True),
 ]
@@ -240,7 +314,10 @@ def test_markup_everywhere_is_printed_literally(mini):
         with pdfplumber.open(pdf_path) as pdf:
             text = "".join("".join((_card_text(p) or "").split()) for p in pdf.pages[:3])
         # a wrapped name may put the points box between "<link" and "rel=" on the line
-        assert "<i>x</i>" in text and "<link" in text and "rel=attachmenthref=/etc/hosts>" in text, (pdf_path.name, text)
+        assert "<i>x</i>" in text and "<link" in text and "rel=attachmenthref=/etc/hosts>" in text, (
+            pdf_path.name,
+            text,
+        )
 
 
 # --- limits ------------------------------------------------------------------------------------
@@ -292,7 +369,9 @@ finally:
     # shutil.rmtree opens entries by name relative to a directory descriptor, and the audit
     # event carries only that name: run from the temp folder so such names resolve there.
     (mini / ".build-tmp").mkdir(exist_ok=True)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=mini / ".build-tmp", timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=mini / ".build-tmp", timeout=600
+    )
     assert "BAD:[]" in result.stdout, result.stdout[-3000:] + result.stderr[-3000:]
     assert (mini / "build" / "hex" / "cards.pdf").exists()
 
@@ -305,7 +384,22 @@ def test_a_killed_build_leaves_every_output_whole(mini):
 
     before = snapshot(mini / "build")
     outputs = {k for k in before if k.endswith(".pdf") and not k.startswith(".cache")}
-    cmd = [sys.executable, "-m", "wastools", "--root", str(mini), "build", "--variant", "hex", "--paper", "letter", "--scale-x", "1.01", "--jobs", "2"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "wastools",
+        "--root",
+        str(mini),
+        "build",
+        "--variant",
+        "hex",
+        "--paper",
+        "letter",
+        "--scale-x",
+        "1.01",
+        "--jobs",
+        "2",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + 300
     changed = False
@@ -336,13 +430,19 @@ def test_a_killed_build_leaves_every_output_whole(mini):
 # --- fuzzing -----------------------------------------------------------------------------------
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(unit=st.deferred(lambda: __import__("tests.strategies", fromlist=["units"]).units()))
 def test_random_valid_units_render_under_every_variant(repo, unit):
     from wastools.render import cards
     from wastools.variants import VARIANTS
 
-    htmls = [str(cards.render_card_html(cards.card_view(v.adapt(unit, None, crippled), v, repo))) for v in VARIANTS.values() for crippled in (False, True)]
+    htmls = [
+        str(cards.render_card_html(cards.card_view(v.adapt(unit, None, crippled), v, repo)))
+        for v in VARIANTS.values()
+        for crippled in (False, True)
+    ]
     pages = cards.lay_out_cards(htmls)
     assert len(pages) == len(htmls)
 
@@ -351,7 +451,9 @@ MUTATIONS = st.sampled_from(["delete", "insert", "duplicate", "swap", "retype", 
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=st.lists(st.tuples(MUTATIONS, st.integers(0, 10_000), st.text(min_size=1, max_size=6)), min_size=1, max_size=4))
+@given(
+    ops=st.lists(st.tuples(MUTATIONS, st.integers(0, 10_000), st.text(min_size=1, max_size=6)), min_size=1, max_size=4)
+)
 def test_mutated_files_give_located_problems_never_exceptions(ops, tmp_path_factory):
     from wastools import repository
 
@@ -361,7 +463,7 @@ def test_mutated_files_give_located_problems_never_exceptions(ops, tmp_path_fact
         i = where % max(1, len(lines))
         pos = where % max(1, len(text))
         if op == "delete":
-            text = text[:pos] + text[pos + 1 + where % 7:]
+            text = text[:pos] + text[pos + 1 + where % 7 :]
         elif op == "insert":
             text = text[:pos] + payload.encode("utf-8", "replace") + text[pos:]
         elif op == "duplicate":
@@ -428,7 +530,9 @@ def test_a_symbolic_link_is_refused_by_its_own_name_and_not_opened(mini, tmp_pat
         assert "SECRET" not in result.output and str(secret.parent) not in result.output
         if args[0] != "fmt":
             assert result.exit_code == 1, result.output
-            assert re.search(rf"^{re.escape(where)}[\w./-]*:1:1: this {kind} is a symbolic link", result.output, re.M), result.output
+            assert re.search(
+                rf"^{re.escape(where)}[\w./-]*:1:1: this {kind} is a symbolic link", result.output, re.M
+            ), result.output
     after = snapshot(mini / "build")
     if where.startswith("scenarios/"):  # a bad scenario blocks only its own pack: the rest is rebuilt
         assert not any("linked" in name for name in after)

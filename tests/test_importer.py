@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from tests.conftest import ROOT, SHARED_DATA
@@ -13,8 +12,21 @@ needs_shared = pytest.mark.skipif(not SHARED_DATA.exists(), reason="shared refer
 
 
 def unit(source: str, name: str, set_: str = "war-at-sea", number: int = 1, **kw) -> SourceUnit:
-    base = dict(nation="us", type="cruiser", rarity="rare", year=1942, points=20, speed=2, flagship=None,
-                carrier_capacity=None, armor=4, vital_armor=9, hull=3, attacks={"main": [9, 9, 8, None]}, abilities=["Radar"])
+    base = dict(
+        nation="us",
+        type="cruiser",
+        rarity="rare",
+        year=1942,
+        points=20,
+        speed=2,
+        flagship=None,
+        carrier_capacity=None,
+        armor=4,
+        vital_armor=9,
+        hull=3,
+        attacks={"main": [9, 9, 8, None]},
+        abilities=["Radar"],
+    )
     base.update(kw)
     return SourceUnit(source=source, name=name, set=set_, number=number, **base)
 
@@ -22,11 +34,16 @@ def unit(source: str, name: str, set_: str = "war-at-sea", number: int = 1, **kw
 def test_hull_designation_does_not_stop_a_match():
     assert match_key("USS Cleveland (CA 55)") == match_key("USS Cleveland (CL 55)") == match_key("USS Cleveland")
     pairs = match_units([unit("shinn16", "USS Cleveland (CL 55)")], [unit("roberteliason", "USS Cleveland (CA 55)")])
-    assert [(a.name, b.name, rule) for a, b, rule in pairs] == [("USS Cleveland (CL 55)", "USS Cleveland (CA 55)", "set and number")]
+    assert [(a.name, b.name, rule) for a, b, rule in pairs] == [
+        ("USS Cleveland (CL 55)", "USS Cleveland (CA 55)", "set and number")
+    ]
 
 
 def test_set_and_number_settle_a_match_despite_spelling():
-    pairs = match_units([unit("shinn16", "USS San Francisco (CA 38)", number=7)], [unit("roberteliason", "USS San Fransisco (CA 38)", number=7)])
+    pairs = match_units(
+        [unit("shinn16", "USS San Francisco (CA 38)", number=7)],
+        [unit("roberteliason", "USS San Fransisco (CA 38)", number=7)],
+    )
     assert pairs[0][1] is not None
 
 
@@ -65,7 +82,9 @@ def test_ids_are_slugs_and_collisions_take_the_set():
 
 
 def test_existing_ids_are_never_renamed():
-    result = build_cards([unit("shinn16", "HMS Renamed", number=4)], [], existing_ids={("war-at-sea", 4): "hms-original"})
+    result = build_cards(
+        [unit("shinn16", "HMS Renamed", number=4)], [], existing_ids={("war-at-sea", 4): "hms-original"}
+    )
     assert result.cards[0]["id"] == "hms-original"
 
 
@@ -110,7 +129,9 @@ def test_committed_cards_match_a_fresh_import(tmp_path):
     for folder in ("cards", "schemas"):
         shutil.copytree(ROOT / folder, tmp_repo / folder)
     before = {p.relative_to(tmp_repo): p.read_text() for p in (tmp_repo / "cards").rglob("*.yaml")}
-    importer.run_import(tmp_repo, SHARED_DATA / "shinn16" / "War_at_Sea.json", SHARED_DATA / "roberteliason" / "units.xml")
+    importer.run_import(
+        tmp_repo, SHARED_DATA / "shinn16" / "War_at_Sea.json", SHARED_DATA / "roberteliason" / "units.xml"
+    )
     after = {p.relative_to(tmp_repo): p.read_text() for p in (tmp_repo / "cards").rglob("*.yaml")}
     assert after.keys() == before.keys()
     changed = [str(p) for p in before if before[p] != after[p] and p.parts[-1] != "abilities.yaml"]
@@ -140,7 +161,7 @@ def test_abilities_text_is_not_copied():
         import re
 
         words = re.findall(r"[a-z0-9']+", text.lower())
-        return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
+        return {tuple(words[i : i + size]) for i in range(len(words) - size + 1)}
 
     publisher = set().union(*(runs(t) for t in texts))
     from wastools.repository import read_plain

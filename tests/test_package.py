@@ -17,11 +17,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _wheel(tmp_path: Path) -> Path:
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".venv", "build", ".git", "*.egg-info", "__pycache__",
-                                                                 ".setuptools-build", ".build-tmp", ".hypothesis"))
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".venv", "build", ".git", "*.egg-info", "__pycache__", ".setuptools-build", ".build-tmp", ".hypothesis"
+        ),
+    )
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
-                   check=True, capture_output=True, text=True, cwd=tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert not (source / "build").exists(), "building the wheel wrote into build/, the PDF output folder"
     return next(wheels.glob("wastools-*.whl"))
 
@@ -29,8 +39,13 @@ def _wheel(tmp_path: Path) -> Path:
 @pytest.mark.slow
 def test_the_wheel_carries_templates_and_layouts(tmp_path):
     names = zipfile.ZipFile(_wheel(tmp_path)).namelist()
-    for needed in ("wastools/templates/cards/card.css", "wastools/templates/aid/aid.html.j2",
-                   "wastools/templates/scenario/pack.html.j2", "wastools/layouts/a4.yaml", "wastools/layouts/layout.schema.json"):
+    for needed in (
+        "wastools/templates/cards/card.css",
+        "wastools/templates/aid/aid.html.j2",
+        "wastools/templates/scenario/pack.html.j2",
+        "wastools/layouts/a4.yaml",
+        "wastools/layouts/layout.schema.json",
+    ):
         assert needed in names
     metadata = next(n for n in names if n.endswith("METADATA"))
     assert "License-Expression: MIT" in zipfile.ZipFile(_wheel(tmp_path / "again")).read(metadata).decode()
@@ -41,8 +56,14 @@ def test_an_installed_wheel_builds_from_a_copy_of_the_data(tmp_path):
     wheel = _wheel(tmp_path)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               check=True, capture_output=True, text=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     # the dependencies come from this environment (no network); wastools itself only from the wheel
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     with zipfile.ZipFile(wheel) as archive:
@@ -54,11 +75,22 @@ def test_an_installed_wheel_builds_from_a_copy_of_the_data(tmp_path):
     for folder in ("cards", "scenarios", "schemas"):
         shutil.copytree(ROOT / folder, data / folder)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import wastools; print(wastools.__file__)"],
-                           capture_output=True, text=True, cwd=tmp_path, env=env)
+    where = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import wastools; print(wastools.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
     assert where.stdout.startswith(str(site)), where.stdout + where.stderr
-    result = subprocess.run([str(script), "--root", str(data), "build", "--variant", "hex", "--unit", "hms-cossack", "--jobs", "1"],
-                            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    result = subprocess.run(
+        [str(script), "--root", str(data), "build", "--variant", "hex", "--unit", "hms-cossack", "--jobs", "1"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     out = data / "build"

@@ -58,7 +58,11 @@ def check(pdf: bytes) -> list[str]:
             n = page.page_number
             problems += [f"page {n}: text under 6 pt: {t!r}" for t in printcheck.small_text(page)]
             bars = printcheck.check_bars(page)
-            problems += [f"page {n}: bar {b.label!r} measures {b.measured}, not {b.wanted:.2f}" for b in bars if b.measured is None or abs(b.measured - b.wanted) > 0.05]
+            problems += [
+                f"page {n}: bar {b.label!r} measures {b.measured}, not {b.wanted:.2f}"
+                for b in bars
+                if b.measured is None or abs(b.measured - b.wanted) > 0.05
+            ]
             if {b.vertical for b in bars if b.label in ("100 mm", "4 in")} != {True, False}:
                 problems.append(f"page {n}: needs a horizontal and a vertical check bar")
     return problems
@@ -102,14 +106,19 @@ def test_every_built_output_keeps_the_print_standard(repo, tmp_path):
     from tests.conftest import ROOT
     from wastools import build as builder
 
-    builder.build(repo, ROOT, tmp_path, builder.Selection(units=("hms-cossack", "i-19", "a6m2-zeke")), builder.Options(jobs=2))
+    builder.build(
+        repo, ROOT, tmp_path, builder.Selection(units=("hms-cossack", "i-19", "a6m2-zeke")), builder.Options(jobs=2)
+    )
     pdfs = sorted(p for p in tmp_path.rglob("*.pdf") if ".cache" not in p.parts)
     assert len(pdfs) > 40
     problems = {str(p.relative_to(tmp_path)): check(p.read_bytes()) for p in pdfs}
     # the type size of card faces belongs to the card layout (the cards issue): margins,
     # fonts and bars of the card sheets are checked here
     # (packs hold card sheets too; their briefings and maps are checked whole below)
-    problems = {k: [p for p in v if not (("/cards" in k or "scenarios/" in k) and "under 6 pt" in p)] for k, v in problems.items()}
+    problems = {
+        k: [p for p in v if not (("/cards" in k or "scenarios/" in k) and "under 6 pt" in p)]
+        for k, v in problems.items()
+    }
     assert {k: v for k, v in problems.items() if v} == {}
 
 
@@ -121,13 +130,16 @@ def ink_coverage(pdf: bytes, index: int) -> float:
     try:
         bitmap = doc[index].render(scale=1, grayscale=True)
         data, stride, w, h = bytes(bitmap.buffer), bitmap.stride, bitmap.width, bitmap.height
-        return sum(255 - v for y in range(h) for v in data[y * stride:y * stride + w]) / (255 * w * h)
+        return sum(255 - v for y in range(h) for v in data[y * stride : y * stride + w]) / (255 * w * h)
     finally:
         doc.close()
 
 
-@pytest.mark.parametrize("spec", [maps.square_map("board", 24, 12, 4 * PT_PER_IN), maps.hex_map("hexes", 96 * PT_PER_IN, 48 * PT_PER_IN, 170.08)],
-                         ids=["square", "hex"])
+@pytest.mark.parametrize(
+    "spec",
+    [maps.square_map("board", 24, 12, 4 * PT_PER_IN), maps.hex_map("hexes", 96 * PT_PER_IN, 48 * PT_PER_IN, 170.08)],
+    ids=["square", "hex"],
+)
 def test_board_tiles_are_ink_light_unless_asked_for_colour(spec):
     light = maps.map_pdf(spec, "letter")[0]
     coloured = maps.map_pdf(spec, "letter", colour=True)[0]
@@ -141,10 +153,15 @@ def test_the_poster_is_the_whole_board_on_one_true_size_page():
     spec = maps.square_map("board", 24, 12, 4 * PT_PER_IN)
     pdf, pages = maps.poster_pdf(spec)
     box = PdfReader(io.BytesIO(pdf)).pages[0].mediabox
-    assert pages == 1 and (float(box.width), float(box.height)) == (97 * 72, 49 * 72)  # 96 x 48 in and a half-inch border
+    assert pages == 1 and (float(box.width), float(box.height)) == (
+        97 * 72,
+        49 * 72,
+    )  # 96 x 48 in and a half-inch border
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         page = doc.pages[0]
-        verticals = sorted({round(l["x0"], 2) for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01 and l["height"] > 3000})
+        verticals = sorted(
+            {round(l["x0"], 2) for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01 and l["height"] > 3000}
+        )
     assert [round(b - a, 2) for a, b in zip(verticals, verticals[1:])] == [288.0] * 24  # every sector 4 in
     assert check(pdf) == []
 
@@ -182,8 +199,13 @@ def packs(repo, tmp_path_factory):
     from wastools import build as builder
 
     out = tmp_path_factory.mktemp("packs")
-    report = builder.build(repo, ROOT, out, builder.Selection(variants=("hex", "large-map", "off-grid"), units=("hms-cossack",)),
-                           builder.Options(papers=("letter",), jobs=2))
+    report = builder.build(
+        repo,
+        ROOT,
+        out,
+        builder.Selection(variants=("hex", "large-map", "off-grid"), units=("hms-cossack",)),
+        builder.Options(papers=("letter",), jobs=2),
+    )
     return out, report.outputs
 
 
@@ -191,11 +213,14 @@ TOO_BIG = "the whole map is tiled: its designer has not declared a smaller play 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scenario_id", [
-    "denmark-strait-1941",
-    pytest.param("mers-el-kebir-1940", marks=pytest.mark.xfail(strict=True, reason=TOO_BIG)),
-    pytest.param("savo-island-1942", marks=pytest.mark.xfail(strict=True, reason=TOO_BIG)),
-])
+@pytest.mark.parametrize(
+    "scenario_id",
+    [
+        "denmark-strait-1941",
+        pytest.param("mers-el-kebir-1940", marks=pytest.mark.xfail(strict=True, reason=TOO_BIG)),
+        pytest.param("savo-island-1942", marks=pytest.mark.xfail(strict=True, reason=TOO_BIG)),
+    ],
+)
 def test_shipped_packs_stay_within_40_letter_pages(packs, scenario_id):
     _out, outputs = packs
     assert outputs[f"scenarios/{scenario_id}-poster.pdf"]["pages"] == 1

@@ -19,6 +19,8 @@ def test_backs_sit_behind_their_fronts_for_either_duplex_edge(paper):
         # short edge: it turns about the horizontal axis, so y mirrors and x stays
         x, y = sheets.back_slot(slot, layout, sheets.PrinterProfile(duplex_edge="short"))
         assert (round(x, 6), round(y + card_h, 6)) == (round(slot["x"], 6), round(height - slot["y"], 6))
-    shifted = sheets.back_slot(layout["slots"][0], layout, sheets.PrinterProfile(back_dx=3.0, back_dy=-2.0, duplex_edge="short"))
+    shifted = sheets.back_slot(
+        layout["slots"][0], layout, sheets.PrinterProfile(back_dx=3.0, back_dy=-2.0, duplex_edge="short")
+    )
     plain = sheets.back_slot(layout["slots"][0], layout, sheets.PrinterProfile(duplex_edge="short"))
     assert (round(shifted[0] - plain[0], 6), round(shifted[1] - plain[1], 6)) == (3.0, -2.0)

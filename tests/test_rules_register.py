@@ -12,7 +12,7 @@ import pdfplumber
 import pytest
 
 from tests.conftest import ROOT
-from wastools import repository, rules_register
+from wastools import rules_register
 from wastools.render import cards
 from wastools.variants import VARIANTS
 
@@ -53,14 +53,18 @@ def test_every_rule_line_of_the_seed_is_covered_or_flavour(registers, variant):
         ranges = [r for r in register.coverage if r.seed == seed]
         covered = {n for r in ranges for n in rules_register.parse_lines(r.lines)}
         blank_or_missing = [n for n, text in enumerate(lines, 1) if text.strip() and n not in covered]
-        assert blank_or_missing == [], f"{variant}: seed {seed} lines neither in an entry nor flavour: {blank_or_missing}"
+        assert blank_or_missing == [], (
+            f"{variant}: seed {seed} lines neither in an entry nor flavour: {blank_or_missing}"
+        )
         assert max(covered) <= len(lines), f"{variant}: seed {seed} has only {len(lines)} lines"
         for entry in register.entries:
             if entry.seed != seed:
                 continue
             mapped = {n for r in ranges if entry.id in r.entries for n in rules_register.parse_lines(r.lines)}
             stray = [n for n in rules_register.parse_lines(entry.lines) if n not in mapped]
-            assert not stray, f"{variant}: entry {entry.id} cites seed {seed} lines {stray}, which the coverage maps elsewhere"
+            assert not stray, (
+                f"{variant}: entry {entry.id} cites seed {seed} lines {stray}, which the coverage maps elsewhere"
+            )
 
 
 def test_every_entry_of_a_seed_variant_comes_from_its_seed(registers):
@@ -123,7 +127,9 @@ def outputs(repo, registers):
         pdfs = cards.lay_out_cards([str(cards.render_card_html(v)) for v in views])
         out[name] = {
             "aid": _pdf_text(aid_pdf(name, repo, params, "letter")[0]),
-            "ruler": _pdf_text(rulers_pdf(variant.extras["rulers"](params), "letter", "rulers")[0]) if "rulers" in variant.extras else "",
+            "ruler": _pdf_text(rulers_pdf(variant.extras["rulers"](params), "letter", "rulers")[0])
+            if "rulers" in variant.extras
+            else "",
             "counters": counters,
             "cards": {uid: _pdf_text(pdf) for uid, pdf in zip(wanted, pdfs)},
         }
@@ -147,7 +153,7 @@ def test_every_entry_is_printed_where_the_register_says(repo, registers, outputs
                 title = normalised(place.which)
                 if title not in aid:
                     missing.append(f"{entry.id}: the aid has no section {title!r}")
-                elif text not in aid[aid.index(title):]:
+                elif text not in aid[aid.index(title) :]:
                     missing.append(f"{entry.id}: the aid lacks {text!r} in or after {title!r}")
             elif place.kind == "ruler":
                 if normalised(place.which) not in printed["ruler"] or text not in printed["ruler"]:
@@ -172,16 +178,24 @@ def test_a_broken_register_is_a_located_error(tmp_repo: Path, cli):
     shutil.copytree(ROOT / "rules", tmp_repo / "rules")
     path = tmp_repo / "rules" / "hex.yaml"
     text = path.read_text("utf-8")
-    path.write_text(text.replace("      - {card: all, text: \"Footprint\"}", "      - {card: all}", 1)
-                    .replace("  - id: speed\n", "  - id: zones-and-hexes\n", 1), "utf-8")
+    path.write_text(
+        text.replace('      - {card: all, text: "Footprint"}', "      - {card: all}", 1).replace(
+            "  - id: speed\n", "  - id: zones-and-hexes\n", 1
+        ),
+        "utf-8",
+    )
     result = cli("validate", "--quiet", root=tmp_repo)
     assert result.exit_code == 1
     out = result.output
-    assert re.search(r"rules/hex\.yaml:\d+:\d+: entries\[\d+\]\.printed_in\[0\]\.text: required field is missing", out), out
+    assert re.search(
+        r"rules/hex\.yaml:\d+:\d+: entries\[\d+\]\.printed_in\[0\]\.text: required field is missing", out
+    ), out
     fixed = text.replace("  - id: speed\n", "  - id: zones-and-hexes\n", 1)
     path.write_text(fixed, "utf-8")
     result = cli("validate", "--quiet", root=tmp_repo)
-    assert re.search(r"rules/hex\.yaml:\d+:\d+: entries\[1\]\.id: duplicate id 'zones-and-hexes'", result.output), result.output
+    assert re.search(r"rules/hex\.yaml:\d+:\d+: entries\[1\]\.id: duplicate id 'zones-and-hexes'", result.output), (
+        result.output
+    )
 
 
 def test_a_coverage_range_must_name_real_entries(tmp_repo: Path, cli):

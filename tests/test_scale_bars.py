@@ -13,8 +13,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from wastools import repository
 from tests import printcheck
+from wastools import repository
 from wastools.geometry import PT_PER_CM, PT_PER_IN
 from wastools.render import scenario_pack
 from wastools.render.maps import map_pdf
@@ -35,11 +35,14 @@ def fixture_scenarios(tmp_path_factory):
     return result.repository.extra["scenarios"]
 
 
-@pytest.mark.parametrize("scenario_id, label, length", [
-    ("narvik-sortie-inches", "5 in", 5 * PT_PER_IN),
-    ("channel-patrol-cm", "10 cm", 10 * PT_PER_CM),
-    ("denmark-strait-1941", "1 leg = 3 in", 3 * PT_PER_IN),
-])
+@pytest.mark.parametrize(
+    "scenario_id, label, length",
+    [
+        ("narvik-sortie-inches", "5 in", 5 * PT_PER_IN),
+        ("channel-patrol-cm", "10 cm", 10 * PT_PER_CM),
+        ("denmark-strait-1941", "1 leg = 3 in", 3 * PT_PER_IN),
+    ],
+)
 def test_plain_sea_scale_bars_measure_their_label(fixture_scenarios, scenario_id, label, length):
     s = fixture_scenarios[scenario_id]
     assert scenario_pack.scale_bar(s) == (label, pytest.approx(length))
@@ -79,7 +82,11 @@ def test_play_area_corners_must_be_on_the_map(tmp_path):
     for folder in ("cards", "schemas"):
         shutil.copytree(ROOT / folder, root / folder)
     (root / "scenarios").mkdir()
-    text = (FIXTURES / "narvik-sortie-inches.yaml").read_text().replace("  height: 24\n", "  height: 24\n  play_area: [[0, 0], [40, 12]]\n")
+    text = (
+        (FIXTURES / "narvik-sortie-inches.yaml")
+        .read_text()
+        .replace("  height: 24\n", "  height: 24\n  play_area: [[0, 0], [40, 12]]\n")
+    )
     (root / "scenarios" / "narvik-sortie-inches.yaml").write_text(text)
     result = repository.validate(root)
     assert result.repository is None

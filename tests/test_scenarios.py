@@ -8,7 +8,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from tests.conftest import DATA, ROOT
+from tests.conftest import DATA
 from wastools.aids import aid
 from wastools.variants import VARIANTS
 
@@ -47,7 +47,9 @@ def test_unknown_unit_is_rejected_with_its_location(scen_repo, cli):
     result = cli("validate", root=scen_repo)
     assert result.exit_code == 1
     line = line_of(scen_repo, SAVO, "unit: aobaa")
-    assert f"scenarios/savo-island-1942.yaml:{line}:15: sides[0].forces[1].unit: no unit with id 'aobaa'" in result.output
+    assert (
+        f"scenarios/savo-island-1942.yaml:{line}:15: sides[0].forces[1].unit: no unit with id 'aobaa'" in result.output
+    )
 
 
 def test_over_capacity_carrier_is_rejected(scen_repo, cli):
@@ -72,7 +74,10 @@ def test_object_off_the_map_is_rejected(scen_repo, cli):
     result = cli("validate", root=scen_repo)
     assert result.exit_code == 1
     line = line_of(scen_repo, SAVO, "at: [45, 19]")
-    assert f"scenarios/savo-island-1942.yaml:{line}:9: objectives[0].at: [45, 19] is off the map (1..40 x 1..24 hexes)" in result.output
+    assert (
+        f"scenarios/savo-island-1942.yaml:{line}:9: objectives[0].at: [45, 19] is off the map (1..40 x 1..24 hexes)"
+        in result.output
+    )
 
 
 @pytest.mark.parametrize(
@@ -93,8 +98,17 @@ def test_other_scenario_mistakes(scen_repo, cli, old, new, message):
 
 def test_tabletop_cm_fleet_rules_apply_to_scenarios(scen_repo, cli):
     path = scen_repo / "scenarios" / "us-heavy.yaml"
-    text = (scen_repo / SAVO).read_text().replace("id: savo-island-1942", "id: us-heavy").replace("variant: hex", "variant: tabletop-cm")
-    text = text.replace("width: 40", "width: 180").replace("height: 24", "height: 120").replace("points_limit: 65", "points_limit: 64")
+    text = (
+        (scen_repo / SAVO)
+        .read_text()
+        .replace("id: savo-island-1942", "id: us-heavy")
+        .replace("variant: hex", "variant: tabletop-cm")
+    )
+    text = (
+        text.replace("width: 40", "width: 180")
+        .replace("height: 24", "height: 120")
+        .replace("points_limit: 65", "points_limit: 64")
+    )
     path.write_text(text)
     result = cli("validate", str(path), root=scen_repo)
     assert result.exit_code == 1
@@ -103,7 +117,23 @@ def test_tabletop_cm_fleet_rules_apply_to_scenarios(scen_repo, cli):
 
 def test_new_scenario_and_unit_validate(scen_repo, cli):
     assert cli("new", "scenario", "my-battle", "--variant", "off-grid", root=scen_repo).exit_code == 0
-    assert cli("new", "unit", "HMS Example", "--nation", "uk", "--type", "destroyer", "--set", "surface-action", "--number", "40", root=scen_repo).exit_code == 0
+    assert (
+        cli(
+            "new",
+            "unit",
+            "HMS Example",
+            "--nation",
+            "uk",
+            "--type",
+            "destroyer",
+            "--set",
+            "surface-action",
+            "--number",
+            "40",
+            root=scen_repo,
+        ).exit_code
+        == 0
+    )
     result = cli("validate", root=scen_repo)
     assert result.exit_code == 0, result.output
     assert cli("fmt", "--check", root=scen_repo).exit_code == 0
@@ -132,7 +162,9 @@ def test_aid_sections_hold_the_variant_tables(repo, name, needles):
 
 
 def test_air_range_chart_lists_every_aircraft(repo):
-    table = next(s for s in aid("large-map", repo, VARIANTS["large-map"].defaults()) if s.title == "Air Range Chart").tables[0]
+    table = next(
+        s for s in aid("large-map", repo, VARIANTS["large-map"].defaults()) if s.title == "Air Range Chart"
+    ).tables[0]
     assert {row[0] for row in table.rows} == {u.name for u in repo.units.values() if u.is_aircraft}
     assert all(row[3] in ("chart", "formula") for row in table.rows)
 
@@ -141,7 +173,13 @@ def test_air_range_chart_lists_every_aircraft(repo):
 def test_aids_and_packs_build(repo, tmp_path):
     from wastools import build as builder
 
-    report = builder.build(repo, DATA, tmp_path, builder.Selection(variants=("hex", "off-grid"), units=("hms-cossack",)), builder.Options(papers=("letter",), jobs=2))
+    report = builder.build(
+        repo,
+        DATA,
+        tmp_path,
+        builder.Selection(variants=("hex", "off-grid"), units=("hms-cossack",)),
+        builder.Options(papers=("letter",), jobs=2),
+    )
     assert report.written
     with pdfplumber.open(tmp_path / "hex" / "player-aid.pdf") as pdf:
         text = " ".join(p.extract_text() for p in pdf.pages)

@@ -42,7 +42,10 @@ def test_valid_unit_passes():
 
 
 def test_aircraft_without_speed_passes():
-    plane = {k: v for k, v in VALID.items() if k != "speed"} | {"type": "fighter", "attacks": {"anti_air": [3, None, None, None]}}
+    plane = {k: v for k, v in VALID.items() if k != "speed"} | {
+        "type": "fighter",
+        "attacks": {"anti_air": [3, None, None, None]},
+    }
     plane["history"] = {"top_speed": {"value": 331, "unit": "mph", "source": "a book"}}
     assert errors(plane) == []
 
@@ -81,7 +84,11 @@ def test_aircraft_with_speed_is_rejected():
 @pytest.mark.parametrize("kind", ["sets", "nations", "abilities"])
 def test_catalogue_schemas_reject_unknown_fields(kind):
     key = kind
-    entry = {"sets": {"id": "x", "name": "X", "year": 2008, "total": 3}, "nations": {"id": "uk", "name": "UK", "side": "allies"}, "abilities": {"name": "Slow {n}"}}[kind]
+    entry = {
+        "sets": {"id": "x", "name": "X", "year": 2008, "total": 3},
+        "nations": {"id": "uk", "name": "UK", "side": "allies"},
+        "abilities": {"name": "Slow {n}"},
+    }[kind]
     assert not list(validator(ROOT, kind).iter_errors({key: [entry]}))
     assert list(validator(ROOT, kind).iter_errors({key: [entry | {"extra": 1}]}))
 

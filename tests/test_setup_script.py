@@ -26,10 +26,15 @@ def run(tmp_path: Path, *, loads: bool, system: str = "Linux", user: int = 1000)
     shim(bin_dir, "fake-python", f"cat >/dev/null; exit {0 if loads else 1}")
     shim(bin_dir, "id", f"echo {user}")
     shim(bin_dir, "uname", f"echo {system}")
-    shim(bin_dir, "sudo", f"echo sudo \"$@\" >> {log}; exit 1")
-    shim(bin_dir, "apt-get", f"echo apt-get \"$@\" >> {log}")
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHON": str(bin_dir / "fake-python"), "HOME": str(tmp_path),
-           "CHROMIUM": "/bin/sh", "CHROMEDRIVER": "/bin/sh"}  # present: only the libraries are in question
+    shim(bin_dir, "sudo", f'echo sudo "$@" >> {log}; exit 1')
+    shim(bin_dir, "apt-get", f'echo apt-get "$@" >> {log}')
+    env = {
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "PYTHON": str(bin_dir / "fake-python"),
+        "HOME": str(tmp_path),
+        "CHROMIUM": "/bin/sh",
+        "CHROMEDRIVER": "/bin/sh",
+    }  # present: only the libraries are in question
     result = subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, env=env, timeout=60)
     calls = log.read_text() if log.exists() else ""
     return result, calls
@@ -72,13 +77,17 @@ def test_pre_commit_hooks_run_wherever_wastools_is_installed(tmp_path):
     # on PATH: a stand-in wastools is found first
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    shim(bin_dir, "wastools", "echo on-path \"$@\"")
+    shim(bin_dir, "wastools", 'echo on-path "$@"')
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
-    found = subprocess.run([str(ROOT / "tools/run-wastools.sh"), "validate", "--quiet"], capture_output=True, text=True, env=env)
+    found = subprocess.run(
+        [str(ROOT / "tools/run-wastools.sh"), "validate", "--quiet"], capture_output=True, text=True, env=env
+    )
     assert found.stdout.strip() == "on-path validate --quiet"
     # not on PATH: the checkout's .venv, else a plain message
     (bin_dir / "wastools").unlink()
-    fallback = subprocess.run([str(ROOT / "tools/run-wastools.sh"), "--version"], capture_output=True, text=True, env=env)
+    fallback = subprocess.run(
+        [str(ROOT / "tools/run-wastools.sh"), "--version"], capture_output=True, text=True, env=env
+    )
     if (ROOT / ".venv/bin/wastools").exists():
         assert fallback.returncode == 0 and "wastools" in fallback.stdout
     else:

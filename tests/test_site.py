@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from site_check import SMALL, all_problems, parse, small_spec, tag
+
 from wastools.build import Options, Selection
 from wastools.model import Figure, History
 from wastools.site import SiteSpec, build_site, render_site
@@ -34,12 +34,22 @@ def test_every_page_is_valid_html_with_working_links(site):
 
 
 def test_the_checker_catches_broken_pages(tmp_path):
-    (tmp_path / "a.html").write_text('<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1>'
-                                     '<p id="x">1</p><p id="x"><a href="missing.html">m</a><a href="javascript:void(0)">j</a>'
-                                     '<input id="q"></p></body></html>')
-    (tmp_path / "b.html").write_text('<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1></span></body></html>')
+    (tmp_path / "a.html").write_text(
+        '<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1>'
+        '<p id="x">1</p><p id="x"><a href="missing.html">m</a><a href="javascript:void(0)">j</a>'
+        '<input id="q"></p></body></html>'
+    )
+    (tmp_path / "b.html").write_text(
+        '<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1></span></body></html>'
+    )
     found = "\n".join(all_problems(tmp_path))
-    for expected in ("id 'x' used twice", "'missing.html' leads to no file", "javascript:void(0)", "without a label", "b.html: not valid HTML"):
+    for expected in (
+        "id 'x' used twice",
+        "'missing.html' leads to no file",
+        "javascript:void(0)",
+        "without a label",
+        "b.html: not valid HTML",
+    ):
         assert expected in found
 
 
@@ -50,8 +60,15 @@ def test_index_lists_every_unit_with_its_facts(repo, site):
     cossack = next(r for r in rows if r.find(tag("th")).find(tag("a")).text == "HMS Cossack")
     cells = [c.text for c in cossack.findall(tag("td"))]
     unit = repo.units["hms-cossack"]
-    assert cells == [repo.nations[unit.nation].name, repo.nations[unit.nation].side, unit.type, repo.sets[unit.set].name,
-                     str(unit.number), str(unit.year), str(unit.points)]
+    assert cells == [
+        repo.nations[unit.nation].name,
+        repo.nations[unit.nation].side,
+        unit.type,
+        repo.sets[unit.set].name,
+        str(unit.number),
+        str(unit.year),
+        str(unit.points),
+    ]
     data = json.loads((site / "units.json").read_text())
     assert {u["id"] for u in data["units"]} == set(SMALL)
     assert next(u for u in data["units"] if u["id"] == "u-47")["points"] == repo.units["u-47"].points
@@ -106,7 +123,9 @@ def test_card_css_loads_only_fonts_copied_into_the_site(site):
 
 def test_hostile_names_and_sources_stay_text(repo, tmp_path):
     unit = repo.units["hms-cossack"]
-    history = History(HOSTILE, Figure(36, "kn", "javascript:alert(1)"), Figure(114.9, "m", '"><script>alert(2)</script>'))
+    history = History(
+        HOSTILE, Figure(36, "kn", "javascript:alert(1)"), Figure(114.9, "m", '"><script>alert(2)</script>')
+    )
     evil = dataclasses.replace(unit, name=HOSTILE, history=history)
     units = dict(repo.units, **{"hms-cossack": evil})
     hostile_repo = dataclasses.replace(repo, units=units)
@@ -117,7 +136,10 @@ def test_hostile_names_and_sources_stay_text(repo, tmp_path):
         scripts = [s for s in tree.iter(tag("script"))]
         assert all(s.text is None and s.get("src", "").startswith(("assets/", "../assets/")) for s in scripts), name
         assert "alert" not in "".join(a.get("href") or "" for a in tree.iter(tag("a")))
-        assert "&lt;script&gt;alert(&#34;pwned&#34;)&lt;/script&gt;" in text or "&lt;script&gt;alert(&#34;pwned&#34;)" in text
+        assert (
+            "&lt;script&gt;alert(&#34;pwned&#34;)&lt;/script&gt;" in text
+            or "&lt;script&gt;alert(&#34;pwned&#34;)" in text
+        )
         assert not list(tree.iter(tag("blink")))  # "<blink>" in the name stayed text
     page = parse(files["units/hms-cossack.html"].decode())
     assert HOSTILE in "".join(page.find(f".//{tag('h1')}").itertext())
@@ -126,7 +148,13 @@ def test_hostile_names_and_sources_stay_text(repo, tmp_path):
 
 def test_only_web_addresses_become_links():
     assert link("https://example.org/a") == "https://example.org/a"
-    for text in ("javascript:alert(1)", "data:text/html,x", "file:///etc/passwd", "Conway's 1922-1946, p. 12", "http://"):
+    for text in (
+        "javascript:alert(1)",
+        "data:text/html,x",
+        "file:///etc/passwd",
+        "Conway's 1922-1946, p. 12",
+        "http://",
+    ):
         assert link(text) is None
 
 
@@ -142,7 +170,9 @@ def test_a_second_build_with_nothing_changed_writes_nothing(repo, tmp_path):
 
 
 def test_build_site_only_from_the_command_line(cli, tmp_path):
-    result = cli("build", "--site-only", "--nation", "uk", "--type", "destroyer", "--variant", "hex", "--out", str(tmp_path))
+    result = cli(
+        "build", "--site-only", "--nation", "uk", "--type", "destroyer", "--variant", "hex", "--out", str(tmp_path)
+    )
     assert result.exit_code == 0, result.output
     assert "open" in result.output and (tmp_path / "site" / "index.html").is_file()
     assert not list(tmp_path.rglob("*.pdf"))  # only the site
@@ -156,7 +186,9 @@ def test_site_build_adds_little_time(repo, tmp_path):
     take, even on a loaded 2-core machine (about 18 s there; 2-3 s with cached cards)."""
     import time
 
-    spec = SiteSpec(tuple(Selection().chosen_units(repo)), tuple((v, Options().variant_params(v)) for v in VARIANTS.values()))
+    spec = SiteSpec(
+        tuple(Selection().chosen_units(repo)), tuple((v, Options().variant_params(v)) for v in VARIANTS.values())
+    )
     started = time.perf_counter()
     report = build_site(repo, tmp_path, spec, force=True, workers=2)
     assert report.pages == 2 + len(repo.units) + len(VARIANTS) + len(repo.extra["scenarios"])

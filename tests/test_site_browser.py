@@ -17,8 +17,8 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 from ruamel.yaml import YAML
-
 from site_check import SMALL, small_spec
+
 from wastools.site import build_site
 from wastools.variants import VARIANTS
 from wastools.variants.fleet import check_fleet
@@ -26,8 +26,15 @@ from wastools.variants.fleet import check_fleet
 pytestmark = pytest.mark.slow
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 HOSTILE = '<img src=x onerror=alert(1)> "Cossack" <script>alert(2)</script>'
 
 
@@ -62,7 +69,9 @@ class Guard:
         self.problems: list[str] = []
 
     def watch(self, page) -> None:
-        page.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(f"console {m.type}: {m.text}"))
+        page.on(
+            "console", lambda m: m.type in ("error", "warning") and self.problems.append(f"console {m.type}: {m.text}")
+        )
         page.on("pageerror", lambda e: self.problems.append(f"script error: {e}"))
         page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"), d.dismiss()))
         page.on("request", self.request)
@@ -117,7 +126,9 @@ def test_filters_and_search_work_and_live_in_the_address(page, site, repo):
     page.select_option("#f-type", "cruiser")
     page.fill("#f-min", "16")
     page.fill("#f-max", "18")
-    wanted = sorted(repo.units[u].name for u in SMALL if repo.units[u].type == "cruiser" and 16 <= repo.units[u].points <= 18)
+    wanted = sorted(
+        repo.units[u].name for u in SMALL if repo.units[u].type == "cruiser" and 16 <= repo.units[u].points <= 18
+    )
     assert wanted and sorted(visible_names(page)) == wanted
     shared = page.url
     other = page.context.new_page()
@@ -128,7 +139,9 @@ def test_filters_and_search_work_and_live_in_the_address(page, site, repo):
     page.click("#f-reset")
     page.wait_for_function(f"document.querySelectorAll('#units tbody tr:not([hidden])').length === {len(SMALL)}")
     page.select_option("#f-side", "axis")
-    assert sorted(visible_names(page)) == sorted(repo.units[u].name for u in SMALL if repo.nations[repo.units[u].nation].side == "axis")
+    assert sorted(visible_names(page)) == sorted(
+        repo.units[u].name for u in SMALL if repo.nations[repo.units[u].nation].side == "axis"
+    )
     page.fill("#f-q", "no such ship")
     assert page.is_visible("#empty")
 
@@ -203,7 +216,13 @@ def test_readable_on_a_phone(browser, site):
     tab = context.new_page()
     guard = Guard(site)
     guard.watch(tab)
-    for rel in ("index.html", "units/bismarck.html", "fleet.html", "scenarios/savo-island-1942.html", "variants/hex.html"):
+    for rel in (
+        "index.html",
+        "units/bismarck.html",
+        "fleet.html",
+        "scenarios/savo-island-1942.html",
+        "variants/hex.html",
+    ):
         tab.goto(url(site, rel))
         assert tab.evaluate("document.documentElement.scrollWidth") <= 376, rel
         assert tab.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 14
@@ -214,7 +233,9 @@ def test_readable_on_a_phone(browser, site):
 def fleet_verdict(variant: str, fleet: list, limit: int) -> str:
     check = check_fleet(variant, fleet, limit)
     if check.legal:
-        return f"legal: {check.points} of {check.effective_limit}" + (f" ({'; '.join(check.notes)})" if check.notes else "")
+        return f"legal: {check.points} of {check.effective_limit}" + (
+            f" ({'; '.join(check.notes)})" if check.notes else ""
+        )
     return "; ".join(check.problems)
 
 
@@ -224,7 +245,11 @@ def pick(page, counts: dict[str, int]) -> None:
 
 
 def verdicts(page) -> dict[str, str]:
-    return dict(page.eval_on_selector_all("#checks li", "items => items.map(li => [li.dataset.variant, li.querySelector('.verdict').textContent])"))
+    return dict(
+        page.eval_on_selector_all(
+            "#checks li", "items => items.map(li => [li.dataset.variant, li.querySelector('.verdict').textContent])"
+        )
+    )
 
 
 def test_fleet_rules_match_the_python_rules(page, site, repo):

@@ -24,8 +24,11 @@ def write(tmp_path: Path, text: str, name: str = "roster.yaml") -> Path:
 
 
 def test_a_good_roster_loads_with_counts_and_points(repo, tmp_path):
-    path = write(tmp_path, "name: Hunters\nvariant: tabletop-cm\npoints_limit: 100\nunits:\n"
-                           "  - unit: u-47\n    count: 2\n  - unit: hms-cossack\n  - unit: u-47\n")
+    path = write(
+        tmp_path,
+        "name: Hunters\nvariant: tabletop-cm\npoints_limit: 100\nunits:\n"
+        "  - unit: u-47\n    count: 2\n  - unit: hms-cossack\n  - unit: u-47\n",
+    )
     roster = load_roster(path, repo, ROOT)
     assert [(u.id, n) for u, n in roster.entries] == [("u-47", 3), ("hms-cossack", 1)]
     assert roster.cards == 4 and roster.points == 3 * repo.units["u-47"].points + repo.units["hms-cossack"].points
@@ -35,18 +38,26 @@ def test_a_good_roster_loads_with_counts_and_points(repo, tmp_path):
 
 
 def test_every_problem_is_located(repo, tmp_path):
-    path = write(tmp_path, 'name: ""\nvariant: hexx\npoints_limit: 0\ncolour: red\nunits:\n'
-                           "  - unit: hms-cosack\n    count: 0\n  - count: 2\n")
+    path = write(
+        tmp_path,
+        'name: ""\nvariant: hexx\npoints_limit: 0\ncolour: red\nunits:\n'
+        "  - unit: hms-cosack\n    count: 0\n  - count: 2\n",
+    )
     with pytest.raises(DataError) as caught:
         load_roster(path, repo, ROOT)
     lines = [str(p) for p in caught.value.problems]
     shown = str(path)
-    assert f"{shown}:2:10: variant: 'hexx' is not one of: standard, large-map, tabletop-cm, hex, off-grid, tabletop-inches" in lines
+    assert (
+        f"{shown}:2:10: variant: 'hexx' is not one of: standard, large-map, tabletop-cm, hex, off-grid, tabletop-inches"
+        in lines
+    )
     assert f"{shown}:4:1: colour: unknown field 'colour'" in lines
     assert any(line.startswith(f"{shown}:6:11: units[0].unit: no unit with id 'hms-cosack'") for line in lines)
     assert any(line.startswith(f"{shown}:7:12: units[0].count:") for line in lines)
     assert f"{shown}:8:5: units[1].unit: required field is missing" in lines
-    assert any(line.startswith(f"{shown}:1:7: name:") for line in lines) and any(line.startswith(f"{shown}:3:15: points_limit:") for line in lines)
+    assert any(line.startswith(f"{shown}:1:7: name:") for line in lines) and any(
+        line.startswith(f"{shown}:3:15: points_limit:") for line in lines
+    )
 
 
 def test_hostile_rosters_get_an_error_not_a_traceback(repo, tmp_path):
@@ -80,7 +91,9 @@ def placed_cards(page) -> int:
 @pytest.mark.slow
 def test_a_roster_builds_a_deck_of_exactly_its_cards(cli, repo, tmp_path):
     entries = {"hms-cossack": 2, "uss-fletcher-dd-445": 5, "u-47": 1, "bismarck": 3}
-    text = "name: Mixed <squadron>\nvariant: hex\npoints_limit: 150\nunits:\n" + "".join(f"  - unit: {u}\n    count: {n}\n" for u, n in entries.items())
+    text = "name: Mixed <squadron>\nvariant: hex\npoints_limit: 150\nunits:\n" + "".join(
+        f"  - unit: {u}\n    count: {n}\n" for u, n in entries.items()
+    )
     path = write(tmp_path, text, "mixed.yaml")
     result = cli("build", "--roster", str(path), "--paper", "letter", "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
@@ -94,7 +107,11 @@ def test_a_roster_builds_a_deck_of_exactly_its_cards(cli, repo, tmp_path):
         first = doc.pages[0].extract_text()
         sheets = "\n".join(p.extract_text() for p in doc.pages[1:])
         small = min(c["size"] for page in doc.pages[:1] for c in page.chars)
-        edge = min(min(c["x0"], c["top"], page.width - c["x1"], page.height - c["bottom"]) for page in doc.pages[:1] for c in page.chars)
+        edge = min(
+            min(c["x0"], c["top"], page.width - c["x1"], page.height - c["bottom"])
+            for page in doc.pages[:1]
+            for c in page.chars
+        )
     assert f"{cards} cards, {points} points" in first and "Mixed <squadron>" in first
     check = check_fleet("hex", [(repo.units[u], n) for u, n in entries.items()], 150)
     assert (f"legal: {points} of 150" in first) == check.legal

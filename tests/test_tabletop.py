@@ -71,7 +71,9 @@ def test_inch_rulers_mark_the_seed_distances():
     with open_pdf(pdf) as doc:
         minor = [x for strip in strip_ticks(doc.pages[0], 7).values() for x in strip]
         labelled = strip_ticks(doc.pages[0], 13)
-    assert labelled and all(round(b - a, 3) == 72.0 for s in labelled.values() for a, b in zip(s, s[1:]))  # every inch numbered
+    assert labelled and all(
+        round(b - a, 3) == 72.0 for s in labelled.values() for a, b in zip(s, s[1:])
+    )  # every inch numbered
     assert len(minor) > 20
 
 
@@ -143,15 +145,22 @@ def test_seam_marks_close_into_whole_circles_across_every_seam():
     ax, ay, _w, _h = page.area
     pdf, _ = maps.map_pdf(spec, "letter")
     with open_pdf(pdf) as doc:
+
         def circles(index):
             tile = tile_list[index]
-            return {(round(c["x0"] + 6 - ax + tile.x0, 2), round(c["y0"] + 6 - ay + tile.y0, 2))
-                    for c in doc.pages[index + 1].curves if round(c["x1"] - c["x0"], 1) == 12.0}
+            return {
+                (round(c["x0"] + 6 - ax + tile.x0, 2), round(c["y0"] + 6 - ay + tile.y0, 2))
+                for c in doc.pages[index + 1].curves
+                if round(c["x1"] - c["x0"], 1) == 12.0
+            }
+
         first = tile_list.index(next(t for t in tile_list if t.col == 0 and t.row == max(x.row for x in tile_list)))
         right = tile_list.index(next(t for t in tile_list if t.col == 1 and t.row == tile_list[first].row))
         below = tile_list.index(next(t for t in tile_list if t.col == 0 and t.row == tile_list[first].row - 1))
         for other in (right, below):
-            shared = set(maps.seam_marks(tile_list[first], tile_list)) & set(maps.seam_marks(tile_list[other], tile_list))
+            shared = set(maps.seam_marks(tile_list[first], tile_list)) & set(
+                maps.seam_marks(tile_list[other], tile_list)
+            )
             assert len(shared) == 2
             on_both = {(round(x, 2), round(y, 2)) for x, y in shared}
             assert on_both <= circles(first) and on_both <= circles(other)
@@ -204,7 +213,10 @@ def test_maps_have_an_assembly_page_on_both_papers():
 
 
 def sheets_to_check():
-    yield rulers.rulers_pdf(VARIANTS["off-grid"].extras["rulers"](VARIANTS["off-grid"].defaults()), "letter", "t")[0], Page.of("letter", True)
+    yield (
+        rulers.rulers_pdf(VARIANTS["off-grid"].extras["rulers"](VARIANTS["off-grid"].defaults()), "letter", "t")[0],
+        Page.of("letter", True),
+    )
     yield counters.counters_pdf("a4", 3.0)[0], Page.of("a4")
     yield maps.map_pdf(maps.square_map("b", 4, 2, 288), "a4")[0], Page.of("a4", True)
 
@@ -266,7 +278,9 @@ def test_card_layouts_keep_bars_and_marks_in_the_printable_area(name):
     w, h = layout["page"]["width"], layout["page"]["height"]
     left, bottom, right, top = sheets.card_area(layout)
     boxes = [bar.footprint() for bar in sheets.card_sheet_bars(layout)]
-    boxes += [(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)) for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout)]
+    boxes += [
+        (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)) for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout)
+    ]
     for x0, y0, x1, y1 in boxes:
         assert 12 <= x0 and x1 <= w - 12 and 12 <= y0 and y1 <= h - 12
         assert x1 <= left or x0 >= right or y1 <= bottom or y0 >= top  # off the cards
@@ -299,7 +313,10 @@ def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
     v = VARIANTS["off-grid"]
     aa = next(r for r in v.extras["rulers"](v.defaults()) if "Anti-air" in r.title)
     sets = rulers.band_sets(aa.zones)
-    assert [[z.label for z in s] for s in sets] == [["AA short", "AA long (-1)"], ["Heavy AA short", "Heavy AA long (-1)"]]
+    assert [[z.label for z in s] for s in sets] == [
+        ["AA short", "AA long (-1)"],
+        ["Heavy AA short", "Heavy AA long (-1)"],
+    ]
     for variant in ("off-grid", "tabletop-cm", "tabletop-inches", "hex", "large-map"):
         for ruler in VARIANTS[variant].extras["rulers"](VARIANTS[variant].defaults()):
             for bands in rulers.band_sets(ruler.zones):

@@ -36,7 +36,10 @@ def test_wrong_type_is_located(tmp_repo, cli):
     result = cli("validate", root=tmp_repo)
     assert result.exit_code == 1
     line = line_of(tmp_repo, "five")
-    assert f"cards/uk/hms-cossack.yaml:{line}:16: attacks.main[2]: 'five' is not of type 'integer' or 'null'" in result.output
+    assert (
+        f"cards/uk/hms-cossack.yaml:{line}:16: attacks.main[2]: 'five' is not of type 'integer' or 'null'"
+        in result.output
+    )
 
 
 def test_unknown_key_is_located_at_the_key(tmp_repo, cli):
@@ -68,7 +71,10 @@ def test_duplicate_id_is_reported_on_the_copy(tmp_repo, cli):
     result = cli("validate", root=tmp_repo)
     assert result.exit_code == 1
     id_line = line_of(tmp_repo, "id: hms-cossack", Path("cards/uk/hms-cossack-copy.yaml"))
-    assert f"cards/uk/hms-cossack-copy.yaml:{id_line}:5: id: duplicate id 'hms-cossack': also used by cards/uk/hms-cossack.yaml" in result.output
+    assert (
+        f"cards/uk/hms-cossack-copy.yaml:{id_line}:5: id: duplicate id 'hms-cossack': also used by cards/uk/hms-cossack.yaml"
+        in result.output
+    )
     assert "must equal the file name 'hms-cossack-copy'" in result.output
 
 
@@ -76,7 +82,10 @@ def test_unknown_set_is_located(tmp_repo, cli):
     damage(tmp_repo, "set: condition-zebra", "set: condition-yankee")
     result = cli("validate", root=tmp_repo)
     assert result.exit_code == 1
-    assert f"cards/uk/hms-cossack.yaml:{line_of(tmp_repo, 'condition-yankee')}:6: set: set 'condition-yankee' is not in cards/sets.yaml" in result.output
+    assert (
+        f"cards/uk/hms-cossack.yaml:{line_of(tmp_repo, 'condition-yankee')}:6: set: set 'condition-yankee' is not in cards/sets.yaml"
+        in result.output
+    )
 
 
 def test_every_error_in_every_file_is_reported_sorted(tmp_repo, cli):
@@ -86,7 +95,9 @@ def test_every_error_in_every_file_is_reported_sorted(tmp_repo, cli):
     result = cli("validate", "--quiet", root=tmp_repo)
     lines = [line for line in result.output.splitlines() if LINE.match(line)]
     assert len(lines) == 3, result.output  # one mistake, one error (a wrong nation is not also in the wrong folder)
-    assert lines == sorted(lines, key=lambda l: (LINE.match(l)["path"], int(LINE.match(l)["line"]), int(LINE.match(l)["col"])))
+    assert lines == sorted(
+        lines, key=lambda l: (LINE.match(l)["path"], int(LINE.match(l)["line"]), int(LINE.match(l)["col"]))
+    )
     assert "Traceback" not in result.output
 
 
@@ -96,7 +107,11 @@ def test_every_error_in_every_file_is_reported_sorted(tmp_repo, cli):
         ("number: 11", "number: 41", "above the 40 units"),
         ("nation: uk", "nation: us", "is in folder cards/uk/"),
         ("  - Valiant Stand", "  - Valiant Stnad", "is not in cards/abilities.yaml"),
-        ("  main: [6, 5, 5, null]", "  main: [6, 5, 5, null]\n  bomb: [3, null, null, null]", "cannot have a bomb attack"),
+        (
+            "  main: [6, 5, 5, null]",
+            "  main: [6, 5, 5, null]\n  bomb: [3, null, null, null]",
+            "cannot have a bomb attack",
+        ),
         ("hull: 2", "hull: 2\ncarrier_capacity: 2", "only carriers have a capacity"),
         ("number: 11", "number: 12", "condition-zebra #12 is used twice: also used by cards/uk/hms-royal-oak.yaml"),
     ],
@@ -122,7 +137,10 @@ def test_usage_error_exits_2(cli):
 def test_missing_history_with_a_reason_is_a_warning_without_one_an_error(tmp_repo, cli):
     path = tmp_repo / UNIT
     text = path.read_text()
-    path.write_text(text[: text.index("history:")] + "history:\n  missing:\n    top_speed: no source found\n    length: no source found\n")
+    path.write_text(
+        text[: text.index("history:")]
+        + "history:\n  missing:\n    top_speed: no source found\n    length: no source found\n"
+    )
     result = cli("validate", root=tmp_repo)
     assert result.exit_code == 0
     assert "warning: history.top_speed: missing (no source found)" in result.output

@@ -125,7 +125,10 @@ def test_seed_002_depth_charges_and_arcs(repo):
     assert arcs == {"fore": [3, 3, 3], "aft": [3, 2, 2], "broadside": [6, 5, 5]}
 
 
-@pytest.mark.parametrize("unit_id, hexes", [("bismarck", 3), ("hms-prince-of-wales", 3), ("hms-warspite", 2), ("hms-cossack", 1), ("uss-cleveland-cl-55", 2)])
+@pytest.mark.parametrize(
+    "unit_id, hexes",
+    [("bismarck", 3), ("hms-prince-of-wales", 3), ("hms-warspite", 2), ("hms-cossack", 1), ("uss-cleveland-cl-55", 2)],
+)
 def test_seed_002_footprints(repo, unit_id, hexes):
     assert adapt(repo, "hex", unit_id).rules["footprint"].value == hexes
 
@@ -186,18 +189,30 @@ def test_seed_004_range_tables(repo):
 
 
 def test_seed_004_extended_range_and_long_lance(repo):
-    er5 = next(u for u in repo.units.values() if u.has_ability("Extended Range {n}") and u.ability("Extended Range {n}").n == 5)
+    er5 = next(
+        u for u in repo.units.values() if u.has_ability("Extended Range {n}") and u.ability("Extended Range {n}").n == 5
+    )
     main = adapt(repo, "tabletop-inches", er5.id).attack("main")
     assert [(b.band, b.max) for b in main.bands if b.condition] == [(4, 35), (5, 40)]
-    lance = next(u for u in repo.units.values() if u.has_ability("Long-Lance Torpedoes") and u.attack("torpedo").bands[3])
+    lance = next(
+        u for u in repo.units.values() if u.has_ability("Long-Lance Torpedoes") and u.attack("torpedo").bands[3]
+    )
     torpedo = adapt(repo, "tabletop-inches", lance.id).attack("torpedo")
     assert torpedo.bands[-1].max == 12 and torpedo.bands[-1].condition == "Long Lance torpedoes"
 
 
 def test_seed_004_hedgehog(repo):
-    late = next(u for u in repo.units.values() if u.attack("asw") and not u.is_aircraft and u.year >= 1944 and not u.has_ability("Sub Hunter"))
+    late = next(
+        u
+        for u in repo.units.values()
+        if u.attack("asw") and not u.is_aircraft and u.year >= 1944 and not u.has_ability("Sub Hunter")
+    )
     assert adapt(repo, "tabletop-inches", late.id).rules["hedgehog"].value == 4
-    early = next(u for u in repo.units.values() if u.attack("asw") and not u.is_aircraft and u.year <= 1942 and not u.has_ability("Sub Hunter"))
+    early = next(
+        u
+        for u in repo.units.values()
+        if u.attack("asw") and not u.is_aircraft and u.year <= 1942 and not u.has_ability("Sub Hunter")
+    )
     assert "hedgehog" not in adapt(repo, "tabletop-inches", early.id).rules
 
 
@@ -224,7 +239,10 @@ def test_seed_000_landing_on_another_carrier_makes_two_rearm_markers(repo):
 
     adapted = adapt(repo, "large-map", "sbd-dauntless")
     assert adapted.rules["rearm"].value + 1 == 2
-    assert dict(card_view.rule_lines(adapted))["Re-arm"] == "1 full turn after landing; 1 more on a carrier it is not assigned to"
+    assert (
+        dict(card_view.rule_lines(adapted))["Re-arm"]
+        == "1 full turn after landing; 1 more on a carrier it is not assigned to"
+    )
 
 
 def test_seed_001_italian_submarine_hidden_4_turns_moves_5_sectors(repo):
@@ -235,7 +253,9 @@ def test_seed_001_italian_submarine_hidden_4_turns_moves_5_sectors(repo):
     from wastools import aids
 
     text = " ".join(line for s in aids.aid("tabletop-cm", repo) for line in s.lines)
-    assert "a speed-1 submarine hidden for 4 turns may then move up to 5 sectors (50 cm; 75 cm on the 8 ft scale)" in text
+    assert (
+        "a speed-1 submarine hidden for 4 turns may then move up to 5 sectors (50 cm; 75 cm on the 8 ft scale)" in text
+    )
 
 
 def test_seed_001_objective_range_1_is_20_cm_on_the_6_ft_table(repo):
@@ -264,7 +284,12 @@ def test_seed_002_mine_table_in_the_aid(repo):
     from wastools import aids
 
     table = next(t for s in aids.aid("hex", repo) for t in s.tables if t.header == ("roll", "result"))
-    assert table.rows == (("1", "ship destroyed"), ("2-3", "2 points of hull damage"), ("4-5", "1 point of hull damage"), ("6", "no damage"))
+    assert table.rows == (
+        ("1", "ship destroyed"),
+        ("2-3", "2 points of hull damage"),
+        ("4-5", "1 point of hull damage"),
+        ("6", "no damage"),
+    )
 
 
 def test_seed_003_speed_2_may_end_anywhere_after_3_legs(repo):

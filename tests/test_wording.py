@@ -33,7 +33,9 @@ def test_tidy_repairs_machine_wording():
     assert w.tidy("11 hexes") == "11 hexes"
 
 
-@given(st.integers(min_value=0, max_value=500), st.sampled_from(["hexes", "legs", "sectors", "squadrons", "dice", "turns"]))
+@given(
+    st.integers(min_value=0, max_value=500), st.sampled_from(["hexes", "legs", "sectors", "squadrons", "dice", "turns"])
+)
 def test_a_quantity_never_fails_the_lint(count, unit):
     assert w.lint(w.quantity(count, unit)) == []
 
@@ -49,12 +51,20 @@ def test_a_span_reads_low_to_high(low, high):
 
 def test_off_grid_terms_follow_seed_003():
     # "in the same sector" or "local" = within 1 leg; adjacent = within 2 legs; a sector of movement = 2 legs
-    assert w.in_variant_terms("gets +1 die on torpedo attacks vs local enemy destroyers", "off-grid").endswith("enemy destroyers within 1 leg")
-    assert "within 2 legs" in w.in_variant_terms("turn 1 only: friendly units in or adjacent to its sector get +1 die", "off-grid")
+    assert w.in_variant_terms("gets +1 die on torpedo attacks vs local enemy destroyers", "off-grid").endswith(
+        "enemy destroyers within 1 leg"
+    )
+    assert "within 2 legs" in w.in_variant_terms(
+        "turn 1 only: friendly units in or adjacent to its sector get +1 die", "off-grid"
+    )
     assert "move 2 legs" in w.in_variant_terms("may step one sector toward the closest enemy ship", "off-grid")
     # two friendly ships "in the same sector" may be within 2 legs
-    assert "within 2 legs of a friendly carrier" in w.in_variant_terms("while sharing a sector with a friendly carrier", "off-grid")
-    assert "within 1 leg of a friendly dive bomber" in w.in_variant_terms("while sharing a sector with a friendly dive bomber", "off-grid")
+    assert "within 2 legs of a friendly carrier" in w.in_variant_terms(
+        "while sharing a sector with a friendly carrier", "off-grid"
+    )
+    assert "within 1 leg of a friendly dive bomber" in w.in_variant_terms(
+        "while sharing a sector with a friendly dive bomber", "off-grid"
+    )
 
 
 def test_hex_terms_use_hexes():
@@ -69,7 +79,9 @@ def test_variants_with_sectors_keep_the_text():
 
 
 def test_the_lint_finds_what_the_review_found():
-    found = w.lint("1 hexes; ranges 4 to 4; per_hex_max; re-arms for 1 full turn(s); Air move: air mission move", has_sectors=True)
+    found = w.lint(
+        "1 hexes; ranges 4 to 4; per_hex_max; re-arms for 1 full turn(s); Air move: air mission move", has_sectors=True
+    )
     assert len(found) == 5
     assert w.lint("within 1 sector", has_sectors=False)
     assert not w.lint("within 1 sector", has_sectors=True)

@@ -37,7 +37,7 @@ pages = "".join(f'<section style="width:180pt;height:252pt;page-break-after:alwa
                 for i in range(40))
 HTML(string=f"<html><head><style>@page {{ size: 180pt 252pt; margin: 0 }} body {{ margin: 0 }}</style></head><body>{pages}</body></html>").write_pdf()
 """
-GIB = 1024 ** 3
+GIB = 1024**3
 
 
 def _descendants(pid: int) -> list[int]:
@@ -142,8 +142,10 @@ def main() -> int:
             print(f"  {stage:<22}{seconds:8.2f}")
         cards = stages.get("cards_laid_out", 0)
         layouts = stages.get("card_layouts", 0)
-        print(f"  cards laid out {cards}, layouts per card {layouts / cards if cards else 0:.2f}; "
-              f"outputs written {stages.get('written', 0)}, unchanged {stages.get('unchanged', 0)}")
+        print(
+            f"  cards laid out {cards}, layouts per card {layouts / cards if cards else 0:.2f}; "
+            f"outputs written {stages.get('written', 0)}, unchanged {stages.get('unchanged', 0)}"
+        )
     missed = [name for name, _s, _r, met in rows if met is False] + (["memory"] if peak > 1.5 * GIB else [])
     return 1 if missed else 0
 

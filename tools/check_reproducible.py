@@ -22,25 +22,35 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def build(out: Path, extra: list[str]) -> dict:
-    subprocess.run([sys.executable, "-m", "wastools", "--root", str(ROOT), "build", "--out", str(out), *extra],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "wastools", "--root", str(ROOT), "build", "--out", str(out), *extra],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return json.loads((out / "manifest.json").read_text())["outputs"]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--full", action="store_true", default=os.environ.get("CI") == "true", help="build everything (default in CI)")
+    parser.add_argument(
+        "--full", action="store_true", default=os.environ.get("CI") == "true", help="build everything (default in CI)"
+    )
     options = parser.parse_args()
     extra = [] if options.full else ["--variant", "hex", "--variant", "large-map"]
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
         first, second = build(Path(a) / "build", extra), build(Path(b) / "build", extra)
-    differ = sorted(k for k in first.keys() | second.keys() if first.get(k, {}).get("sha256") != second.get(k, {}).get("sha256"))
+    differ = sorted(
+        k for k in first.keys() | second.keys() if first.get(k, {}).get("sha256") != second.get(k, {}).get("sha256")
+    )
     scope = "every output" if options.full else "hex and large-map outputs"
     if differ:
         print(f"not reproducible ({scope}): " + ", ".join(differ))
         return 1
-    print(f"reproducible: {len(first)} outputs ({scope}) identical in two clean builds, {time.perf_counter() - started:.0f} s")
+    print(
+        f"reproducible: {len(first)} outputs ({scope}) identical in two clean builds, {time.perf_counter() - started:.0f} s"
+    )
     return 0
 
 

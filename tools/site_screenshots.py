@@ -13,8 +13,16 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--hide-scrollbars",
+]
 SHOTS = {
     "site-index.png": ("index.html#side=allies&type=destroyer&min=8", {"width": 1100, "height": 760}),
     "site-unit.png": ("units/uss-fletcher-dd-445.html", {"width": 1100, "height": 1000}),

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model import Repository
-from .variants import VARIANTS, hex as hexv, large_map, off_grid, tabletop_cm, tabletop_inches
+from .variants import VARIANTS, large_map, off_grid, tabletop_cm, tabletop_inches
+from .variants import hex as hexv
 from .variants.fleet import victory_rules
 
 
@@ -39,19 +40,28 @@ def turns(n: int) -> str:
 
 def dice(torpedoes: str = "Torpedoes hit only on 6 and do hull damage directly, ignoring armour.") -> Section:
     return Section(
-        "Dice and damage", "base game, as restated by seeds 002 and 004",
-        ("Roll the dice the card gives for the range. Each 4 or 5 is one success, each 6 two.",
-         "Successes at least equal to the target's armour: 1 point of hull damage. At least its vital armour: the target is destroyed.",
-         torpedoes,
-         "A unit with 1 hull point left is crippled; damage equal to its hull points sinks it."),
+        "Dice and damage",
+        "base game, as restated by seeds 002 and 004",
+        (
+            "Roll the dice the card gives for the range. Each 4 or 5 is one success, each 6 two.",
+            "Successes at least equal to the target's armour: 1 point of hull damage. At least its vital armour: the target is destroyed.",
+            torpedoes,
+            "A unit with 1 hull point left is crippled; damage equal to its hull points sinks it.",
+        ),
     )
 
 
 DICE = dice()
 
 
-def _sequence(extra_air: bool = False, winner_moves_second: bool = False, moving_air: bool = False, air_text: str | None = None) -> Section:
-    initiative = ("the winner moves second, after seeing the loser's moves" if winner_moves_second else "the higher roller chooses who moves first")
+def _sequence(
+    extra_air: bool = False, winner_moves_second: bool = False, moving_air: bool = False, air_text: str | None = None
+) -> Section:
+    initiative = (
+        "the winner moves second, after seeing the loser's moves"
+        if winner_moves_second
+        else "the higher roller chooses who moves first"
+    )
     if extra_air:
         air = "Air missions: players take turns flying aircraft up to their sectors a phase."
     elif moving_air:
@@ -69,22 +79,42 @@ def _sequence(extra_air: bool = False, winner_moves_second: bool = False, moving
         "Submarine attack: submarine torpedoes.",
     ]
     if not moving_air:
-        steps.append("Air return: aircraft go home" + (", flying sectors like the outward leg" if extra_air else "") + ".")
+        steps.append(
+            "Air return: aircraft go home" + (", flying sectors like the outward leg" if extra_air else "") + "."
+        )
     steps.append("End of turn: count objectives and victory points.")
-    source = ("base game" + ("; seed 000 adds flying in the air mission and return phases" if extra_air else "")
-              + ("; seed 004 moves aircraft and drops the air return phase" if moving_air else "")
-              + ("; seed 002 changes initiative: the winner moves second" if winner_moves_second else ""))
+    source = (
+        "base game"
+        + ("; seed 000 adds flying in the air mission and return phases" if extra_air else "")
+        + ("; seed 004 moves aircraft and drops the air return phase" if moving_air else "")
+        + ("; seed 002 changes initiative: the winner moves second" if winner_moves_second else "")
+    )
     return Section("Sequence of play", source, tuple(f"{i}. {s}" for i, s in enumerate(steps, 1)))
 
 
 def _victory(name: str, params: dict | None = None) -> Section:
     rules = victory_rules(name, params)
-    return Section("Objectives and victory", rules.source, (f"Objective: {rules.objective_points} points. Victory at {rules.win_points} points (or the scenario's conditions).", f"Claim: {rules.claim}."))
+    return Section(
+        "Objectives and victory",
+        rules.source,
+        (
+            f"Objective: {rules.objective_points} points. Victory at {rules.win_points} points (or the scenario's conditions).",
+            f"Claim: {rules.claim}.",
+        ),
+    )
 
 
 def standard(repo: Repository, params: dict) -> list[Section]:
-    bands = Table(("band", "reach"), tuple((b, "same sector" if b == 0 else "1 sector" if b == 1 else f"{b} sectors") for b in range(4)))
-    return [_sequence(), Section("Range bands", BASE, ("Count sectors from the attacker to the target.",), (bands,)), DICE, _victory("standard")]
+    bands = Table(
+        ("band", "reach"),
+        tuple((b, "same sector" if b == 0 else "1 sector" if b == 1 else f"{b} sectors") for b in range(4)),
+    )
+    return [
+        _sequence(),
+        Section("Range bands", BASE, ("Count sectors from the attacker to the target.",), (bands,)),
+        DICE,
+        _victory("standard"),
+    ]
 
 
 def large_map_aid(repo: Repository, params: dict) -> list[Section]:
@@ -92,136 +122,339 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
     rows = []
     for unit in sorted((u for u in repo.units.values() if u.is_aircraft), key=lambda u: (u.nation, u.name)):
         adapted = VARIANTS["large-map"].adapt(unit, params)
-        how = "chart" if unit.id in chart and params["use_air_range_chart"] else ("formula" if adapted.movement.value is not None else "-")
+        how = (
+            "chart"
+            if unit.id in chart and params["use_air_range_chart"]
+            else ("formula" if adapted.movement.value is not None else "-")
+        )
         mph = unit.history.top_speed_mph
-        rows.append((unit.name, repo.nations[unit.nation].name if unit.nation in repo.nations else unit.nation, "-" if adapted.movement.value is None else adapted.movement.value, how, f"{mph:.0f}" if mph else "-"))
-    air = Table(("aircraft", "nation", "sectors a phase", "from", "mph"), tuple(rows), "chart = the seed's Air Range Chart; formula = floor(mph / 12 x 1760 / 5000)")
-    blocks = Table(("position", "armour", "hit points", "anti-air", "other"), (
-        ("Air base", large_map.AIR_BASE["armor"], large_map.AIR_BASE["hull"], large_map.AIR_BASE["anti_air"], f"{large_map.AIR_BASE['capacity']} squadrons"),
-        ("Heavy shore battery", large_map.HEAVY_BATTERY["armor"], large_map.HEAVY_BATTERY["hull"], large_map.HEAVY_BATTERY["anti_air"], "gunnery " + "/".join(map(str, large_map.HEAVY_BATTERY["gunnery"]))),
-        ("Light shore battery", large_map.LIGHT_BATTERY["armor"], large_map.LIGHT_BATTERY["hull"], large_map.LIGHT_BATTERY["anti_air"], "gunnery " + "/".join(map(str, large_map.LIGHT_BATTERY["gunnery"]))),
-        ("Garrison", large_map.GARRISON["armor"], large_map.GARRISON["hull"], large_map.GARRISON["anti_air"], "1-3 units"),
-    ))
+        rows.append(
+            (
+                unit.name,
+                repo.nations[unit.nation].name if unit.nation in repo.nations else unit.nation,
+                "-" if adapted.movement.value is None else adapted.movement.value,
+                how,
+                f"{mph:.0f}" if mph else "-",
+            )
+        )
+    air = Table(
+        ("aircraft", "nation", "sectors a phase", "from", "mph"),
+        tuple(rows),
+        "chart = the seed's Air Range Chart; formula = floor(mph / 12 x 1760 / 5000)",
+    )
+    blocks = Table(
+        ("position", "armour", "hit points", "anti-air", "other"),
+        (
+            (
+                "Air base",
+                large_map.AIR_BASE["armor"],
+                large_map.AIR_BASE["hull"],
+                large_map.AIR_BASE["anti_air"],
+                f"{large_map.AIR_BASE['capacity']} squadrons",
+            ),
+            (
+                "Heavy shore battery",
+                large_map.HEAVY_BATTERY["armor"],
+                large_map.HEAVY_BATTERY["hull"],
+                large_map.HEAVY_BATTERY["anti_air"],
+                "gunnery " + "/".join(map(str, large_map.HEAVY_BATTERY["gunnery"])),
+            ),
+            (
+                "Light shore battery",
+                large_map.LIGHT_BATTERY["armor"],
+                large_map.LIGHT_BATTERY["hull"],
+                large_map.LIGHT_BATTERY["anti_air"],
+                "gunnery " + "/".join(map(str, large_map.LIGHT_BATTERY["gunnery"])),
+            ),
+            (
+                "Garrison",
+                large_map.GARRISON["armor"],
+                large_map.GARRISON["hull"],
+                large_map.GARRISON["anti_air"],
+                "1-3 units",
+            ),
+        ),
+    )
     return [
         _sequence(extra_air=True),
-        Section("The board", large_map.SEED, (f"{params['columns']} x {params['rows']} sectors of {params['sector_in']:g} in. Ships move their card speed in sectors; ranges count sectors as in the base game.",)),
-        Section("Air Range Chart", large_map.SEED, ("Every aircraft in the data. Aircraft move up to this many sectors in each air mission and air return phase, and may stay aloft between turns.",), (air,)),
-        Section("Flying, launching and re-arming", large_map.SEED, (
-            "Passing through a sector with enemy anti-air lets that unit fire at once; a unit fires its anti-air once a turn.",
-            "In the phase it takes off a squadron moves at most 1 sector.",
-            "A carrier or air base launches plus lands at most its capacity in squadrons each air phase.",
-            f"After landing a squadron re-arms for {turns(params['rearm_turns'])}; landing on a carrier it is not assigned to adds a marker.",
-            "Aircraft must land to re-arm only after they attack. An aborted squadron falls back 1 sector and waits a phase.",
-            "Carrier vulnerability: vital armour -1 for each squadron aboard. A sunk carrier takes its squadrons with it.",
-        )),
-        Section("Air bases, shore batteries, garrisons", large_map.SEED + ", typical values", (
-            "An air base at half its hit points or worse cannot launch or land; it repairs 1 point a turn when unused and not attacked.",
-            "A shore battery is an immobile ship; each point of damage costs it a die the next turn.",
-            "Invaders need 2 to 1 odds in landed transports (1 unit each) against a garrison.",
-        ), (blocks,)),
-        DICE, _victory("large-map"),
+        Section(
+            "The board",
+            large_map.SEED,
+            (
+                f"{params['columns']} x {params['rows']} sectors of {params['sector_in']:g} in. Ships move their card speed in sectors; ranges count sectors as in the base game.",
+            ),
+        ),
+        Section(
+            "Air Range Chart",
+            large_map.SEED,
+            (
+                "Every aircraft in the data. Aircraft move up to this many sectors in each air mission and air return phase, and may stay aloft between turns.",
+            ),
+            (air,),
+        ),
+        Section(
+            "Flying, launching and re-arming",
+            large_map.SEED,
+            (
+                "Passing through a sector with enemy anti-air lets that unit fire at once; a unit fires its anti-air once a turn.",
+                "In the phase it takes off a squadron moves at most 1 sector.",
+                "A carrier or air base launches plus lands at most its capacity in squadrons each air phase.",
+                f"After landing a squadron re-arms for {turns(params['rearm_turns'])}; landing on a carrier it is not assigned to adds a marker.",
+                "Aircraft must land to re-arm only after they attack. An aborted squadron falls back 1 sector and waits a phase.",
+                "Carrier vulnerability: vital armour -1 for each squadron aboard. A sunk carrier takes its squadrons with it.",
+            ),
+        ),
+        Section(
+            "Air bases, shore batteries, garrisons",
+            large_map.SEED + ", typical values",
+            (
+                "An air base at half its hit points or worse cannot launch or land; it repairs 1 point a turn when unused and not attacked.",
+                "A shore battery is an immobile ship; each point of damage costs it a die the next turn.",
+                "Invaders need 2 to 1 odds in landed transports (1 unit each) against a garrison.",
+            ),
+            (blocks,),
+        ),
+        DICE,
+        _victory("large-map"),
     ]
 
 
 def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
-    bands = Table(("band",) + tuple(f"{s} scale" for s in tabletop_cm.SECTOR_CM), tuple(
-        (b,) + tuple(f"{tabletop_cm.reach_cm(b, cm)[1]:g} cm" for cm in tabletop_cm.SECTOR_CM.values()) for b in range(7)), "bands 4-6 need Extended Range or Long Shot")
-    move = Table(("speed",) + tuple(f"{s} scale" for s in tabletop_cm.SECTOR_CM), tuple((sp,) + tuple(f"{sp * cm:g} cm" for cm in tabletop_cm.SECTOR_CM.values()) for sp in (1, 2, 3)))
-    detect = Table(("searcher", "roll to find a hidden submarine"), (
-        ("aircraft other than patrol bombers", "6"), ("ships without ASW", "5+"), ("patrol bombers, ships with ASW", "4+"), ("ships with ASW and Sub Hunter", "3+")))
+    bands = Table(
+        ("band",) + tuple(f"{s} scale" for s in tabletop_cm.SECTOR_CM),
+        tuple(
+            (b,) + tuple(f"{tabletop_cm.reach_cm(b, cm)[1]:g} cm" for cm in tabletop_cm.SECTOR_CM.values())
+            for b in range(7)
+        ),
+        "bands 4-6 need Extended Range or Long Shot",
+    )
+    move = Table(
+        ("speed",) + tuple(f"{s} scale" for s in tabletop_cm.SECTOR_CM),
+        tuple((sp,) + tuple(f"{sp * cm:g} cm" for cm in tabletop_cm.SECTOR_CM.values()) for sp in (1, 2, 3)),
+    )
+    detect = Table(
+        ("searcher", "roll to find a hidden submarine"),
+        (
+            ("aircraft other than patrol bombers", "6"),
+            ("ships without ASW", "5+"),
+            ("patrol bombers, ships with ASW", "4+"),
+            ("ships with ASW and Sub Hunter", "3+"),
+        ),
+    )
     return [
         _sequence(),
-        Section("Sectors in centimetres", tabletop_cm.SEED, ("A sector is 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; band r reaches (r + 1) sectors. Measure ranges between conning towers, movement from the bow.",), (move, bands)),
-        Section("Hidden submarines", tabletop_cm.SEED, ("A hidden submarine stays put and saves a move each turn; when found or attacking it moves its speed plus the saved moves.", _hidden_example(), "Any unit that comes within its range-0 reach may search:"), (detect,)),
-        Section("Re-arming and torpedoes", tabletop_cm.SEED, (
-            "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; submarines and torpedo boats take none.",
-            "Carrier aircraft take a re-arming counter on landing, land-based aircraft two.",
-            "Submarine torpedoes fire only within 45 degrees of dead ahead; shallow-draft vessels cannot be torpedoed."),),
-        Section("Fleet limits", tabletop_cm.SEED, (
-            "A fleet with more than a third of its points in US units is capped at 90% of the points limit (90 of 100, 180 of 200).",
-            "Submarines may take at most 25% of the points limit.",
-            "Ships keep at least 2 cm apart; turns over 45 degrees need a ship's length of straight movement before and after.")),
-        DICE, _victory("tabletop-cm"),
+        Section(
+            "Sectors in centimetres",
+            tabletop_cm.SEED,
+            (
+                "A sector is 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; band r reaches (r + 1) sectors. Measure ranges between conning towers, movement from the bow.",
+            ),
+            (move, bands),
+        ),
+        Section(
+            "Hidden submarines",
+            tabletop_cm.SEED,
+            (
+                "A hidden submarine stays put and saves a move each turn; when found or attacking it moves its speed plus the saved moves.",
+                _hidden_example(),
+                "Any unit that comes within its range-0 reach may search:",
+            ),
+            (detect,),
+        ),
+        Section(
+            "Re-arming and torpedoes",
+            tabletop_cm.SEED,
+            (
+                "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; submarines and torpedo boats take none.",
+                "Carrier aircraft take a re-arming counter on landing, land-based aircraft two.",
+                "Submarine torpedoes fire only within 45 degrees of dead ahead; shallow-draft vessels cannot be torpedoed.",
+            ),
+        ),
+        Section(
+            "Fleet limits",
+            tabletop_cm.SEED,
+            (
+                "A fleet with more than a third of its points in US units is capped at 90% of the points limit (90 of 100, 180 of 200).",
+                "Submarines may take at most 25% of the points limit.",
+                "Ships keep at least 2 cm apart; turns over 45 degrees need a ship's length of straight movement before and after.",
+            ),
+        ),
+        DICE,
+        _victory("tabletop-cm"),
     ]
 
 
 def hex_aid(repo: Repository, params: dict) -> list[Section]:
     bands = Table(("band", "hexes"), tuple((b, "-".join(map(str, sorted(set(hexv.band_hexes(b)))))) for b in range(7)))
-    speeds = Table(("top speed", "km/h", "hexes"), tuple((f"{kn} kn", f"{kn * 1.852:.1f}", hexv.speed_hexes(kn * 1.852)) for kn in (16, 21, 24, 28, 30, 33, 36, 38, 40)))
-    mines = Table(("roll", "result"), (("1", "ship destroyed"), ("2-3", "2 points of hull damage"), ("4-5", "1 point of hull damage"), ("6", "no damage")))
+    speeds = Table(
+        ("top speed", "km/h", "hexes"),
+        tuple(
+            (f"{kn} kn", f"{kn * 1.852:.1f}", hexv.speed_hexes(kn * 1.852))
+            for kn in (16, 21, 24, 28, 30, 33, 36, 38, 40)
+        ),
+    )
+    mines = Table(
+        ("roll", "result"),
+        (
+            ("1", "ship destroyed"),
+            ("2-3", "2 points of hull damage"),
+            ("4-5", "1 point of hull damage"),
+            ("6", "no damage"),
+        ),
+    )
     return [
-        _sequence(winner_moves_second=True, air_text="Air missions: each flight flies between its minimum and maximum hexes to attack the hex straight ahead."),
-        Section("Movement", hexv.SEED, (
-            f"A ship moves up to its historical top speed in km/h / 10 hexes, rounded half up; hexes are {params['hex_cm']:g} cm flat to flat.",
-            "Each 60-degree turn costs 1 hex of movement and needs the ship's own length of straight movement first; long ships pivot on the stern.",
-            "A ship that moved more than 1 hex last turn must move at least 1 hex forward; a stopped ship may go 1 hex astern.",
-            "Only one base may occupy a hex: destroyers and smaller 1 hex, cruisers, carriers and small battleships 2, large battleships 3."), (speeds,)),
-        Section("Range bands", hexv.SEED, ("Cards print each weapon as dice@max-hexes: 6@1, 5@7 means 6 dice up to 1 hex, 5 dice up to 7.",), (bands,)),
-        Section("Arcs and depth charges", hexv.SEED, (
-            "Main, secondary and tertiary guns roll half their dice (rounded up) ahead, half (rounded down) astern, and all on the beam.",
-            "Guns, torpedoes and depth charges are exclusive: one kind of attack a turn.",
-            "Depth charges go into the three hexes astern, up to a third of the dice (rounded up) in each.")),
-        Section("Collisions, mines and sinking ships", hexv.SEED, (
-            "Entering a hex with another ship is a collision: each rolls a die and takes half (rounded down) as hull damage.",
-            "A destroyed ship becomes a sinking marker for 1d6 turns and blocks movement like a ship.",
-            "Entering a mined hex:"), (mines,)),
-        Section("Crippled and submerged", hexv.SEED, (
-            "Crippled: armour, vital armour and speed -1 (minimum 1) and one die fewer per attack, so a 1-die attack is lost.",
-            "A submerging submarine leaves 1d6 / 2 dummy tokens; only depth charges reach a submerged submarine.")),
-        dice("Torpedoes hit only on a 6, and each 6 does 2 points of hull damage, ignoring armour."), _victory("hex"),
+        _sequence(
+            winner_moves_second=True,
+            air_text="Air missions: each flight flies between its minimum and maximum hexes to attack the hex straight ahead.",
+        ),
+        Section(
+            "Movement",
+            hexv.SEED,
+            (
+                f"A ship moves up to its historical top speed in km/h / 10 hexes, rounded half up; hexes are {params['hex_cm']:g} cm flat to flat.",
+                "Each 60-degree turn costs 1 hex of movement and needs the ship's own length of straight movement first; long ships pivot on the stern.",
+                "A ship that moved more than 1 hex last turn must move at least 1 hex forward; a stopped ship may go 1 hex astern.",
+                "Only one base may occupy a hex: destroyers and smaller 1 hex, cruisers, carriers and small battleships 2, large battleships 3.",
+            ),
+            (speeds,),
+        ),
+        Section(
+            "Range bands",
+            hexv.SEED,
+            ("Cards print each weapon as dice@max-hexes: 6@1, 5@7 means 6 dice up to 1 hex, 5 dice up to 7.",),
+            (bands,),
+        ),
+        Section(
+            "Arcs and depth charges",
+            hexv.SEED,
+            (
+                "Main, secondary and tertiary guns roll half their dice (rounded up) ahead, half (rounded down) astern, and all on the beam.",
+                "Guns, torpedoes and depth charges are exclusive: one kind of attack a turn.",
+                "Depth charges go into the three hexes astern, up to a third of the dice (rounded up) in each.",
+            ),
+        ),
+        Section(
+            "Collisions, mines and sinking ships",
+            hexv.SEED,
+            (
+                "Entering a hex with another ship is a collision: each rolls a die and takes half (rounded down) as hull damage.",
+                "A destroyed ship becomes a sinking marker for 1d6 turns and blocks movement like a ship.",
+                "Entering a mined hex:",
+            ),
+            (mines,),
+        ),
+        Section(
+            "Crippled and submerged",
+            hexv.SEED,
+            (
+                "Crippled: armour, vital armour and speed -1 (minimum 1) and one die fewer per attack, so a 1-die attack is lost.",
+                "A submerging submarine leaves 1d6 / 2 dummy tokens; only depth charges reach a submerged submarine.",
+            ),
+        ),
+        dice("Torpedoes hit only on a 6, and each 6 does 2 points of hull damage, ignoring armour."),
+        _victory("hex"),
     ]
 
 
 def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
     leg, text = off_grid.leg_inches(params)
-    ranges = Table(("range", "legs", "inches"), tuple((b, "-".join(map(str, sorted(set(off_grid.band_legs(b))))) if b else "1", f"{off_grid.band_legs(b)[1] * leg:g}") for b in range(7)))
+    ranges = Table(
+        ("range", "legs", "inches"),
+        tuple(
+            (
+                b,
+                "-".join(map(str, sorted(set(off_grid.band_legs(b))))) if b else "1",
+                f"{off_grid.band_legs(b)[1] * leg:g}",
+            )
+            for b in range(7)
+        ),
+    )
     moves = Table(("speed", "legs", "inches"), tuple((sp, 2 * sp, f"{2 * sp * leg:g}") for sp in (1, 2, 3)))
-    amended = Table(("ability", "under these rules"), tuple((name.replace("{n}", "N"), summary) for name, summary in off_grid.AMENDED_ABILITIES.items()))
+    amended = Table(
+        ("ability", "under these rules"),
+        tuple((name.replace("{n}", "N"), summary) for name, summary in off_grid.AMENDED_ABILITIES.items()),
+    )
     return [
         _sequence(),
-        Section("Legs", off_grid.SEED, (f"Measure with a compass set to one leg ({text}); step it from the bow.",), (moves, ranges)),
-        Section("Anti-air and stacking", off_grid.SEED, (
-            "Anti-air reaches 1 leg at full effect and 2 legs at -1 per die.",
-            "Ships end more than 1 leg from friendly ships, submarines from submarines, fighters from fighters.",
-            "Ships with ASW threaten submarines within 2 legs; objectives are claimed within 1 leg; smoke covers a 1-leg circle.")),
+        Section(
+            "Legs",
+            off_grid.SEED,
+            (f"Measure with a compass set to one leg ({text}); step it from the bow.",),
+            (moves, ranges),
+        ),
+        Section(
+            "Anti-air and stacking",
+            off_grid.SEED,
+            (
+                "Anti-air reaches 1 leg at full effect and 2 legs at -1 per die.",
+                "Ships end more than 1 leg from friendly ships, submarines from submarines, fighters from fighters.",
+                "Ships with ASW threaten submarines within 2 legs; objectives are claimed within 1 leg; smoke covers a 1-leg circle.",
+            ),
+        ),
         Section("Amended abilities", off_grid.SEED, (), (amended,)),
-        DICE, _victory("off-grid"),
+        DICE,
+        _victory("off-grid"),
     ]
 
 
 def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
     t = tabletop_inches
-    table = Table(("weapon", "0", "1", "2", "3", "4", "5"), (
-        ("main battery, cruisers and battleships",) + tuple(f'{d}"' for d in t.HEAVY_MAIN_IN),
-        ("other main batteries, secondary, tertiary",) + tuple(f'{d}"' for d in t.LIGHT_GUN_IN) + ("", ""),
-        ("torpedoes (3 = Long Lance only)",) + tuple(f'{d}"' for d in t.TORPEDO_IN) + ("", ""),
-        ("ship anti-air",) + tuple(f'{d}"' for d in t.ANTI_AIR_IN) + ("", "", "", ""),
-        ("depth charges (aft)", f'{t.DEPTH_CHARGE_IN}"', "", "", "", "", ""),
-        ("hedgehog (fore)", f'{t.HEDGEHOG_IN}"', "", "", "", "", ""),
-        ("aircraft attacks", f'{t.AIRCRAFT_ATTACK_IN}"', "", "", "", "", ""),
-    ), "bands 4 and 5 of heavy main batteries need Extended Range")
+    table = Table(
+        ("weapon", "0", "1", "2", "3", "4", "5"),
+        (
+            ("main battery, cruisers and battleships",) + tuple(f'{d}"' for d in t.HEAVY_MAIN_IN),
+            ("other main batteries, secondary, tertiary",) + tuple(f'{d}"' for d in t.LIGHT_GUN_IN) + ("", ""),
+            ("torpedoes (3 = Long Lance only)",) + tuple(f'{d}"' for d in t.TORPEDO_IN) + ("", ""),
+            ("ship anti-air",) + tuple(f'{d}"' for d in t.ANTI_AIR_IN) + ("", "", "", ""),
+            ("depth charges (aft)", f'{t.DEPTH_CHARGE_IN}"', "", "", "", "", ""),
+            ("hedgehog (fore)", f'{t.HEDGEHOG_IN}"', "", "", "", "", ""),
+            ("aircraft attacks", f'{t.AIRCRAFT_ATTACK_IN}"', "", "", "", "", ""),
+        ),
+        "bands 4 and 5 of heavy main batteries need Extended Range",
+    )
     return [
         _sequence(moving_air=True),
         Section("Range tables", t.SEED, (f"A sector is {params['sector_in']:g} in (1 in = 1,000 yards).",), (table,)),
-        Section("Luck dice (optional)", t.SEED, (
-            "Swap one attack die for a luck die of another colour.",
-            "On a 1 remove your highest attack die; on a 6 count two successes and roll it again, and again on each further 6.")),
-        Section("Torpedoes and damage", t.SEED, (
-            "Torpedo dice: 5 is 1 point of hull damage, 6 is 2.",
-            "Damage lands at the end of each phase. Crippled ships: armour, vital armour -1, speed -1 in, -1 on each attack die, a torpedo die fewer.",
-            "Hedgehogs: units built after 1943 or with Sub Hunter.")),
-        Section("Victory points", t.SEED, ("Each enemy unit destroyed scores its points; each objective held scores 50; 150 points wins.",)),
-        dice("Torpedoes ignore armour: see Torpedoes and damage above (5 is 1 point, 6 is 2)."), _victory("tabletop-inches", params),
+        Section(
+            "Luck dice (optional)",
+            t.SEED,
+            (
+                "Swap one attack die for a luck die of another colour.",
+                "On a 1 remove your highest attack die; on a 6 count two successes and roll it again, and again on each further 6.",
+            ),
+        ),
+        Section(
+            "Torpedoes and damage",
+            t.SEED,
+            (
+                "Torpedo dice: 5 is 1 point of hull damage, 6 is 2.",
+                "Damage lands at the end of each phase. Crippled ships: armour, vital armour -1, speed -1 in, -1 on each attack die, a torpedo die fewer.",
+                "Hedgehogs: units built after 1943 or with Sub Hunter.",
+            ),
+        ),
+        Section(
+            "Victory points",
+            t.SEED,
+            ("Each enemy unit destroyed scores its points; each objective held scores 50; 150 points wins.",),
+        ),
+        dice("Torpedoes ignore armour: see Torpedoes and damage above (5 is 1 point, 6 is 2)."),
+        _victory("tabletop-inches", params),
     ]
 
 
 AIDS = {
-    "standard": standard, "large-map": large_map_aid, "tabletop-cm": tabletop_cm_aid,
-    "hex": hex_aid, "off-grid": off_grid_aid, "tabletop-inches": tabletop_inches_aid,
+    "standard": standard,
+    "large-map": large_map_aid,
+    "tabletop-cm": tabletop_cm_aid,
+    "hex": hex_aid,
+    "off-grid": off_grid_aid,
+    "tabletop-inches": tabletop_inches_aid,
 }
 
 
-def aid(name: str, repo: Repository, params: dict | None = None, moved: tuple[tuple[str, str], ...] = ()) -> list[Section]:
+def aid(
+    name: str, repo: Repository, params: dict | None = None, moved: tuple[tuple[str, str], ...] = ()
+) -> list[Section]:
     """The aid's sections; ``moved`` holds (ability, full text) of the abilities whose text
     did not fit on some card of the deck (the card says "see the player aid")."""
     variant = VARIANTS[name]
@@ -235,106 +468,169 @@ def abilities_in_full(moved: tuple[tuple[str, str], ...]) -> list[Section]:
     if not moved:
         return []
     rows = tuple((ability, text) for ability, text in moved)
-    return [Section(AID_ABILITIES_SECTION, "the cards of this deck",
-                    ("Cards whose text would not fit at 6 pt say \u201csee the player aid\u201d for these abilities.",),
-                    (Table(("ability", "what it does"), rows),))]
+    return [
+        Section(
+            AID_ABILITIES_SECTION,
+            "the cards of this deck",
+            ("Cards whose text would not fit at 6 pt say \u201csee the player aid\u201d for these abilities.",),
+            (Table(("ability", "what it does"), rows),),
+        )
+    ]
 
 
 # --- rules the registers (rules/<variant>.yaml) print in the aid, beyond the tables above ----------
 
 
 def _standard_more(params: dict) -> list[Section]:
-    return [Section("Aircraft", BASE + ", as seeds 000 and 001 describe it", (
-        "Aircraft are not moved: they are placed in their target's sector in the air mission phase and go home in the air return phase.",
-        "Ranges and anti-air count sectors; every attack is rolled and resolved on its own.",
-    ))]
+    return [
+        Section(
+            "Aircraft",
+            BASE + ", as seeds 000 and 001 describe it",
+            (
+                "Aircraft are not moved: they are placed in their target's sector in the air mission phase and go home in the air return phase.",
+                "Ranges and anti-air count sectors; every attack is rolled and resolved on its own.",
+            ),
+        )
+    ]
 
 
 def _large_map_more(params: dict) -> list[Section]:
-    return [Section("Carriers, air bases and stacking", large_map.SEED, (
-        "At set-up each squadron is assigned to a carrier or air base; a carrier's special abilities go only to its own squadrons, and are lost with them.",
-        "Landing at an air base never costs an extra marker, whatever the squadron's home.",
-        "Squadrons must land to re-arm only after an attack: bombers after attacking a ship, submarine or air base; fighters after air defence or strafing.",
-        "A unit that fired anti-air in the air mission or air defence phase cannot fire in the air return phase.",
-        "An air base takes 1 damage each time an attack reaches its armour; at its full hit points it is destroyed with every aircraft on it.",
-        "A shore battery beside an air base gives the base its anti-air.",
-        "The base game's stacking limits stay, even with fleets of 500 points or more, unless the scenario changes them.",
-    ))]
+    return [
+        Section(
+            "Carriers, air bases and stacking",
+            large_map.SEED,
+            (
+                "At set-up each squadron is assigned to a carrier or air base; a carrier's special abilities go only to its own squadrons, and are lost with them.",
+                "Landing at an air base never costs an extra marker, whatever the squadron's home.",
+                "Squadrons must land to re-arm only after an attack: bombers after attacking a ship, submarine or air base; fighters after air defence or strafing.",
+                "A unit that fired anti-air in the air mission or air defence phase cannot fire in the air return phase.",
+                "An air base takes 1 damage each time an attack reaches its armour; at its full hit points it is destroyed with every aircraft on it.",
+                "A shore battery beside an air base gives the base its anti-air.",
+                "The base game's stacking limits stay, even with fleets of 500 points or more, unless the scenario changes them.",
+            ),
+        )
+    ]
 
 
 def _hidden_example(speed: int = 1, turns: int = 4) -> str:
     sectors = tabletop_cm.hidden_move_sectors(speed, turns)
     six, eight = (sectors * tabletop_cm.SECTOR_CM[s] for s in ("6ft", "8ft"))
-    return (f"For example a speed-{speed} submarine hidden for {turns} turns may then move up to {sectors} sectors "
-            f"({six:g} cm; {eight:g} cm on the 8 ft scale).")
+    return (
+        f"For example a speed-{speed} submarine hidden for {turns} turns may then move up to {sectors} sectors "
+        f"({six:g} cm; {eight:g} cm on the 8 ft scale)."
+    )
 
 
 def _tabletop_cm_more(params: dict) -> list[Section]:
     six, eight = (tabletop_cm.SECTOR_CM[s] for s in ("6ft", "8ft"))
-    return [Section("At the table", tabletop_cm.SEED, (
-        f"Fleets deploy up to 1 sector in from their short table edge; submarines may start further forward but at least 1 sector from the centre line.",
-        "Ships keep 5 cm or their own length, whichever is more, from land unless they have Shallow Draft.",
-        "A turn of 90 degrees or more counts as two turns over 45 degrees; turns under 45 degrees in a whole move are free.",
-        "Abilities that move a ship (Sub Hunter and the like) work as closely as the table allows.",
-        "Guns fire all round; only submarine torpedoes need the target ahead.",
-        "Ranges run between conning towers, or between model centres where there is none.",
-    )), Section("Found submarines and aircraft", tabletop_cm.SEED, (
-        "A submarine found by aircraft moves as normal and the aircraft move with it; found by a ship, it moves up to that ship's speed and the ship may follow. It need not move toward a target.",
-        "Once a submarine has moved it cannot hide again.",
-        f"Anti-air: besides the target, one friendly ship with its conning tower within range 0 ({six:g} cm; {eight:g} cm on the 8 ft scale) of the target's may fire.",
-        "Close Escort: may fire anti-air at an aircraft that two other ships have fired on, within range 0 of the target ship's conning tower.",
-        "At most 4 aircraft may attack one ship, friendly and enemy aircraft counted together.",
-    ))]
+    return [
+        Section(
+            "At the table",
+            tabletop_cm.SEED,
+            (
+                "Fleets deploy up to 1 sector in from their short table edge; submarines may start further forward but at least 1 sector from the centre line.",
+                "Ships keep 5 cm or their own length, whichever is more, from land unless they have Shallow Draft.",
+                "A turn of 90 degrees or more counts as two turns over 45 degrees; turns under 45 degrees in a whole move are free.",
+                "Abilities that move a ship (Sub Hunter and the like) work as closely as the table allows.",
+                "Guns fire all round; only submarine torpedoes need the target ahead.",
+                "Ranges run between conning towers, or between model centres where there is none.",
+            ),
+        ),
+        Section(
+            "Found submarines and aircraft",
+            tabletop_cm.SEED,
+            (
+                "A submarine found by aircraft moves as normal and the aircraft move with it; found by a ship, it moves up to that ship's speed and the ship may follow. It need not move toward a target.",
+                "Once a submarine has moved it cannot hide again.",
+                f"Anti-air: besides the target, one friendly ship with its conning tower within range 0 ({six:g} cm; {eight:g} cm on the 8 ft scale) of the target's may fire.",
+                "Close Escort: may fire anti-air at an aircraft that two other ships have fired on, within range 0 of the target ship's conning tower.",
+                "At most 4 aircraft may attack one ship, friendly and enemy aircraft counted together.",
+            ),
+        ),
+    ]
 
 
 def _hex_more(params: dict) -> list[Section]:
     deck = hexv.SURFACE_DECK_GUN
-    return [Section("Flights of aircraft", hexv.SEED, (
-        "Aircraft fly in flights of 3, or as single bombers; each turn a flight flies between its minimum and maximum hexes, turning at most 60 degrees per hex flown.",
-        "A flight takes off over the bow and lands over the stern, flying 1 hex straight ahead in line with the carrier; the minimum move does not apply then.",
-        "A flight attacks only the hex straight ahead. A flight that attacks flies home and re-arms for 1 full turn; a carrier cannot launch and recover in the same turn.",
-        "Each flight takes off with a face-down load: depth charges (the only weapon against a submerged submarine), bombs or torpedoes (2 dice a flight).",
-        "Only one flight a turn may attack each hex of a ship: a 3-hex ship may be attacked by 3 flights.",
-        "A flight that takes 1 damage aborts and flies home; a flight that fails to land is lost.",
-        "Anti-air fires at enemy aircraft within 1 hex; against Swordfish it rolls one die fewer.",
-    )), Section("Submarines and surface fire", hexv.SEED, (
-        f"Submerged: a token showing its heading; it moves up to {w_quantity(params['submerged_hexes'], 'hex')} and may make one free 60 degree turn before it moves.",
-        f"On the surface: a model like any ship, moving at its card's higher surface speed under the normal turning rules, with its torpedoes and one deck gun ({w_quantity(deck[0], 'die')} up to {w_quantity(deck[1], 'hex')}).",
-        "Submarines fire torpedoes straight ahead along their heading.",
-        "Ships torpedo out of the beam, within 60 degrees of the ship's centre point, at the gun ranges (1, 4, 7 hexes).",
-        "The second player's ships fire back even if the first player's attacks destroyed them. Each salvo is resolved on its own and damage from two attackers is not added.",
-        "Line of sight: no ship, smoke or land between the firing hex and the target. Depth charges only in a turn without gunnery or torpedoes.",
-        "A ship entering a hex next to land (not a dock) runs aground and is out of the battle. A minesweeper may clear adjacent mines instead of firing: each goes on a 4-6.",
-    ))]
+    return [
+        Section(
+            "Flights of aircraft",
+            hexv.SEED,
+            (
+                "Aircraft fly in flights of 3, or as single bombers; each turn a flight flies between its minimum and maximum hexes, turning at most 60 degrees per hex flown.",
+                "A flight takes off over the bow and lands over the stern, flying 1 hex straight ahead in line with the carrier; the minimum move does not apply then.",
+                "A flight attacks only the hex straight ahead. A flight that attacks flies home and re-arms for 1 full turn; a carrier cannot launch and recover in the same turn.",
+                "Each flight takes off with a face-down load: depth charges (the only weapon against a submerged submarine), bombs or torpedoes (2 dice a flight).",
+                "Only one flight a turn may attack each hex of a ship: a 3-hex ship may be attacked by 3 flights.",
+                "A flight that takes 1 damage aborts and flies home; a flight that fails to land is lost.",
+                "Anti-air fires at enemy aircraft within 1 hex; against Swordfish it rolls one die fewer.",
+            ),
+        ),
+        Section(
+            "Submarines and surface fire",
+            hexv.SEED,
+            (
+                f"Submerged: a token showing its heading; it moves up to {w_quantity(params['submerged_hexes'], 'hex')} and may make one free 60 degree turn before it moves.",
+                f"On the surface: a model like any ship, moving at its card's higher surface speed under the normal turning rules, with its torpedoes and one deck gun ({w_quantity(deck[0], 'die')} up to {w_quantity(deck[1], 'hex')}).",
+                "Submarines fire torpedoes straight ahead along their heading.",
+                "Ships torpedo out of the beam, within 60 degrees of the ship's centre point, at the gun ranges (1, 4, 7 hexes).",
+                "The second player's ships fire back even if the first player's attacks destroyed them. Each salvo is resolved on its own and damage from two attackers is not added.",
+                "Line of sight: no ship, smoke or land between the firing hex and the target. Depth charges only in a turn without gunnery or torpedoes.",
+                "A ship entering a hex next to land (not a dock) runs aground and is out of the battle. A minesweeper may clear adjacent mines instead of firing: each goes on a 4-6.",
+            ),
+        ),
+    ]
 
 
 def _off_grid_more(params: dict) -> list[Section]:
-    return [Section("Abilities in legs", off_grid.SEED, (
-        "The cards give every ability in legs: where the base game means the same place or local, read within 1 leg; two friendly ships together, within 2 legs; adjacent, within 2 legs.",
-        "A range in an ability is an attack range, read off the range table; a move in an ability is movement, 2 legs for each step of speed.",
-    )), Section("Headings and arcs (optional)", off_grid.SEED, (
-        "A ship that moves at least 1 leg less than its full speed may end facing any way; at full speed it ends lined up with the compass points.",
-        "Guns fire with full effect into a 140 degree arc on each beam; within 20 degrees of dead ahead or astern they roll at -1 per die. A ship with no aft turret cannot fire main guns astern. Torpedoes, ASW and anti-air ignore headings.",
-    )), Section("Placing aircraft and measuring anti-air", off_grid.SEED, (
-        "Aircraft that bomb, torpedo, strafe or attack submarines are placed touching their target, chosen when placed; others may go anywhere.",
-        "Anti-air is measured from a ship's bow or the front of an aircraft's base, to the bow of the ship an aircraft is attacking, or to the aircraft's base when it attacks none.",
-        "Fighters in contact with enemy ships are free of stacking; bombers have no limit; a torpedo boat may end within 1 leg of one other ship.",
-        "Only Shallow Draft ships may come within 1 leg of islands and shoals.",
-    ))]
+    return [
+        Section(
+            "Abilities in legs",
+            off_grid.SEED,
+            (
+                "The cards give every ability in legs: where the base game means the same place or local, read within 1 leg; two friendly ships together, within 2 legs; adjacent, within 2 legs.",
+                "A range in an ability is an attack range, read off the range table; a move in an ability is movement, 2 legs for each step of speed.",
+            ),
+        ),
+        Section(
+            "Headings and arcs (optional)",
+            off_grid.SEED,
+            (
+                "A ship that moves at least 1 leg less than its full speed may end facing any way; at full speed it ends lined up with the compass points.",
+                "Guns fire with full effect into a 140 degree arc on each beam; within 20 degrees of dead ahead or astern they roll at -1 per die. A ship with no aft turret cannot fire main guns astern. Torpedoes, ASW and anti-air ignore headings.",
+            ),
+        ),
+        Section(
+            "Placing aircraft and measuring anti-air",
+            off_grid.SEED,
+            (
+                "Aircraft that bomb, torpedo, strafe or attack submarines are placed touching their target, chosen when placed; others may go anywhere.",
+                "Anti-air is measured from a ship's bow or the front of an aircraft's base, to the bow of the ship an aircraft is attacking, or to the aircraft's base when it attacks none.",
+                "Fighters in contact with enemy ships are free of stacking; bombers have no limit; a torpedo boat may end within 1 leg of one other ship.",
+                "Only Shallow Draft ships may come within 1 leg of islands and shoals.",
+            ),
+        ),
+    ]
 
 
 def _tabletop_inches_more(params: dict) -> list[Section]:
     t = tabletop_inches
-    return [Section("At the table", t.SEED, (
-        "Initiative: a crippled flagship gives no bonus.",
-        "Ships may not share space: a ship stops short of any unit its move would touch.",
-        "Before aircraft move, give each fighter its mission (escort, strafing or CAP) and each bomber its attack and target.",
-        f"Aircraft stop within {t.AIRCRAFT_ATTACK_IN} in of enemy fighters that intercept them or escort others. Anti-air reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target.",
-        "Aborted units (PT boats and aircraft) cannot attack, but may still fire anti-air in that phase.",
-        f"Hedgehogs fire ahead only, up to {t.HEDGEHOG_IN} in; depth charges astern only, up to {t.DEPTH_CHARGE_IN} in.",
-        "Line of sight runs from the attacker's centre to any part of the target: any ship but a surfaced submarine or PT boat blocks it within 5 in, any ship but a destroyer, surfaced submarine or PT boat beyond 5 in, and islands, fog, squalls and smoke always.",
-        "Stalemate (one side has only a fighter, the other only a submarine): the side with more points left wins.",
-    ))]
+    return [
+        Section(
+            "At the table",
+            t.SEED,
+            (
+                "Initiative: a crippled flagship gives no bonus.",
+                "Ships may not share space: a ship stops short of any unit its move would touch.",
+                "Before aircraft move, give each fighter its mission (escort, strafing or CAP) and each bomber its attack and target.",
+                f"Aircraft stop within {t.AIRCRAFT_ATTACK_IN} in of enemy fighters that intercept them or escort others. Anti-air reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target.",
+                "Aborted units (PT boats and aircraft) cannot attack, but may still fire anti-air in that phase.",
+                f"Hedgehogs fire ahead only, up to {t.HEDGEHOG_IN} in; depth charges astern only, up to {t.DEPTH_CHARGE_IN} in.",
+                "Line of sight runs from the attacker's centre to any part of the target: any ship but a surfaced submarine or PT boat blocks it within 5 in, any ship but a destroyer, surfaced submarine or PT boat beyond 5 in, and islands, fog, squalls and smoke always.",
+                "Stalemate (one side has only a fighter, the other only a submarine): the side with more points left wins.",
+            ),
+        )
+    ]
 
 
 def w_quantity(count: float, unit: str) -> str:
@@ -344,6 +640,10 @@ def w_quantity(count: float, unit: str) -> str:
 
 
 MORE_RULES = {
-    "standard": _standard_more, "large-map": _large_map_more, "tabletop-cm": _tabletop_cm_more,
-    "hex": _hex_more, "off-grid": _off_grid_more, "tabletop-inches": _tabletop_inches_more,
+    "standard": _standard_more,
+    "large-map": _large_map_more,
+    "tabletop-cm": _tabletop_cm_more,
+    "hex": _hex_more,
+    "off-grid": _off_grid_more,
+    "tabletop-inches": _tabletop_inches_more,
 }

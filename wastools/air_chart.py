@@ -23,8 +23,10 @@ def explanation(row: dict) -> str:
     if row["difference"] == 0:
         return "agrees"
     low, high = implied_mph(row["chart"])
-    return (f"the chart's {row['chart']} implies {low:.0f}-{high - 0.01:.0f} mph; our source gives {row['mph']:g} mph, "
-            f"so the chart's author used a {'higher' if row['difference'] < 0 else 'lower'} speed figure. The variant prints the chart value")
+    return (
+        f"the chart's {row['chart']} implies {low:.0f}-{high - 0.01:.0f} mph; our source gives {row['mph']:g} mph, "
+        f"so the chart's author used a {'higher' if row['difference'] < 0 else 'lower'} speed figure. The variant prints the chart value"
+    )
 
 
 def render_report(units: dict[str, Unit]) -> str:
@@ -52,5 +54,7 @@ def render_report(units: dict[str, Unit]) -> str:
         computed = "-" if r["computed"] is None else str(r["computed"])
         diff = "-" if r["difference"] is None else f"{r['difference']:+d}"
         note = f" ({r['note']})" if r["note"] else ""
-        lines.append(f"| {r['chart_name']} | `{r['unit']}` | {r['chart']} | {mph} | {computed} | {diff} | {explanation(r)}{note} | {r['source'] or '-'} |")
+        lines.append(
+            f"| {r['chart_name']} | `{r['unit']}` | {r['chart']} | {mph} | {computed} | {diff} | {explanation(r)}{note} | {r['source'] or '-'} |"
+        )
     return "\n".join(lines) + "\n"

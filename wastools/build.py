@@ -21,18 +21,17 @@ import pickle
 import shutil
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from functools import partial
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from . import __version__, repository
 from .model import Repository, Unit
-from .render import card_fit
+from .render import card_fit, sheets
 from .render import cards as card_render
-from .render import sheets
 from .resources import PACKAGE
 from .variants import VARIANTS, Variant
 
@@ -61,7 +60,9 @@ def code_fingerprint() -> str:
 
 
 def data_fingerprint(root: Path) -> str:
-    files = sorted(set((root / "cards").rglob("*.yaml")) | set(repository.unit_files(root))) + list((root / "schemas").glob("*.json"))
+    files = sorted(set((root / "cards").rglob("*.yaml")) | set(repository.unit_files(root))) + list(
+        (root / "schemas").glob("*.json")
+    )
     if (root / "scenarios").is_dir():
         files += list((root / "scenarios").glob("*.yaml"))
     refused = sorted(str(f) for f in files if repository.refusal(f, root))  # never opened; validation reports them
@@ -181,15 +182,23 @@ class Selection:
 
     def describe(self) -> dict[str, list[str]]:
         """The filters, for the manifest."""
-        return {k: sorted(v) for k, v in (("nations", self.nations), ("sets", self.sets), ("types", self.types), ("units", self.units)) if v}
+        return {
+            k: sorted(v)
+            for k, v in (("nations", self.nations), ("sets", self.sets), ("types", self.types), ("units", self.units))
+            if v
+        }
 
     def chosen_variants(self) -> list[Variant]:
         return [VARIANTS[v] for v in (self.variants or tuple(VARIANTS))]
 
     def chosen_units(self, repo: Repository) -> list[Unit]:
         def keep(u: Unit) -> bool:
-            return ((not self.nations or u.nation in self.nations) and (not self.sets or u.set in self.sets)
-                    and (not self.types or u.type in self.types) and (not self.units or u.id in self.units))
+            return (
+                (not self.nations or u.nation in self.nations)
+                and (not self.sets or u.set in self.sets)
+                and (not self.types or u.type in self.types)
+                and (not self.units or u.id in self.units)
+            )
 
         return [u for u in repo.units.values() if keep(u)]
 
@@ -224,8 +233,13 @@ class BuildReport:
         self.stages[stage] = round(self.stages.get(stage, 0.0) + seconds, 3)
 
     def to_json(self) -> dict:
-        return {"stages": self.stages, "cards_laid_out": self.cards_rendered, "card_layouts": self.card_layouts,
-                "written": self.written, "unchanged": self.unchanged}
+        return {
+            "stages": self.stages,
+            "cards_laid_out": self.cards_rendered,
+            "card_layouts": self.card_layouts,
+            "written": self.written,
+            "unchanged": self.unchanged,
+        }
 
 
 class _Tracker:
@@ -249,7 +263,11 @@ def paper_suffix(paper: str) -> str:
 
 
 def deck_name(variant: str, paper: str, options: Options, label: str = "") -> str:
-    suffix = ("" if paper == "letter" else f"-{paper}") + ("-bleed" if options.bleed else "") + ("-duplex" if options.backs else "")
+    suffix = (
+        ("" if paper == "letter" else f"-{paper}")
+        + ("-bleed" if options.bleed else "")
+        + ("-duplex" if options.backs else "")
+    )
     return f"{variant}/cards{'-' + label if label else ''}{suffix}.pdf"
 
 
@@ -266,8 +284,15 @@ class _Deck:
     text: CardText | None = None
 
 
-def build(repo: Repository, root: Path, out: Path, selection: Selection = Selection(), options: Options = Options(),
-          progress: Progress | None = None, load_seconds: float | None = None) -> BuildReport:
+def build(
+    repo: Repository,
+    root: Path,
+    out: Path,
+    selection: Selection = Selection(),
+    options: Options = Options(),
+    progress: Progress | None = None,
+    load_seconds: float | None = None,
+) -> BuildReport:
     report = BuildReport()
     if load_seconds is not None:
         report.timed("load and validate", load_seconds)
@@ -285,10 +310,28 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
     decks = []
     for v in selection.chosen_variants():
         for paper in options.papers:
-            keys = [c.key for c in card_sets[v.name][0]] + ([card_sets[v.name + ":back"][0][0].key] if options.backs else [])
-            decks.append(_Deck(v, paper, deck_name(v.name, paper, options, selection.label()),
-                               _key(code_fingerprint(), "deck", keys, layout_name(paper, options), asdict(options.profile), options.backs)))
-    calibrations = {f"calibration/duplex-{paper}.pdf": (paper, _key(code_fingerprint(), paper, asdict(options.profile))) for paper in options.papers}
+            keys = [c.key for c in card_sets[v.name][0]] + (
+                [card_sets[v.name + ":back"][0][0].key] if options.backs else []
+            )
+            decks.append(
+                _Deck(
+                    v,
+                    paper,
+                    deck_name(v.name, paper, options, selection.label()),
+                    _key(
+                        code_fingerprint(),
+                        "deck",
+                        keys,
+                        layout_name(paper, options),
+                        asdict(options.profile),
+                        options.backs,
+                    ),
+                )
+            )
+    calibrations = {
+        f"calibration/duplex-{paper}.pdf": (paper, _key(code_fingerprint(), paper, asdict(options.profile)))
+        for paper in options.papers
+    }
     writer = AtomicWriter(root)
     saved_tmp = (tempfile.tempdir, os.environ.get("TMPDIR"))
     # WeasyPrint writes fonts to temporary folders: keep them in our own, outside build/
@@ -296,7 +339,9 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
     try:
         tracker = _Tracker(progress)
         stale = [d for d in decks if not _current(out, d.rel, d.key, previous, report)]
-        stale_calibrations = {rel: v for rel, v in calibrations.items() if not _current(out, rel, v[1], previous, report)}
+        stale_calibrations = {
+            rel: v for rel, v in calibrations.items() if not _current(out, rel, v[1], previous, report)
+        }
         report.cards_total = len(units) * len(selection.chosen_variants())
         stale_variants = {d.variant.name for d in stale}
         card_sets = {name: cs for name, cs in card_sets.items() if name.split(":")[0] in stale_variants}
@@ -320,12 +365,33 @@ def build(repo: Repository, root: Path, out: Path, selection: Selection = Select
             paths = [str(cache / f"{k}.pdf") for k in keys]
             back = str(cache / f"{back_key}.pdf") if options.backs else None
             deck.text = report.card_text.get(deck.variant.name)
-            jobs.append((deck.rel, deck.key, (_impose_deck, (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key))))
+            jobs.append(
+                (
+                    deck.rel,
+                    deck.key,
+                    (
+                        _impose_deck,
+                        (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key),
+                    ),
+                )
+            )
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
-        moved = {d.variant.name: tuple(sorted((report.outputs.get(d.rel, {}).get("card_text") or (d.text.to_json() if d.text else {}))
-                                              .get("moved_text", {}).items())) for d in decks}
-        stale_sheets = [t for t in sheet_targets(repo, selection, options, root, moved) if not _current(out, t[0], t[1], previous, report)]
+        moved = {
+            d.variant.name: tuple(
+                sorted(
+                    (report.outputs.get(d.rel, {}).get("card_text") or (d.text.to_json() if d.text else {}))
+                    .get("moved_text", {})
+                    .items()
+                )
+            )
+            for d in decks
+        }
+        stale_sheets = [
+            t
+            for t in sheet_targets(repo, selection, options, root, moved)
+            if not _current(out, t[0], t[1], previous, report)
+        ]
         tracker.add(len(stale_sheets))
         jobs += stale_sheets
         deck_files = {d.rel for d in decks}
@@ -367,7 +433,13 @@ def _read_manifest(path: Path) -> dict[str, dict]:
 def _current(out: Path, rel: str, key: str, previous: dict, report: BuildReport) -> bool:
     old = previous.get(rel)
     target = out / rel
-    if old and old.get("key") == key and target.exists() and target.stat().st_size == old.get("bytes") and _sha256(target.read_bytes()) == old["sha256"]:
+    if (
+        old
+        and old.get("key") == key
+        and target.exists()
+        and target.stat().st_size == old.get("bytes")
+        and _sha256(target.read_bytes()) == old["sha256"]
+    ):
         report.outputs[rel] = old
         report.unchanged += 1
         return True
@@ -406,8 +478,11 @@ class CardText:
         self.moved_text.update(meta.get("moved_text") or {})
 
     def to_json(self) -> dict:
-        return {"smallest_text_pt": self.smallest_pt, "moved_to_aid": dict(sorted(self.moved_to_aid.items())),
-                "moved_text": dict(sorted(self.moved_text.items()))}
+        return {
+            "smallest_text_pt": self.smallest_pt,
+            "moved_to_aid": dict(sorted(self.moved_to_aid.items())),
+            "moved_text": dict(sorted(self.moved_text.items())),
+        }
 
 
 @dataclass(frozen=True)
@@ -421,8 +496,11 @@ class CardSpec:
 def unit_card_key(repo: Repository, variant: Variant, params: dict, unit: Unit, bleed: float) -> str:
     """Everything a unit's card face depends on: the tool, the variant and its parameters,
     the unit and the catalogue entries it shows (nation, set, abilities)."""
-    catalogue = (repr(repo.nations.get(unit.nation)), repr(repo.sets.get(unit.set)),
-                 [repr(repo.abilities.get(a.pattern)) for a in unit.abilities])
+    catalogue = (
+        repr(repo.nations.get(unit.nation)),
+        repr(repo.sets.get(unit.set)),
+        [repr(repo.abilities.get(a.pattern)) for a in unit.abilities],
+    )
     return _key(code_fingerprint(), "card", variant.name, params, bleed, repr(unit), catalogue)
 
 
@@ -434,9 +512,14 @@ def _fixed_card(html: str, bleed: float) -> CardSpec:
     return CardSpec(card_key(str(html), bleed), lambda: str(html))
 
 
-def deck_cards(repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool, bleed: float) -> list[CardSpec]:
+def deck_cards(
+    repo: Repository, variant: Variant, params: dict, units: list[Unit], stat_blocks: bool, bleed: float
+) -> list[CardSpec]:
     """Every card face of one deck, in deck order, keyed without being laid out."""
-    specs = [CardSpec(unit_card_key(repo, variant, params, u, bleed), partial(_unit_view, repo, variant, params, u)) for u in units]
+    specs = [
+        CardSpec(unit_card_key(repo, variant, params, u, bleed), partial(_unit_view, repo, variant, params, u))
+        for u in units
+    ]
     if stat_blocks and variant.name == "large-map":
         for block in card_render.large_map_stat_blocks():
             view = card_render.statblock_view(block, variant)
@@ -455,12 +538,23 @@ def deck_htmls(repo: Repository, variant: Variant, params: dict, units: list[Uni
 
 
 def _card_meta(view) -> dict:
-    return {"name": view.name, "size_pt": view.size_pt, "table_pt": view.table_pt, "moved_to_aid": list(view.moved_to_aid),
-            "moved_text": dict(view.moved_text)}
+    return {
+        "name": view.name,
+        "size_pt": view.size_pt,
+        "table_pt": view.table_pt,
+        "moved_to_aid": list(view.moved_to_aid),
+        "moved_text": dict(view.moved_text),
+    }
 
 
-def _make_cards(card_sets: dict[str, tuple[list[CardSpec], float]], out: Path, writer: AtomicWriter, report: BuildReport,
-                jobs: int, tracker: _Tracker) -> dict[str, list[str]]:
+def _make_cards(
+    card_sets: dict[str, tuple[list[CardSpec], float]],
+    out: Path,
+    writer: AtomicWriter,
+    report: BuildReport,
+    jobs: int,
+    tracker: _Tracker,
+) -> dict[str, list[str]]:
     """Cache keys of every card of every set, in order; lays out the cards not cached yet.
     Beside each cached card, ``<key>.json`` keeps what the build report says of it."""
     cache = out / ".cache" / "cards"
@@ -488,7 +582,9 @@ def _make_cards(card_sets: dict[str, tuple[list[CardSpec], float]], out: Path, w
                 text.add(metas.get(key) or {})
     report.cards_rendered = len(missing)
     todo = sorted(missing.values(), key=lambda j: j.bleed)  # one bleed per batch
-    batches = [b for bleed in sorted({j.bleed for j in todo}) for b in _chunks([j for j in todo if j.bleed == bleed], BATCH)]
+    batches = [
+        b for bleed in sorted({j.bleed for j in todo}) for b in _chunks([j for j in todo if j.bleed == bleed], BATCH)
+    ]
     tracker.add(len(todo))
     for result, documents in _map_iter(_render_batch, batches, jobs):
         report.card_layouts += documents
@@ -508,7 +604,7 @@ def _read_meta(path: Path) -> dict:
 
 
 def _chunks(items: list, size: int) -> list[list]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
@@ -521,7 +617,9 @@ def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
 # --- scenario packs ----------------------------------------------------------------------
 
 
-def scenario_targets(repo: Repository, root: Path, selection: Selection, options: Options) -> list[tuple[str, str, object, str]]:
+def scenario_targets(
+    repo: Repository, root: Path, selection: Selection, options: Options
+) -> list[tuple[str, str, object, str]]:
     """(path, key, scenario, paper) for every scenario pack; a variant filter selects packs too."""
     from .scenarios import Scenario
 
@@ -535,7 +633,9 @@ def scenario_targets(repo: Repository, root: Path, selection: Selection, options
         # the scenario file, and its units and catalogue entries through its cards' keys
         card_keys = [c.key for c in scenario_cards(repo, scenario)]
         for paper in options.papers:
-            key = _key(code_fingerprint(), hashlib.sha256(source).hexdigest(), card_keys, paper, asdict(options.profile))
+            key = _key(
+                code_fingerprint(), hashlib.sha256(source).hexdigest(), card_keys, paper, asdict(options.profile)
+            )
             out.append((f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf", key, scenario, paper))
     return out
 
@@ -560,7 +660,9 @@ def _scenario_pack(scenario, card_paths: list[str], paper: str, profile, key: st
 # --- rulers, maps and counters -----------------------------------------------------------------
 
 
-def sheet_targets(repo: Repository, selection: Selection, options: Options, root: Path, moved: dict | None = None) -> list[tuple[str, str, tuple]]:
+def sheet_targets(
+    repo: Repository, selection: Selection, options: Options, root: Path, moved: dict | None = None
+) -> list[tuple[str, str, tuple]]:
     """(path, key, job) for every aid, ruler, map and counter sheet of the chosen variants.
     A key hashes the job's arguments; aids also read the data, so theirs hashes the data."""
     out = []
@@ -573,26 +675,72 @@ def sheet_targets(repo: Repository, selection: Selection, options: Options, root
             if "rulers" in variant.extras:
                 out.append((f"{name}/rulers{sfx}.pdf", (_rulers, (name, params, paper, options.profile))))
         for name, variant in chosen.items():
-            aids.append((f"{name}/player-aid{sfx}.pdf", (name, options.variant_params(variant), paper, (moved or {}).get(name, ()))))
+            aids.append(
+                (
+                    f"{name}/player-aid{sfx}.pdf",
+                    (name, options.variant_params(variant), paper, (moved or {}).get(name, ())),
+                )
+            )
         board = options.variant_params(VARIANTS["large-map"])
         width, height = board["columns"] * board["sector_in"] * 72, board["rows"] * board["sector_in"] * 72
         if "large-map" in chosen:
-            out.append((f"large-map/map-square{sfx}.pdf", (_square_map, (board["columns"], board["rows"], board["sector_in"] * 72, paper, options.profile, options.colour_maps))))
+            out.append(
+                (
+                    f"large-map/map-square{sfx}.pdf",
+                    (
+                        _square_map,
+                        (
+                            board["columns"],
+                            board["rows"],
+                            board["sector_in"] * 72,
+                            paper,
+                            options.profile,
+                            options.colour_maps,
+                        ),
+                    ),
+                )
+            )
         if "hex" in chosen:
             hex_cm = options.variant_params(VARIANTS["hex"])["hex_cm"]
-            out.append((f"hex/map-hex{sfx}.pdf", (_hex_map, (width, height, hex_cm, paper, options.profile, options.colour_maps))))
+            out.append(
+                (
+                    f"hex/map-hex{sfx}.pdf",
+                    (_hex_map, (width, height, hex_cm, paper, options.profile, options.colour_maps)),
+                )
+            )
         if paper == options.papers[0]:  # one true-size poster of each board, whatever the paper
             if "large-map" in chosen:
-                out.append(("large-map/map-square-poster.pdf", (_square_poster, (board["columns"], board["rows"], board["sector_in"] * 72, options.profile))))
+                out.append(
+                    (
+                        "large-map/map-square-poster.pdf",
+                        (_square_poster, (board["columns"], board["rows"], board["sector_in"] * 72, options.profile)),
+                    )
+                )
             if "hex" in chosen:
-                out.append(("hex/map-hex-poster.pdf", (_hex_poster, (width, height, options.variant_params(VARIANTS["hex"])["hex_cm"], options.profile))))
+                out.append(
+                    (
+                        "hex/map-hex-poster.pdf",
+                        (
+                            _hex_poster,
+                            (width, height, options.variant_params(VARIANTS["hex"])["hex_cm"], options.profile),
+                        ),
+                    )
+                )
             for scenario in repo.extra.get("scenarios", {}).values():
                 if scenario.variant in chosen:
                     out.append((f"scenarios/{scenario.id}-poster.pdf", (_scenario_poster, (scenario, options.profile))))
         leg = options.variant_params(VARIANTS["off-grid"])
-        out.append((f"counters{sfx}.pdf", (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile))))
+        out.append(
+            (
+                f"counters{sfx}.pdf",
+                (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile)),
+            )
+        )
     jobs = [(rel, _key(code_fingerprint(), rel, job[0].__name__, job[1]), job) for rel, job in out]
-    jobs += [(rel, _key(code_fingerprint(), rel, args, aid_content(repo, args[0], args[1], args[3])), (_aid, (repo,) + args)) for rel, args in aids]
+    jobs += [
+        (rel, _key(code_fingerprint(), rel, args, aid_content(repo, args[0], args[1], args[3])), (_aid, (repo,) + args))
+        for rel, args in aids
+    ]
     return jobs
 
 
@@ -601,7 +749,9 @@ def aid_content(repo: Repository, variant: str, params: dict, moved: tuple = ())
     content changes, not on every data change."""
     from .aids import aid
 
-    return hashlib.sha256(json.dumps(aid(variant, repo, params, moved), default=_plain, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(aid(variant, repo, params, moved), default=_plain, sort_keys=True).encode()
+    ).hexdigest()
 
 
 def _plain(value: Any) -> Any:
@@ -629,11 +779,18 @@ def _square_map(columns: int, rows: int, sector: float, paper: str, profile, col
     return map_pdf(square_map(f"large-map board ({paper})", columns, rows, sector), paper, profile, colour=colour)
 
 
-def _hex_map(width: float, height: float, hex_cm: float, paper: str, profile, colour: bool = False) -> tuple[bytes, int]:
+def _hex_map(
+    width: float, height: float, hex_cm: float, paper: str, profile, colour: bool = False
+) -> tuple[bytes, int]:
     from .geometry import PT_PER_CM
     from .render.maps import hex_map, map_pdf
 
-    return map_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes ({paper})", width, height, hex_cm * PT_PER_CM), paper, profile, colour=colour)
+    return map_pdf(
+        hex_map(f"hex board, {hex_cm:g} cm hexes ({paper})", width, height, hex_cm * PT_PER_CM),
+        paper,
+        profile,
+        colour=colour,
+    )
 
 
 def _square_poster(columns: int, rows: int, sector: float, profile) -> tuple[bytes, int]:
@@ -676,8 +833,16 @@ def _calibration(paper, profile) -> tuple[bytes, int]:
     return calibration_pdf(sheets.load_layout(paper), profile)
 
 
-STAGES = {"_impose_deck": "imposition", "_calibration": "sheets", "_rulers": "sheets", "_counters": "sheets",
-          "_square_map": "maps", "_hex_map": "maps", "_scenario_pack": "packs", "_aid": "aids"}
+STAGES = {
+    "_impose_deck": "imposition",
+    "_calibration": "sheets",
+    "_rulers": "sheets",
+    "_counters": "sheets",
+    "_square_map": "maps",
+    "_hex_map": "maps",
+    "_scenario_pack": "packs",
+    "_aid": "aids",
+}
 
 
 def _run(job):

@@ -33,9 +33,16 @@ def _print_problems(problems: list[Problem]) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="wastools")
-@click.option("--root", type=click.Path(file_okay=False), help="Data repository (default: found from the current folder).")
-@click.option("--limit", "limits", multiple=True, metavar="NAME=N",
-              help="Defences against hostile files: max_file_bytes (1000000), max_depth (32), max_nodes (100000).")
+@click.option(
+    "--root", type=click.Path(file_okay=False), help="Data repository (default: found from the current folder)."
+)
+@click.option(
+    "--limit",
+    "limits",
+    multiple=True,
+    metavar="NAME=N",
+    help="Defences against hostile files: max_file_bytes (1000000), max_depth (32), max_nodes (100000).",
+)
 @click.pass_context
 def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
     """War at Sea house-rule toolchain: unit data, variant converters, print-and-play PDFs."""
@@ -49,7 +56,10 @@ def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
     for item in limits:
         name, _, value = item.partition("=")
         if name not in {f.name for f in dataclasses.fields(DEFAULT_LIMITS)} or not value.isdigit() or int(value) < 1:
-            raise click.BadParameter(f"{item!r}: expected one of max_file_bytes, max_depth, max_nodes = a positive whole number", param_hint="--limit")
+            raise click.BadParameter(
+                f"{item!r}: expected one of max_file_bytes, max_depth, max_nodes = a positive whole number",
+                param_hint="--limit",
+            )
         values[name] = int(value)
     ctx.obj["limits"] = dataclasses.replace(DEFAULT_LIMITS, **values)
 
@@ -110,8 +120,18 @@ def fmt(ctx: click.Context, paths: tuple[str, ...], check: bool) -> None:
 
 
 @main.command("import")
-@click.option("--shinn16", type=click.Path(exists=True, dir_okay=False), default=str(DEFAULT_SHARED / "shinn16" / "War_at_Sea.json"), show_default=True)
-@click.option("--roberteliason", type=click.Path(exists=True, dir_okay=False), default=str(DEFAULT_SHARED / "roberteliason" / "units.xml"), show_default=True)
+@click.option(
+    "--shinn16",
+    type=click.Path(exists=True, dir_okay=False),
+    default=str(DEFAULT_SHARED / "shinn16" / "War_at_Sea.json"),
+    show_default=True,
+)
+@click.option(
+    "--roberteliason",
+    type=click.Path(exists=True, dir_okay=False),
+    default=str(DEFAULT_SHARED / "roberteliason" / "units.xml"),
+    show_default=True,
+)
 @click.option("--report-only", is_flag=True, help="Refresh docs/data/import-report.md without touching cards/.")
 @click.pass_context
 def import_(ctx: click.Context, shinn16: str, roberteliason: str, report_only: bool) -> None:
@@ -157,8 +177,19 @@ def _load_repository(ctx: click.Context):
 # --- shell completion and checked names ---------------------------------------------------------
 
 
-UNIT_TYPES = ("battleship", "carrier", "cruiser", "destroyer", "torpedo-boat", "auxiliary", "submarine",
-              "fighter", "dive-bomber", "torpedo-bomber", "patrol-bomber")
+UNIT_TYPES = (
+    "battleship",
+    "carrier",
+    "cruiser",
+    "destroyer",
+    "torpedo-boat",
+    "auxiliary",
+    "submarine",
+    "fighter",
+    "dive-bomber",
+    "torpedo-bomber",
+    "patrol-bomber",
+)
 
 
 def _completion_root(ctx: click.Context) -> Path | None:
@@ -266,12 +297,19 @@ def config_cmd(ctx: click.Context) -> None:
 @main.command()
 @click.argument("unit", type=Name("unit"))
 @click.option("--variant", "variant_name", type=Name("variant"), help="One variant (default: every variant).")
-@click.option("--param", "params", multiple=True, metavar="[VARIANT.]KEY=VALUE",
-              help="Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with --variant (repeatable).")
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="[VARIANT.]KEY=VALUE",
+    help="Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with --variant (repeatable).",
+)
 @click.option("--crippled", is_flag=True, help="Show the unit crippled.")
 @click.option("--json", "as_json", is_flag=True, help="A stable JSON document (a list when several variants).")
 @click.pass_context
-def show(ctx: click.Context, unit: str, variant_name: str | None, params: tuple[str, ...], crippled: bool, as_json: bool) -> None:
+def show(
+    ctx: click.Context, unit: str, variant_name: str | None, params: tuple[str, ...], crippled: bool, as_json: bool
+) -> None:
     """Show UNIT (an id) converted for a variant, with the provenance of every number."""
     import json
 
@@ -342,24 +380,61 @@ def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
 @click.option("--set", "sets", multiple=True, type=Name("set"), help="Only units of this set (repeatable).")
 @click.option("--type", "types", multiple=True, type=Name("type"), help="Only units of this type (repeatable).")
 @click.option("--unit", "units", multiple=True, type=Name("unit"), help="Only this unit id (repeatable).")
-@click.option("--name", "subset_name", help="File name part for a subset's decks (default: from the filters, e.g. cards-uk.pdf).")
-@click.option("--paper", type=click.Choice(["letter", "a4", "both"]), help="Paper (default: both, or [build] papers in wastools.toml).")
+@click.option(
+    "--name", "subset_name", help="File name part for a subset's decks (default: from the filters, e.g. cards-uk.pdf)."
+)
+@click.option(
+    "--paper",
+    type=click.Choice(["letter", "a4", "both"]),
+    help="Paper (default: both, or [build] papers in wastools.toml).",
+)
 @click.option("--backs/--no-backs", default=None, help="Add a back sheet after each sheet, mirrored for duplex.")
 @click.option("--bleed/--no-bleed", default=None, help="3 mm bleed round each card (6-up landscape sheets).")
 @click.option("--scale-x", type=float, help="Printer correction across the page (1.01 = 1 % larger; default 1).")
 @click.option("--scale-y", type=float, help="Printer correction down the page (default 1).")
 @click.option("--back-offset-x", type=float, help="Back-side shift in mm, read off the calibration sheet (default 0).")
 @click.option("--back-offset-y", type=float, help="Back-side shift in mm (default 0).")
-@click.option("--duplex-edge", type=click.Choice(["long", "short"]), help="The edge your printer flips on (default long).")
-@click.option("--param", "params", multiple=True, metavar="[VARIANT.]KEY=VALUE",
-              help="Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with one --variant (repeatable).")
+@click.option(
+    "--duplex-edge", type=click.Choice(["long", "short"]), help="The edge your printer flips on (default long)."
+)
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="[VARIANT.]KEY=VALUE",
+    help="Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with one --variant (repeatable).",
+)
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="all cores")
 @click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
 @click.option("--site-only", is_flag=True, help="Build only the web site, build/site/ (no PDFs).")
-@click.option("--roster", type=click.Path(exists=True, dir_okay=False), help="Build only the deck of a fleet roster (from the site's fleet builder).")
+@click.option(
+    "--roster",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Build only the deck of a fleet roster (from the site's fleet builder).",
+)
 @click.pass_context
-def build(ctx, variants, nations, sets, types, units, subset_name, paper, backs, bleed, scale_x, scale_y, back_offset_x,
-          back_offset_y, duplex_edge, params, jobs, out, site_only, roster) -> None:
+def build(
+    ctx,
+    variants,
+    nations,
+    sets,
+    types,
+    units,
+    subset_name,
+    paper,
+    backs,
+    bleed,
+    scale_x,
+    scale_y,
+    back_offset_x,
+    back_offset_y,
+    duplex_edge,
+    params,
+    jobs,
+    out,
+    site_only,
+    roster,
+) -> None:
     """Build the print-and-play PDFs into build/ (only what changed is rebuilt).
 
     Settings not given here come from wastools.toml (see `wastools config`). A build with
@@ -372,16 +447,26 @@ def build(ctx, variants, nations, sets, types, units, subset_name, paper, backs,
 
     given = {
         "build.papers": (("letter", "a4") if paper == "both" else (paper,)) if paper else None,
-        "build.variants": variants or None, "build.backs": backs, "build.bleed": bleed,
-        "printer.scale_x": scale_x, "printer.scale_y": scale_y, "printer.back_offset_x": back_offset_x,
-        "printer.back_offset_y": back_offset_y, "printer.duplex_edge": duplex_edge,
+        "build.variants": variants or None,
+        "build.backs": backs,
+        "build.bleed": bleed,
+        "printer.scale_x": scale_x,
+        "printer.scale_y": scale_y,
+        "printer.back_offset_x": back_offset_x,
+        "printer.back_offset_y": back_offset_y,
+        "printer.duplex_edge": duplex_edge,
     }
     for name, value in given.items():
-        message = config.check(name, list(value) if isinstance(value, tuple) else value) if value not in (None, ()) else None
+        message = (
+            config.check(name, list(value) if isinstance(value, tuple) else value) if value not in (None, ()) else None
+        )
         if message:
             raise click.BadParameter(message, param_hint="--" + name.split(".")[1].replace("_", "-"))
     if subset_name is not None and slugify(subset_name) != subset_name:
-        raise click.BadParameter(f"{subset_name!r}: use lowercase letters, digits and hyphens, e.g. {slugify(subset_name)!r}", param_hint="--name")
+        raise click.BadParameter(
+            f"{subset_name!r}: use lowercase letters, digits and hyphens, e.g. {slugify(subset_name)!r}",
+            param_hint="--name",
+        )
     settings = _settings(ctx, given, params)
     root = _root(ctx)
     out_dir = Path(out) if Path(out).is_absolute() else root / out
@@ -397,11 +482,24 @@ def build(ctx, variants, nations, sets, types, units, subset_name, paper, backs,
     _check_names("unit", "--unit", units, repo.units)
     selection = builder.Selection(tuple(settings["build.variants"]), nations, sets, types, units, subset_name)
     if not selection.chosen_units(repo):
-        raise click.UsageError("the selection matches no unit: each filter narrows the one before (nation AND set AND type AND unit)")
-    profile = PrinterProfile(settings["printer.scale_x"], settings["printer.scale_y"], settings["printer.back_offset_x"] * MM,
-                             settings["printer.back_offset_y"] * MM, settings["printer.duplex_edge"])
-    overrides = tuple((variant, key, value) for variant, pairs in sorted(settings.params().items()) for key, value in sorted(pairs.items()))
-    options = builder.Options(tuple(settings["build.papers"]), profile, settings["build.backs"], settings["build.bleed"], jobs, overrides)
+        raise click.UsageError(
+            "the selection matches no unit: each filter narrows the one before (nation AND set AND type AND unit)"
+        )
+    profile = PrinterProfile(
+        settings["printer.scale_x"],
+        settings["printer.scale_y"],
+        settings["printer.back_offset_x"] * MM,
+        settings["printer.back_offset_y"] * MM,
+        settings["printer.duplex_edge"],
+    )
+    overrides = tuple(
+        (variant, key, value)
+        for variant, pairs in sorted(settings.params().items())
+        for key, value in sorted(pairs.items())
+    )
+    options = builder.Options(
+        tuple(settings["build.papers"]), profile, settings["build.backs"], settings["build.bleed"], jobs, overrides
+    )
     from .site.commands import roster_step, site_step
 
     if roster:
@@ -419,8 +517,10 @@ def build(ctx, variants, nations, sets, types, units, subset_name, paper, backs,
     )
     for name, text in sorted(report.card_text.items()):
         moved = "; ".join(f"{unit} ({', '.join(abilities)})" for unit, abilities in sorted(text.moved_to_aid.items()))
-        click.echo(f"  {name} cards: smallest text {text.smallest_pt:g} pt"
-                   + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid"))
+        click.echo(
+            f"  {name} cards: smallest text {text.smallest_pt:g} pt"
+            + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid")
+        )
     click.echo(site_step(repo, root, out_dir, selection, options))
     if validation is not None and validation.errors:
         _print_problems(validation.errors)
@@ -454,7 +554,26 @@ def new() -> None:
 @new.command("unit")
 @click.argument("name")
 @click.option("--nation", required=True, help="Nation id, e.g. uk.")
-@click.option("--type", "unit_type", required=True, type=click.Choice(["battleship", "carrier", "cruiser", "destroyer", "torpedo-boat", "auxiliary", "submarine", "fighter", "dive-bomber", "torpedo-bomber", "patrol-bomber"]))
+@click.option(
+    "--type",
+    "unit_type",
+    required=True,
+    type=click.Choice(
+        [
+            "battleship",
+            "carrier",
+            "cruiser",
+            "destroyer",
+            "torpedo-boat",
+            "auxiliary",
+            "submarine",
+            "fighter",
+            "dive-bomber",
+            "torpedo-bomber",
+            "patrol-bomber",
+        ]
+    ),
+)
 @click.option("--set", "card_set", required=True, help="Set id, e.g. surface-action.")
 @click.option("--number", type=int, required=True, help="Card number within the set.")
 @click.pass_context
@@ -473,7 +592,11 @@ def new_unit(ctx, name, nation, unit_type, card_set, number) -> None:
 
 @new.command("scenario")
 @click.argument("scenario_id")
-@click.option("--variant", required=True, type=click.Choice(["standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches"]))
+@click.option(
+    "--variant",
+    required=True,
+    type=click.Choice(["standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches"]),
+)
 @click.option("--title", help="Title (default: from the id).")
 @click.pass_context
 def new_scenario(ctx, scenario_id, variant, title) -> None:
@@ -486,7 +609,9 @@ def new_scenario(ctx, scenario_id, variant, title) -> None:
         path = make(root, _load_repository(ctx), scenario_id, variant, title)
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"wrote {path.relative_to(root)}: edit it, then run `wastools validate` and `wastools build --variant {variant}`")
+    click.echo(
+        f"wrote {path.relative_to(root)}: edit it, then run `wastools validate` and `wastools build --variant {variant}`"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -66,7 +66,7 @@ class Settings:
         out: dict[str, dict[str, str]] = {}
         for name, setting in self.values.items():
             if name.startswith("params."):
-                variant, key = name[len("params."):].split(".", 1)
+                variant, key = name[len("params.") :].split(".", 1)
                 out.setdefault(variant, {})[key] = _text(setting.value)
         return out
 
@@ -93,7 +93,17 @@ def read(root: Path) -> dict[str, Setting]:
     if not path.is_file():
         return {}
     if path.is_symlink():
-        raise DataError([Problem(CONFIG_NAME, 1, 1, "", "is a symbolic link: the settings file must be a plain file in the repository")])
+        raise DataError(
+            [
+                Problem(
+                    CONFIG_NAME,
+                    1,
+                    1,
+                    "",
+                    "is a symbolic link: the settings file must be a plain file in the repository",
+                )
+            ]
+        )
     text = path.read_text("utf-8", errors="replace")
     try:
         data = tomllib.loads(text)
@@ -107,7 +117,11 @@ def read(root: Path) -> dict[str, Setting]:
     out: dict[str, Setting] = {}
     for section, table in data.items():
         if section not in ("build", "printer", "params") or not isinstance(table, dict):
-            problems.append(_problem(text, section, section, f"unknown section{did_you_mean(section, ['build', 'printer', 'params'])}"))
+            problems.append(
+                _problem(
+                    text, section, section, f"unknown section{did_you_mean(section, ['build', 'printer', 'params'])}"
+                )
+            )
             continue
         if section == "params":
             _read_params(text, table, out, problems)
@@ -131,7 +145,9 @@ def read(root: Path) -> dict[str, Setting]:
 def _read_params(text: str, table: dict, out: dict[str, Setting], problems: list[Problem]) -> None:
     for variant, values in table.items():
         if variant not in VARIANTS or not isinstance(values, dict):
-            problems.append(_problem(text, variant, f"params.{variant}", f"not a variant{did_you_mean(variant, VARIANTS)}"))
+            problems.append(
+                _problem(text, variant, f"params.{variant}", f"not a variant{did_you_mean(variant, VARIANTS)}")
+            )
             continue
         from .params import check as check_params
 
@@ -157,18 +173,24 @@ def check(name: str, value: Any) -> str | None:
         if not isinstance(value, bool):
             return "expected true or false"
     elif name.startswith("printer.scale_"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]
+        ):
             return f"expected a number between {SCALE_RANGE[0]} and {SCALE_RANGE[1]} (1.01 = 1 % larger)"
     elif name.startswith("printer.back_offset_"):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 20:
             return "expected a shift in millimetres between -20 and 20"
     elif name == "printer.duplex_edge" and value not in ("long", "short"):
-        return "expected \"long\" or \"short\""
+        return 'expected "long" or "short"'
     return None
 
 
 def _line(text: str, key: str) -> int:
-    pattern = re.compile(r"^\s*(\[[^\]]*\b" + re.escape(key) + r"\b[^\]]*\]|[\"']?" + re.escape(key) + r"[\"']?\s*=)", re.M)
+    pattern = re.compile(
+        r"^\s*(\[[^\]]*\b" + re.escape(key) + r"\b[^\]]*\]|[\"']?" + re.escape(key) + r"[\"']?\s*=)", re.M
+    )
     found = pattern.search(text)
     return text.count("\n", 0, found.start()) + 1 if found else 1
 

@@ -19,13 +19,19 @@ def missing_fields(unit: Unit) -> list[str]:
 def summary(repo: Repository) -> dict[str, float | int]:
     units = list(repo.units.values())
     complete = sum(1 for u in units if not missing_fields(u))
-    return {"units": len(units), "complete": complete, "percent": round(100 * complete / len(units), 1) if units else 0.0}
+    return {
+        "units": len(units),
+        "complete": complete,
+        "percent": round(100 * complete / len(units), 1) if units else 0.0,
+    }
 
 
 def coverage_table(repo: Repository, by: str) -> str:
     if by == "unit":
         return _by_unit(repo)
-    rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # units, complete, speed have/need, length have/need
+    rows: dict[str, list[int]] = defaultdict(
+        lambda: [0, 0, 0, 0, 0]
+    )  # units, complete, speed have/need, length have/need
     for unit in repo.units.values():
         keys = [unit.nation] if by == "nation" else [unit.category]
         for key in keys:

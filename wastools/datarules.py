@@ -23,8 +23,17 @@ def coverage_problems(repo: Repository, minimum: float = MINIMUM_COVERAGE) -> li
 
     found = summary(repo)
     if found["percent"] < minimum:
-        return [Problem("cards", 1, 1, "", f"only {found['complete']} of {found['units']} units ({found['percent']} %) have every "
-                        f"historical figure, below {minimum:g} %: `wastools coverage --by unit` lists what is missing", Severity.WARNING)]
+        return [
+            Problem(
+                "cards",
+                1,
+                1,
+                "",
+                f"only {found['complete']} of {found['units']} units ({found['percent']} %) have every "
+                f"historical figure, below {minimum:g} %: `wastools coverage --by unit` lists what is missing",
+                Severity.WARNING,
+            )
+        ]
     return []
 
 

@@ -164,15 +164,69 @@ class Correction:
 
 
 CORRECTIONS: tuple[Correction, ...] = (
-    Correction(PRIMARY, "R0-50", "name", "RO-50", "digit zero typed for the letter O of the IJN designation RO; roberteliason has RO-50"),
-    Correction(PRIMARY, 'D4YI "Judy"', "name", 'D4Y1 "Judy"', "letter I typed for the digit 1 of the Yokosuka D4Y1; roberteliason has D4Y1"),
-    Correction(PRIMARY, 'H8KI Type 2 "Emily"', "name", 'H8K1 Type 2 "Emily"', "letter I typed for the digit 1 of the Kawanishi H8K1; roberteliason has H8K1"),
-    Correction(PRIMARY, "USS Intrepid (CV II)", "name", "USS Intrepid (CV 11)", "hull number CV-11 typed as roman II; roberteliason has CV 11"),
-    Correction(SECONDARY, "Hr. Ms. Zvaardvisch", "name", "Hr. Ms. Zwaardvisch", "the Dutch submarine (ex-HMS Talent) is Zwaardvisch; 'v' typed for 'w'"),
-    Correction(SECONDARY, "Hr. Ms. Zvaardvisch", "type", "submarine", "filed under Torpedo Boat, but the card is a submarine: speed 1, torpedoes only, Submerged Shot"),
-    Correction(SECONDARY, "Giorgios Averoff", "number", 7, "condition-zebra 17 is USS Allen M. Sumner in both sources; 7 is the set's only gap and lies between the French (2-6) and Greek (8-9) cards"),
-    Correction(SECONDARY, "ORP Blyskawica", "number", 4, "fleet-command 8 is HMS Swale in shinn16 (between UK 7 and US 9); 4-5 are the gap between France (3) and UK (6), where Poland falls in the set's nation order"),
-    Correction(SECONDARY, "ORP Orzel", "number", 5, "fleet-command 12 is USS Essex in both sources; 4-5 are the gap between France (3) and UK (6), B before O"),
+    Correction(
+        PRIMARY,
+        "R0-50",
+        "name",
+        "RO-50",
+        "digit zero typed for the letter O of the IJN designation RO; roberteliason has RO-50",
+    ),
+    Correction(
+        PRIMARY,
+        'D4YI "Judy"',
+        "name",
+        'D4Y1 "Judy"',
+        "letter I typed for the digit 1 of the Yokosuka D4Y1; roberteliason has D4Y1",
+    ),
+    Correction(
+        PRIMARY,
+        'H8KI Type 2 "Emily"',
+        "name",
+        'H8K1 Type 2 "Emily"',
+        "letter I typed for the digit 1 of the Kawanishi H8K1; roberteliason has H8K1",
+    ),
+    Correction(
+        PRIMARY,
+        "USS Intrepid (CV II)",
+        "name",
+        "USS Intrepid (CV 11)",
+        "hull number CV-11 typed as roman II; roberteliason has CV 11",
+    ),
+    Correction(
+        SECONDARY,
+        "Hr. Ms. Zvaardvisch",
+        "name",
+        "Hr. Ms. Zwaardvisch",
+        "the Dutch submarine (ex-HMS Talent) is Zwaardvisch; 'v' typed for 'w'",
+    ),
+    Correction(
+        SECONDARY,
+        "Hr. Ms. Zvaardvisch",
+        "type",
+        "submarine",
+        "filed under Torpedo Boat, but the card is a submarine: speed 1, torpedoes only, Submerged Shot",
+    ),
+    Correction(
+        SECONDARY,
+        "Giorgios Averoff",
+        "number",
+        7,
+        "condition-zebra 17 is USS Allen M. Sumner in both sources; 7 is the set's only gap and lies between the French (2-6) and Greek (8-9) cards",
+    ),
+    Correction(
+        SECONDARY,
+        "ORP Blyskawica",
+        "number",
+        4,
+        "fleet-command 8 is HMS Swale in shinn16 (between UK 7 and US 9); 4-5 are the gap between France (3) and UK (6), where Poland falls in the set's nation order",
+    ),
+    Correction(
+        SECONDARY,
+        "ORP Orzel",
+        "number",
+        5,
+        "fleet-command 12 is USS Essex in both sources; 4-5 are the gap between France (3) and UK (6), B before O",
+    ),
 )
 
 
@@ -256,7 +310,9 @@ def _robert_unit(nation: str, type_name: str, u: ET.Element) -> SourceUnit:
         bands = [_int_or_none(attack.findtext(f"range_{i}")) or None for i in range(4)]
         if any(b is not None for b in bands):
             attacks[ROBERT_ATTACKS[attack.findtext("name")]] = bands
-    abilities = [a.findtext("name").strip() for a in u.findall("abilities/ability") if (a.findtext("name") or "").strip()]
+    abilities = [
+        a.findtext("name").strip() for a in u.findall("abilities/ability") if (a.findtext("name") or "").strip()
+    ]
     return SourceUnit(
         source=SECONDARY,
         name=u.findtext("name").strip(),
@@ -295,7 +351,9 @@ def similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, match_key(a), match_key(b)).ratio()
 
 
-def match_units(primary: list[SourceUnit], secondary: list[SourceUnit]) -> tuple[list[tuple[SourceUnit | None, SourceUnit | None, str]]]:
+def match_units(
+    primary: list[SourceUnit], secondary: list[SourceUnit]
+) -> tuple[list[tuple[SourceUnit | None, SourceUnit | None, str]]]:
     """Pair the two sources' units. Set and number settle a match when the names agree
     reasonably; then equal names within a set (number disagreement); then equal names
     anywhere (set disagreement)."""
@@ -324,8 +382,20 @@ def match_units(primary: list[SourceUnit], secondary: list[SourceUnit]) -> tuple
 # --- merging -------------------------------------------------------------------
 
 CARD_FIELDS = (
-    "name", "nation", "type", "set", "number", "rarity", "year", "points", "flagship",
-    "speed", "carrier_capacity", "armor", "vital_armor", "hull",
+    "name",
+    "nation",
+    "type",
+    "set",
+    "number",
+    "rarity",
+    "year",
+    "points",
+    "flagship",
+    "speed",
+    "carrier_capacity",
+    "armor",
+    "vital_armor",
+    "hull",
 )
 
 
@@ -342,7 +412,12 @@ def merge(a: SourceUnit | None, b: SourceUnit | None, unit_id: str) -> tuple[dic
         pa = getattr(a, name) if a else None
         pb = getattr(b, name) if b else None
         values[name] = pa if pa is not None else pb
-        if a and b and pa != pb and not (name == "name" and match_key(pa) == match_key(pb) and pa.lower() == pb.lower()):
+        if (
+            a
+            and b
+            and pa != pb
+            and not (name == "name" and match_key(pa) == match_key(pb) and pa.lower() == pb.lower())
+        ):
             if pa is None:
                 why = f"{PRIMARY} has no value; {SECONDARY}'s fills the gap"
             elif pb is None:
@@ -373,11 +448,17 @@ def _merge_abilities(a, b, unit_id, disagreements) -> list[str]:
     if not a:
         return list(b.abilities)
     if b and sorted(map(_ability_key, a.abilities)) != sorted(map(_ability_key, b.abilities)):
-        disagreements.append(Disagreement(unit_id, "abilities", a.abilities, b.abilities, a.abilities, f"{PRIMARY} is the primary source"))
+        disagreements.append(
+            Disagreement(
+                unit_id, "abilities", a.abilities, b.abilities, a.abilities, f"{PRIMARY} is the primary source"
+            )
+        )
     return list(a.abilities)
 
 
-def build_cards(primary: list[SourceUnit], secondary: list[SourceUnit], existing_ids: dict[tuple[str, int], str] | None = None) -> ImportResult:
+def build_cards(
+    primary: list[SourceUnit], secondary: list[SourceUnit], existing_ids: dict[tuple[str, int], str] | None = None
+) -> ImportResult:
     """Match, merge and give ids. ``existing_ids`` maps (set, number) to the id already
     published, so that re-running the import never renames a unit."""
     existing_ids = existing_ids or {}
@@ -461,21 +542,43 @@ def render_report(result: ImportResult, totals: dict[str, int]) -> str:
     lines += [f"- `{uid}`: matched by {rule}" for uid, rule in odd] or ["- none"]
     for title, ids in ((f"Only in {PRIMARY}", result.only_primary), (f"Only in {SECONDARY}", result.only_secondary)):
         lines += ["", f"## {title}", ""]
-        lines += [f"- `{uid}` {cards[uid]['name']} ({cards[uid]['set']} #{cards[uid]['number']})" for uid in sorted(ids)] or ["- none"]
-    lines += ["", "## Corrections to a source", "", "| source | unit as transcribed | field | was | now | evidence |", "|---|---|---|---|---|---|"]
-    lines += [f"| {c.source} | {name} | {c.field} | {_show(old)} | {_show(c.value)} | {c.reason} |" for name, c, old in result.corrected]
+        lines += [
+            f"- `{uid}` {cards[uid]['name']} ({cards[uid]['set']} #{cards[uid]['number']})" for uid in sorted(ids)
+        ] or ["- none"]
+    lines += [
+        "",
+        "## Corrections to a source",
+        "",
+        "| source | unit as transcribed | field | was | now | evidence |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {c.source} | {name} | {c.field} | {_show(old)} | {_show(c.value)} | {c.reason} |"
+        for name, c, old in result.corrected
+    ]
     lines += ["", "## Left out", ""]
     lines += [f"- {e.unit.name} ({e.unit.source}): {e.reason}" for e in result.excluded] or ["- none"]
-    lines += ["", "## Disagreements", "", f"| unit | field | {PRIMARY} | {SECONDARY} | kept | why |", "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Disagreements",
+        "",
+        f"| unit | field | {PRIMARY} | {SECONDARY} | kept | why |",
+        "|---|---|---|---|---|---|",
+    ]
     for d in sorted(result.disagreements, key=lambda d: (d.unit_id, d.field)):
-        lines.append(f"| `{d.unit_id}` | {d.field} | {_show(d.primary)} | {_show(d.secondary)} | {_show(d.kept)} | {d.why} |")
+        lines.append(
+            f"| `{d.unit_id}` | {d.field} | {_show(d.primary)} | {_show(d.secondary)} | {_show(d.kept)} | {d.why} |"
+        )
     lines += ["", "## Set numbers still missing", ""]
     for set_id, numbers in missing_numbers(result.cards, totals).items():
-        lines.append(f"- {set_id} ({totals[set_id]} units): " + (", ".join(map(str, numbers)) if numbers else "complete"))
+        lines.append(
+            f"- {set_id} ({totals[set_id]} units): " + (", ".join(map(str, numbers)) if numbers else "complete")
+        )
     return "\n".join(lines) + "\n"
 
 
 # --- abilities catalogue -------------------------------------------------------
+
 
 def catalogue(cards: list[dict[str, Any]], existing: dict[str, str | None]) -> list[dict[str, str]]:
     """Every ability pattern used by a card, keeping summaries already written."""
@@ -499,7 +602,9 @@ def run_import(root: Path, shinn16: Path, roberteliason: Path, write_cards: bool
 
     existing = repository.existing_units(root)
     ids = {(d.get("set"), d.get("number")): d["id"] for d in existing.values() if "id" in d}
-    result = build_cards(parse_shinn16(shinn16.read_text("utf-8")), parse_roberteliason(roberteliason.read_text("utf-8")), ids)
+    result = build_cards(
+        parse_shinn16(shinn16.read_text("utf-8")), parse_roberteliason(roberteliason.read_text("utf-8")), ids
+    )
     totals = {s["id"]: s["total"] for s in repository.read_plain(root / "cards" / "sets.yaml")["sets"]}
     report = root / "docs" / "data" / "import-report.md"
     report.parent.mkdir(parents=True, exist_ok=True)
@@ -519,5 +624,7 @@ def run_import(root: Path, shinn16: Path, roberteliason: Path, write_cards: bool
     if abilities_file.exists():
         known = {a["name"]: a.get("summary") for a in repository.read_plain(abilities_file)["abilities"]}
     entries = catalogue(result.cards, known)
-    abilities_file.write_text(yamlio.dump_canonical({"abilities": entries}, repository.SCHEMA_REFS["abilities"]), "utf-8")
+    abilities_file.write_text(
+        yamlio.dump_canonical({"abilities": entries}, repository.SCHEMA_REFS["abilities"]), "utf-8"
+    )
     return result

@@ -33,7 +33,9 @@ def parse(pairs: tuple[str, ...] | list[str], selected: list[str]) -> dict[str, 
             example = f"{owners[0]}.{key}={value}" if len(owners) == 1 else f"VARIANT.{key}={value}"
             if dot and not owners:
                 raise ParameterError(f"{key!r}: {prefix!r} is not a variant{did_you_mean(prefix, VARIANTS)}")
-            raise ParameterError(f"{pair!r}: name the variant, e.g. {example} (plain KEY=VALUE needs exactly one --variant)")
+            raise ParameterError(
+                f"{pair!r}: name the variant, e.g. {example} (plain KEY=VALUE needs exactly one --variant)"
+            )
         out.setdefault(variant, {})[name] = value
     check(out)
     return out
@@ -49,7 +51,9 @@ def check(given: dict[str, dict[str, str]]) -> None:
             per_unit = any(key.startswith(pattern[:-1]) for pattern in v.extras.get("per_unit", ()))
             if key not in known and not per_unit:
                 listed = ", ".join(f"{variant}.{k}" for k in known) or "none"
-                raise ParameterError(f"unknown parameter {variant}.{key}{did_you_mean(key, known)}; {variant} takes: {listed}")
+                raise ParameterError(
+                    f"unknown parameter {variant}.{key}{did_you_mean(key, known)}; {variant} takes: {listed}"
+                )
         try:
             v.resolve(values)
         except ParameterError as exc:

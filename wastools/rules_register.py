@@ -95,7 +95,11 @@ def _first_line_problems(path: Path, shown: str, root: Path) -> list[Problem]:
         first = handle.readline().decode("utf-8-sig", "replace").rstrip("\r\n")
     expected = _expected_ref(path, root)
     if first != SCHEMA_LINE_PREFIX + expected:
-        return [Problem(shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}{expected}' so that editors check the file")]
+        return [
+            Problem(
+                shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}{expected}' so that editors check the file"
+            )
+        ]
     return []
 
 
@@ -118,7 +122,9 @@ def _integrity(doc: Document, name: str) -> list[Problem]:
         for r, rng in enumerate(seed.get("ranges", [])):
             for k, entry_id in enumerate(rng.get("entries", [])):
                 if entry_id not in seen:
-                    problems.append(doc.problem(["coverage", s, "ranges", r, "entries", k], f"no entry with id {entry_id!r}"))
+                    problems.append(
+                        doc.problem(["coverage", s, "ranges", r, "entries", k], f"no entry with id {entry_id!r}")
+                    )
     return problems
 
 
@@ -158,7 +164,8 @@ def build(data: dict[str, Any]) -> Register:
         entries.append(Entry(e["id"], e["seed"], lines, e["rule"], places, amb.get("parameter"), amb.get("choice")))
     coverage = tuple(
         CoverageRange(seed["seed"], str(r["lines"]), tuple(r.get("entries", ())), r.get("flavour"))
-        for seed in data.get("coverage", []) for r in seed["ranges"]
+        for seed in data.get("coverage", [])
+        for r in seed["ranges"]
     )
     return Register(data["variant"], tuple(entries), coverage)
 
@@ -180,8 +187,10 @@ def _cell(text: str) -> str:
 
 def markdown(register: Register) -> str:
     rows = [
-        DOC_BEGIN.format(name=register.variant), "",
-        f"## Rules register ({len(register.entries)} rules)", "",
+        DOC_BEGIN.format(name=register.variant),
+        "",
+        f"## Rules register ({len(register.entries)} rules)",
+        "",
         "| id | seed, lines | rule | settled by | printed in |",
         "|---|---|---|---|---|",
     ]

@@ -12,7 +12,14 @@ from .scenarios import MAP_UNITS
 from .slug import slugify
 from .suggest import unknown
 
-DEFAULT_MAPS = {"standard": (11, 7), "large-map": (24, 12), "hex": (40, 24), "off-grid": (72, 48), "tabletop-inches": (72, 48), "tabletop-cm": (180, 120)}
+DEFAULT_MAPS = {
+    "standard": (11, 7),
+    "large-map": (24, 12),
+    "hex": (40, 24),
+    "off-grid": (72, 48),
+    "tabletop-inches": (72, 48),
+    "tabletop-cm": (180, 120),
+}
 
 
 class ScaffoldError(ValueError):
@@ -34,8 +41,18 @@ def new_unit(root: Path, repo: Repository, name: str, nation: str, unit_type: st
         raise ScaffoldError(f"{card_set} #{number} is taken or outside 1..{repo.sets[card_set].total}")
     aircraft = unit_type in AIRCRAFT_TYPES
     doc = CommentedMap(
-        id=unit_id, name=name, nation=nation, type=unit_type, set=card_set, number=number, rarity="common",
-        year=1942, points=1, armor=1, vital_armor=1, hull=1,
+        id=unit_id,
+        name=name,
+        nation=nation,
+        type=unit_type,
+        set=card_set,
+        number=number,
+        rarity="common",
+        year=1942,
+        points=1,
+        armor=1,
+        vital_armor=1,
+        hull=1,
     )
     if not aircraft:
         doc["speed"] = 2
@@ -45,7 +62,9 @@ def new_unit(root: Path, repo: Repository, name: str, nation: str, unit_type: st
     # true until someone looks them up: validate lists them, coverage counts them
     needed = ("top_speed",) if aircraft else ("top_speed", "length")
     doc["history"] = CommentedMap(missing=CommentedMap((name, "not looked up yet") for name in needed))
-    doc.yaml_set_comment_before_after_key("year", before="Placeholders: replace every value with the printed card's, then run `wastools validate`.")
+    doc.yaml_set_comment_before_after_key(
+        "year", before="Placeholders: replace every value with the printed card's, then run `wastools validate`."
+    )
     path = root / "cards" / nation / f"{unit_id}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yamlio.dump_canonical(repository.canonical_unit(doc), repository.SCHEMA_REFS["unit"]), "utf-8")
@@ -63,18 +82,26 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
     points = max(repo.units[first("us")].points, repo.units[first("japan")].points)
     low = 1 if variant == "hex" else 0
     doc = CommentedMap(
-        id=scenario_id, title=title or scenario_id.replace("-", " ").title(), variant=variant,
+        id=scenario_id,
+        title=title or scenario_id.replace("-", " ").title(),
+        variant=variant,
         briefing="What each side knows and wants, in your own words.",
         map=CommentedMap(width=width, height=height),
-        points_limit=max(100, points), turn_limit=8,
+        points_limit=max(100, points),
+        turn_limit=8,
         sides=[
             CommentedMap(side="allies", name="Allied force", forces=[CommentedMap(unit=first("us"))]),
             CommentedMap(side="axis", name="Axis force", forces=[CommentedMap(unit=first("japan"))]),
         ],
         objectives=[CommentedMap(name="Objective 1", at=yamlio.flow([low + width / 2, low + height / 2]), points=50)],
-        victory=["Score the points of enemy units sunk and 50 for each objective held; the higher total after 8 turns wins."],
+        victory=[
+            "Score the points of enemy units sunk and 50 for each objective held; the higher total after 8 turns wins."
+        ],
     )
-    doc.yaml_set_comment_before_after_key("map", before=f"Map size and every coordinate are in {MAP_UNITS[variant]}; x from the west edge, y from the north edge.")
+    doc.yaml_set_comment_before_after_key(
+        "map",
+        before=f"Map size and every coordinate are in {MAP_UNITS[variant]}; x from the west edge, y from the north edge.",
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yamlio.dump_canonical(doc, repository.SCHEMA_REFS["scenario"]), "utf-8")
     return path

@@ -18,7 +18,14 @@ from .problems import Problem
 from .variants import VARIANTS, ParameterError
 from .variants.fleet import FleetCheck, check_fleet
 
-MAP_UNITS = {"standard": "sectors", "large-map": "sectors", "hex": "hexes", "off-grid": "in", "tabletop-inches": "in", "tabletop-cm": "cm"}
+MAP_UNITS = {
+    "standard": "sectors",
+    "large-map": "sectors",
+    "hex": "hexes",
+    "off-grid": "in",
+    "tabletop-inches": "in",
+    "tabletop-cm": "cm",
+}
 PLACED = ("air_bases", "shore_batteries", "garrisons", "objectives")
 
 
@@ -99,7 +106,9 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     variant = VARIANTS.get(data.get("variant")) if isinstance(data.get("variant"), str) else None
     params: dict[str, Any] = {}
     if variant is not None:
-        given = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (data.get("parameters") or {}).items()}
+        given = {
+            str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (data.get("parameters") or {}).items()
+        }
         try:
             params = variant.resolve(given)
         except ParameterError as exc:
@@ -116,14 +125,25 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     for key in ("air_bases", "shore_batteries", "garrisons", "deployment_zones"):
         for i, item in enumerate(data.get(key) or []):
             if isinstance(item, dict) and isinstance(item.get("side"), str) and item["side"] not in side_ids:
-                found.append(doc.problem([key, i, "side"], f"no side with id {item['side']!r} (sides: {', '.join(sorted(map(str, side_ids)))})"))
-    bases = [_air_base(doc, ["air_bases", i], base, units, found) for i, base in enumerate(data.get("air_bases") or []) if isinstance(base, dict)]
+                found.append(
+                    doc.problem(
+                        [key, i, "side"],
+                        f"no side with id {item['side']!r} (sides: {', '.join(sorted(map(str, side_ids)))})",
+                    )
+                )
+    bases = [
+        _air_base(doc, ["air_bases", i], base, units, found)
+        for i, base in enumerate(data.get("air_bases") or [])
+        if isinstance(base, dict)
+    ]
     if variant is not None and isinstance(data.get("map"), dict):
         _coordinates(doc, data, variant.name, found)
     problems.extend(found)
     if any(p.is_error for p in found) or variant is None or len(sides) != 2:
         return None
-    return Scenario(data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name], tuple(bases))
+    return Scenario(
+        data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name], tuple(bases)
+    )
 
 
 def _resolve(doc, parts, unit_id, units, found) -> model.Unit | None:
@@ -159,16 +179,29 @@ def _side(doc, parts, side: dict, units, data, variant, found) -> Side | None:
                 if not plane.is_aircraft:
                     found.append(doc.problem(here + ["air_groups", k, "unit"], f"{plane.id} is not an aircraft"))
                 elif plane.has_ability("Land Based"):
-                    found.append(doc.problem(here + ["air_groups", k, "unit"], f"{plane.id} is land based and cannot fly from a carrier"))
+                    found.append(
+                        doc.problem(
+                            here + ["air_groups", k, "unit"], f"{plane.id} is land based and cannot fly from a carrier"
+                        )
+                    )
                 groups.append((plane, n))
                 fleet_units.append((plane, n))
         if unit is None:
             continue
         aboard = sum(n for _p, n in groups)
         if groups and unit.type != "carrier":
-            found.append(doc.problem(here + ["air_groups"], f"{unit.id} is a {unit.type}, not a carrier: it carries no air groups"))
+            found.append(
+                doc.problem(
+                    here + ["air_groups"], f"{unit.id} is a {unit.type}, not a carrier: it carries no air groups"
+                )
+            )
         elif groups and aboard > (unit.carrier_capacity or 0) * count:
-            found.append(doc.problem(here + ["air_groups"], f"{aboard} squadrons are over the capacity of {count} x {unit.id} ({(unit.carrier_capacity or 0) * count})"))
+            found.append(
+                doc.problem(
+                    here + ["air_groups"],
+                    f"{aboard} squadrons are over the capacity of {count} x {unit.id} ({(unit.carrier_capacity or 0) * count})",
+                )
+            )
         if entry.get("flagship") is True:
             flagships += 1
             if not unit.flagship:
@@ -205,7 +238,9 @@ def _air_base(doc, parts, base: dict, units, found) -> AirBase:
     total = sum(n for _p, n in squadrons)
     capacity = base.get("capacity")
     if isinstance(capacity, int) and total > capacity:
-        found.append(doc.problem(parts + ["squadrons"], f"{total} squadrons are over the air base's capacity of {capacity}"))
+        found.append(
+            doc.problem(parts + ["squadrons"], f"{total} squadrons are over the air base's capacity of {capacity}")
+        )
     return AirBase(str(base.get("name")), str(base.get("side")), tuple(squadrons))
 
 
@@ -220,7 +255,9 @@ def _coordinates(doc, data: dict, variant: str, found) -> None:
         if isinstance(point, list) and len(point) == 2 and all(isinstance(v, (int, float)) for v in point):
             x, y = point
             if not (low <= x <= width and low <= y <= height):
-                found.append(doc.problem(parts, f"[{x:g}, {y:g}] is off the map ({low}..{width:g} x {low}..{height:g} {unit})"))
+                found.append(
+                    doc.problem(parts, f"[{x:g}, {y:g}] is off the map ({low}..{width:g} x {low}..{height:g} {unit})")
+                )
 
     for key in PLACED:
         for i, item in enumerate(data.get(key) or []):

@@ -37,7 +37,11 @@ def render_text(adapted: AdaptedUnit, variant: Variant) -> str:
         width = max(len(a.type) for a in adapted.attacks) + 2
         top = max(b.band for a in adapted.attacks for b in a.bands) if any(a.bands for a in adapted.attacks) else 3
         unit = next((b.unit for a in adapted.attacks for b in a.bands), "")
-        lines.append(f"{'attack':<{width}}" + "".join(f"{'band ' + str(i):<13}" for i in range(top + 1)) + f"(dice @ reach in {unit})")
+        lines.append(
+            f"{'attack':<{width}}"
+            + "".join(f"{'band ' + str(i):<13}" for i in range(top + 1))
+            + f"(dice @ reach in {unit})"
+        )
         for attack in adapted.attacks:
             cells = {b.band: band_text(b) for b in attack.bands}
             lines.append(f"{attack.type:<{width}}" + "".join(f"{cells.get(i, ''):<13}" for i in range(top + 1)))
@@ -70,8 +74,19 @@ def variants_text(variants: list[Variant]) -> str:
 def variants_json(variants: list[Variant]) -> list[dict[str, Any]]:
     return [
         {
-            "name": v.name, "title": v.title, "seed": v.seed, "distance_unit": v.distance_unit,
-            "parameters": [{"name": p.name, "default": _num(p.default), "help": p.help, "choices": list(p.choices) if p.choices else None} for p in v.parameters],
+            "name": v.name,
+            "title": v.title,
+            "seed": v.seed,
+            "distance_unit": v.distance_unit,
+            "parameters": [
+                {
+                    "name": p.name,
+                    "default": _num(p.default),
+                    "help": p.help,
+                    "choices": list(p.choices) if p.choices else None,
+                }
+                for p in v.parameters
+            ],
         }
         for v in variants
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def closest(word: str, options: Iterable[str], n: int = 3) -> list[str]:
@@ -27,7 +27,7 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
 
 
 def unknown(kind: str, word: str, options: Iterable[str]) -> str:
-    """"unknown nation 'germnay' (did you mean 'germany'?)", listing the valid names when few."""
+    """ "unknown nation 'germnay' (did you mean 'germany'?)", listing the valid names when few."""
     options = sorted({str(o) for o in options})
     hint = did_you_mean(word, options)
     if not hint and len(options) <= 12:

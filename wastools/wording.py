@@ -9,14 +9,25 @@ Everything a person reads goes through here, so that quantities agree in number
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 # singular -> plural of every unit a quantity may carry
 _NOUNS: dict[str, str] = {
-    "hex": "hexes", "leg": "legs", "sector": "sectors", "squadron": "squadrons", "turn": "turns",
-    "counter": "counters", "die": "dice", "point": "points", "unit": "units", "ship": "ships",
-    "aircraft": "aircraft", "hit point": "hit points", "marker": "markers",
+    "hex": "hexes",
+    "leg": "legs",
+    "sector": "sectors",
+    "squadron": "squadrons",
+    "turn": "turns",
+    "counter": "counters",
+    "die": "dice",
+    "point": "points",
+    "unit": "units",
+    "ship": "ships",
+    "aircraft": "aircraft",
+    "hit point": "hit points",
+    "marker": "markers",
 }
 _SINGULAR = {plural: singular for singular, plural in _NOUNS.items()}
 # units written as symbols never take a plural
@@ -89,6 +100,7 @@ def capitalised(text: str) -> str:
 
 # --- variant terms -----------------------------------------------------------------------------
 
+
 # How a variant turns the base game's sector words into its own measure. Off-grid follows
 # seed 003's translation (same sector or local = within 1 leg, two friendly ships in the same
 # sector = within 2 legs, adjacent = within 2 legs, a sector of movement = 2 legs). Hex follows
@@ -121,11 +133,15 @@ def _substitutions(m: Measure) -> list[tuple[str, Any]]:
         (r"\bsharing (?:a|its) sector with\b", f"within {m.local} of"),
         (r"\bshares its sector\b", f"is within {m.local} of it"),
         (r"\bsharing its sector\b", f"within {m.local} of it"),
-        (r"\badjacent friendly (\S+) alone in their sector\b",
-         rf"friendly \1 within {m.adjacent} of it, each with no other ship within {m.local}"),
+        (
+            r"\badjacent friendly (\S+) alone in their sector\b",
+            rf"friendly \1 within {m.adjacent} of it, each with no other ship within {m.local}",
+        ),
         (r"\blocal(?:/| or )adjacent (cruiser or destroyer)\b", rf"\1 within {m.adjacent}"),
-        (r"\b(a |one )?(damaged )?local ((?:friendly |enemy |foe )?(?:friend|ship|sub|destroyer|cruiser)s?(?: ship)?)\b",
-         rf"\1\2\3 within {m.local}"),
+        (
+            r"\b(a |one )?(damaged )?local ((?:friendly |enemy |foe )?(?:friend|ship|sub|destroyer|cruiser)s?(?: ship)?)\b",
+            rf"\1\2\3 within {m.local}",
+        ),
         (r"\bin or adjacent to its sector\b", f"within {m.adjacent}"),
         (r"\blocal(?:/| or )adjacent\b", f"within {m.adjacent}"),
         (r"\bjump to an adjacent sector holding\b", f"move up to {m.adjacent} to end within {m.local} of"),
@@ -138,12 +154,21 @@ def _substitutions(m: Measure) -> list[tuple[str, Any]]:
         (r"\bup to (\d+) sectors\b", lambda g: f"up to {m.move(int(g.group(1)))}"),
         (r"\b(\d+)\+ sectors away\b", lambda g: f"{quantity(m.reach_from(int(g.group(1))), m.unit)} or more away"),
         (r"\bon entering a sector with an enemy sub\b", f"on coming within {m.local} of an enemy sub"),
-        (r"\bfrom a sector without enemy planes to one with some\b", f"from where no enemy planes are to within {m.local} of some"),
+        (
+            r"\bfrom a sector without enemy planes to one with some\b",
+            f"from where no enemy planes are to within {m.local} of some",
+        ),
         (r"\bsmokes its sector\b", f"lays smoke within {m.local} of itself"),
         (r"\bmines own sector\b", f"lays mines within {m.local} of itself"),
-        (r"\bits sector may hold three friendly ships rather than two\b", f"two other friendly ships may end within {m.pair} of it"),
+        (
+            r"\bits sector may hold three friendly ships rather than two\b",
+            f"two other friendly ships may end within {m.pair} of it",
+        ),
         (r"\b(?:in|from) (?:its|that|the) sector\b", f"within {m.local}"),
-        (r"\b(island|shoal|coast|sea)( and shoal| or island)? sectors?\b", lambda g: g.group(0).replace("sectors", "areas").replace("sector", "area")),
+        (
+            r"\b(island|shoal|coast|sea)( and shoal| or island)? sectors?\b",
+            lambda g: g.group(0).replace("sectors", "areas").replace("sector", "area"),
+        ),
         (r"\blocal\b", f"within {m.local}"),
     ]
 
@@ -163,15 +188,21 @@ def tidy(text: str) -> str:
     """Last grammar pass over generated prose: '1 hexes' -> '1 hex', 'ranges 4 to 4' -> 'range 4',
     '+1 dice' -> '+1 die', doubled spaces."""
     text = re.sub(r"\branges (\d+) to \1\b", r"range \1", text)
-    text = re.sub(r"(?<![\d.])1 (hexes|legs|sectors|squadrons|turns|counters|dice|points|markers)\b",
-                  lambda m: "1 " + _SINGULAR[m.group(1)], text)
+    text = re.sub(
+        r"(?<![\d.])1 (hexes|legs|sectors|squadrons|turns|counters|dice|points|markers)\b",
+        lambda m: "1 " + _SINGULAR[m.group(1)],
+        text,
+    )
     text = re.sub(r"\s{2,}", " ", text)
     return text.strip()
 
 
 # Patterns that must never be printed (the wording lint of every deck, aid and page).
 LINT_PATTERNS: tuple[tuple[str, str], ...] = (
-    (r"(?<![\d.,])1 (?:hexes|legs|sectors|squadrons|turns|counters|dice|points|markers)\b", "singular count with a plural noun"),
+    (
+        r"(?<![\d.,])1 (?:hexes|legs|sectors|squadrons|turns|counters|dice|points|markers)\b",
+        "singular count with a plural noun",
+    ),
     (r"\branges (\d+) to \1\b", "a range that should collapse"),
     (r"\b[a-z]+_[a-z_]+\b", "an internal key"),
     (r"\(s\)", "a lazy plural"),
@@ -184,6 +215,8 @@ def lint(text: str, has_sectors: bool = True) -> list[str]:
     """Wording problems in a printed text (empty when it reads as a person wrote it)."""
     found = [f"{why}: {m.group(0)!r}" for pattern, why in LINT_PATTERNS for m in re.finditer(pattern, text)]
     if not has_sectors:
-        found += [f"'sector' in a variant without sectors: ...{text[max(0, m.start() - 30):m.end() + 10]!r}"
-                  for m in re.finditer(r"\bsectors?\b", text, re.IGNORECASE)]
+        found += [
+            f"'sector' in a variant without sectors: ...{text[max(0, m.start() - 30) : m.end() + 10]!r}"
+            for m in re.finditer(r"\bsectors?\b", text, re.IGNORECASE)
+        ]
     return found

@@ -126,7 +126,15 @@ def load_document(path: Path, shown_as: str, limits: Limits = DEFAULT_LIMITS) ->
     except OSError as exc:
         return None, [Problem(shown_as, 1, 1, "", f"cannot read file: {exc.strerror}")]
     if len(raw) > limits.max_file_bytes:
-        return None, [Problem(shown_as, 1, 1, "", f"file is {len(raw)} bytes, over the limit of {limits.max_file_bytes} (max_file_bytes)")]
+        return None, [
+            Problem(
+                shown_as,
+                1,
+                1,
+                "",
+                f"file is {len(raw)} bytes, over the limit of {limits.max_file_bytes} (max_file_bytes)",
+            )
+        ]
     text, problem = _decode(raw, shown_as)
     if problem:
         return None, [problem]
@@ -158,12 +166,16 @@ def _nesting_guard(text: str, shown_as: str, limits: Limits) -> Problem | None:
     for line_no, line in enumerate(text.splitlines(), 1):
         indent = len(line) - len(line.lstrip(" "))
         if indent > 4 * limits.max_depth:
-            return Problem(shown_as, line_no, indent + 1, "", f"nesting deeper than {limits.max_depth} levels (limit max_depth)")
+            return Problem(
+                shown_as, line_no, indent + 1, "", f"nesting deeper than {limits.max_depth} levels (limit max_depth)"
+            )
         for col, ch in enumerate(line, 1):
             if ch in "[{":
                 depth += 1
                 if depth > limits.max_depth:
-                    return Problem(shown_as, line_no, col, "", f"nesting deeper than {limits.max_depth} levels (limit max_depth)")
+                    return Problem(
+                        shown_as, line_no, col, "", f"nesting deeper than {limits.max_depth} levels (limit max_depth)"
+                    )
             elif ch in "]}":
                 depth = max(0, depth - 1)
     return None
@@ -196,12 +208,24 @@ def _yaml_problem(exc: MarkedYAMLError, shown_as: str) -> Problem:
 
 # The parser's wording -> what a person fixing the file needs to know.
 _PLAIN = (
-    ("expected <block end>, but found '<block mapping start>'", "this line does not line up with the fields above it: the fields of one block start in the same column"),
-    ("expected <block end>, but found '<block sequence start>'", "this list does not line up with the lines above it: check its indentation"),
-    ("expected <block end>, but found '-'", "a list item ('- ...') where a field was expected: check the indentation of this line"),
+    (
+        "expected <block end>, but found '<block mapping start>'",
+        "this line does not line up with the fields above it: the fields of one block start in the same column",
+    ),
+    (
+        "expected <block end>, but found '<block sequence start>'",
+        "this list does not line up with the lines above it: check its indentation",
+    ),
+    (
+        "expected <block end>, but found '-'",
+        "a list item ('- ...') where a field was expected: check the indentation of this line",
+    ),
     ("expected <block end>", "this line does not line up with the lines above it: check its indentation"),
-    ("mapping values are not allowed here", "a ':' that cannot be read here: either this line is indented further than the field "
-     "above it, or a value contains ': ' and needs quotes"),
+    (
+        "mapping values are not allowed here",
+        "a ':' that cannot be read here: either this line is indented further than the field "
+        "above it, or a value contains ': ' and needs quotes",
+    ),
     ("could not find expected ':'", "a line that is not 'field: value': add the colon after the field name"),
     ("found character '\\t' that cannot start any token", "a tab character: indent with spaces only"),
     ("cannot start any token", "a character that cannot start a value here: quote the value"),

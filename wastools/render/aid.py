@@ -7,8 +7,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from ..aids import aid
 from ..variants import VARIANTS
 from .fetcher import TEMPLATES
-from .scenario_pack import PAGE_SIZES
 from .pages import stamp_check_bars
+from .scenario_pack import PAGE_SIZES
 from .sheets import finish
 
 
@@ -20,9 +20,17 @@ def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None, m
 
     from .fetcher import ProjectFetcher
 
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(default=True, default_for_string=True), undefined=StrictUndefined)
-    html = env.get_template("aid/aid.html.j2").render(variant=VARIANTS[name], sections=aid(name, repo, params, moved), page=PAGE_SIZES[paper])
-    pdf = HTML(string=html, base_url=(TEMPLATES / "aid" / "aid.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+    )
+    html = env.get_template("aid/aid.html.j2").render(
+        variant=VARIANTS[name], sections=aid(name, repo, params, moved), page=PAGE_SIZES[paper]
+    )
+    pdf = HTML(
+        string=html, base_url=(TEMPLATES / "aid" / "aid.html.j2").as_uri(), url_fetcher=ProjectFetcher()
+    ).write_pdf()
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(pdf)))
     stamp_check_bars(writer)

@@ -27,7 +27,13 @@ def _page(layout: dict[str, Any], draw) -> bytes:
 
     register_fonts()
     buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(layout["page"]["width"], layout["page"]["height"]), invariant=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
+    c = canvas.Canvas(
+        buf,
+        pagesize=(layout["page"]["width"], layout["page"]["height"]),
+        invariant=1,
+        initialFontName=FONT,
+        initialFontSize=LABEL_SIZE,
+    )
     draw(c)
     c.showPage()
     c.save()
@@ -89,6 +95,8 @@ def calibration_pdf(layout: dict[str, Any], profile: PrinterProfile = PrinterPro
         drawing = _as_form(writer, _page(layout, draw))
         content = DecodedStreamObject()
         content.set_data(b"q /Bars Do Q q /Drawing Do Q\n")
-        page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): DictionaryObject({NameObject("/Bars"): bars, NameObject("/Drawing"): drawing})})
+        page[NameObject("/Resources")] = DictionaryObject(
+            {NameObject("/XObject"): DictionaryObject({NameObject("/Bars"): bars, NameObject("/Drawing"): drawing})}
+        )
         page[NameObject("/Contents")] = writer._add_object(content.flate_encode())
     return finish(writer, f"duplex calibration ({layout['name']})", f"calibration:{layout['name']}"), 2

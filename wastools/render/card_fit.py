@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .card_view import AID_ABILITIES_SECTION, CardView
+from .card_view import CardView
 
 MIN_PT = 6.0
 MAX_PT = 8.5
@@ -99,7 +99,9 @@ def _table_fits_across(view: CardView, size: float) -> bool:
     texts = [str(b) for b in view.bands] + list(view.reach_header or [])
     texts += [c["reach"] for r in view.attack_rows for c in r.cells if c and c["reach"]]
     dice = [f"{c['dice']}{c['mark']}" for r in view.attack_rows for c in r.cells if c]
-    return all(width(t, size) + 2 <= col_w for t in texts) and all(width(d, size * DICE, True) + 2 <= col_w for d in dice)
+    return all(width(t, size) + 2 <= col_w for t in texts) and all(
+        width(d, size * DICE, True) + 2 <= col_w for d in dice
+    )
 
 
 def table_size(view: CardView, size: float) -> float | None:
@@ -190,7 +192,11 @@ def fit(view: CardView) -> Fit:
         size = _largest_fitting(view)
         if size is not None:
             break
-        longest = max((a for a in view.abilities if a["summary"] and a["summary"] != _REFERENCE), key=lambda a: len(a["summary"]), default=None)
+        longest = max(
+            (a for a in view.abilities if a["summary"] and a["summary"] != _REFERENCE),
+            key=lambda a: len(a["summary"]),
+            default=None,
+        )
         if longest is None:
             size = MIN_PT  # nothing left to move; the layout check will report it
             break

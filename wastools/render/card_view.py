@@ -6,8 +6,9 @@ out. No HTML here, and nothing from the data is trusted as markup (jinja2 escape
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .. import wording as w
 from ..model import Repository, Unit
@@ -15,17 +16,38 @@ from ..variants.base import AdaptedAttack, AdaptedUnit, Band, Value, Variant
 from ..variants.hex import CARD_LABELS, notation
 
 ATTACK_LABELS = {
-    "main": "Main", "secondary": "Secondary", "tertiary": "Tertiary", "aircraft_gunnery": "Gunnery",
-    "anti_air": "Antiair", "asw": "ASW", "torpedo": "Torpedo", "bomb": "Bomb",
+    "main": "Main",
+    "secondary": "Secondary",
+    "tertiary": "Tertiary",
+    "aircraft_gunnery": "Gunnery",
+    "anti_air": "Antiair",
+    "asw": "ASW",
+    "torpedo": "Torpedo",
+    "bomb": "Bomb",
 }
 TYPE_LABELS = {
-    "battleship": "Battleship", "cruiser": "Cruiser", "destroyer": "Destroyer", "torpedo-boat": "Torpedo boat",
-    "carrier": "Carrier", "auxiliary": "Auxiliary", "submarine": "Submarine", "fighter": "Fighter",
-    "bomber": "Bomber", "dive-bomber": "Dive bomber", "torpedo-bomber": "Torpedo bomber", "patrol-bomber": "Patrol bomber",
+    "battleship": "Battleship",
+    "cruiser": "Cruiser",
+    "destroyer": "Destroyer",
+    "torpedo-boat": "Torpedo boat",
+    "carrier": "Carrier",
+    "auxiliary": "Auxiliary",
+    "submarine": "Submarine",
+    "fighter": "Fighter",
+    "bomber": "Bomber",
+    "dive-bomber": "Dive bomber",
+    "torpedo-bomber": "Torpedo bomber",
+    "patrol-bomber": "Patrol bomber",
 }
 # The variant as a card's footer names it (short: the footer also holds the set and number).
-CARD_VARIANT_LABELS = {"standard": "Base game", "large-map": "Large map", "hex": "Hex grid", "off-grid": "Off the grid",
-                       "tabletop-cm": "Tabletop cm", "tabletop-inches": "Tabletop inches"}
+CARD_VARIANT_LABELS = {
+    "standard": "Base game",
+    "large-map": "Large map",
+    "hex": "Hex grid",
+    "off-grid": "Off the grid",
+    "tabletop-cm": "Tabletop cm",
+    "tabletop-inches": "Tabletop inches",
+}
 SIDE_LABELS = {"allies": "Allies", "axis": "Axis", "neutral": "Neutral"}
 VARIANTS_WITH_SECTORS = {"standard", "large-map", "tabletop-cm", "tabletop-inches"}
 # Where the player aid holds the full text of an ability that does not fit on its card.
@@ -111,13 +133,16 @@ def _vital_by_squadrons(value: Value, _a: AdaptedUnit) -> tuple[str, str]:
 
 def _depth_charges(value: Value, _a: AdaptedUnit) -> tuple[str, str]:
     port, astern, starboard = value.value["port_astern_starboard"]
-    return "Depth charges", (f"{w.dice(value.value['total'])} over the 3 hexes astern, at most "
-                             f"{value.value['per_hex_max']} a hex: port {port}, astern {astern}, starboard {starboard}")
+    return "Depth charges", (
+        f"{w.dice(value.value['total'])} over the 3 hexes astern, at most "
+        f"{value.value['per_hex_max']} a hex: port {port}, astern {astern}, starboard {starboard}"
+    )
 
 
 def _quantity(label: str, suffix: str = "") -> RuleText:
     def text(value: Value, _a: AdaptedUnit) -> tuple[str, str]:
         return label, w.quantity(value.value, value.unit) + suffix
+
     return text
 
 
@@ -153,9 +178,18 @@ def _hedgehog(value: Value, a: AdaptedUnit) -> tuple[str, str]:
 
 RULES: dict[str, RuleText | None] = {
     # None: belongs to the player aid or is shown elsewhere on the card
-    "armor": None, "vital_armor": None, "card_notation": None, "leg": None, "movement_in": None,
-    "range_0_reach": None, "objective_claim": None, "movement_6ft": None, "movement_8ft": None,
-    "main_arcs": None, "secondary_arcs": None, "tertiary_arcs": None,
+    "armor": None,
+    "vital_armor": None,
+    "card_notation": None,
+    "leg": None,
+    "movement_in": None,
+    "range_0_reach": None,
+    "objective_claim": None,
+    "movement_6ft": None,
+    "movement_8ft": None,
+    "main_arcs": None,
+    "secondary_arcs": None,
+    "tertiary_arcs": None,
     "take_off": _move_in_sectors,
     "rearm": _rearm,
     "launch_land_per_phase": _launch,
@@ -173,8 +207,14 @@ RULES: dict[str, RuleText | None] = {
     "hedgehog": _hedgehog,
     "rearm_counters": _rearm_counters,
     "objective_clear": None,
-    "surface_deck_gun": lambda v, a: ("Deck gun", f"on the surface {w.dice(v.value['dice'])} up to {w.quantity(v.value['hexes'], 'hex')}"),
-    "submerged_move": lambda v, a: ("Submerged", f"moves up to {w.quantity(v.value, 'hex')}; one free 60 degree turn first"),
+    "surface_deck_gun": lambda v, a: (
+        "Deck gun",
+        f"on the surface {w.dice(v.value['dice'])} up to {w.quantity(v.value['hexes'], 'hex')}",
+    ),
+    "submerged_move": lambda v, a: (
+        "Submerged",
+        f"moves up to {w.quantity(v.value, 'hex')}; one free 60 degree turn first",
+    ),
 }
 
 
@@ -239,7 +279,9 @@ def _reach(band: Band) -> str:
     return w.span_bare(band.min, band.max)
 
 
-def attack_table(adapted: AdaptedUnit, variant: str, marks: dict[str, str]) -> tuple[list[int], list[str] | None, list[AttackRow]]:
+def attack_table(
+    adapted: AdaptedUnit, variant: str, marks: dict[str, str]
+) -> tuple[list[int], list[str] | None, list[AttackRow]]:
     """Bands shown, the shared reach per band (None when the bands are the reach), and rows."""
     attacks = adapted.attacks
     bands = sorted({b.band for a in attacks for b in a.bands}) or [0]
@@ -262,8 +304,13 @@ def attack_table(adapted: AdaptedUnit, variant: str, marks: dict[str, str]) -> t
                 cells.append(None)
                 continue
             own = _reach(b)
-            cells.append({"dice": b.dice, "reach": own if header is not None and own != common.get(band) else None,
-                          "mark": marks.get(b.condition or "", "")})
+            cells.append(
+                {
+                    "dice": b.dice,
+                    "reach": own if header is not None and own != common.get(band) else None,
+                    "mark": marks.get(b.condition or "", ""),
+                }
+            )
         rows.append(AttackRow(ATTACK_LABELS[attack.type], cells))
     return bands, header, rows
 
@@ -343,14 +390,31 @@ def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardV
     label, movement = movement_text(adapted, variant.name)
     return CardView(
         template={"aircraft": "aircraft.html.j2", "submarine": "submarine.html.j2"}.get(u.category, "ship.html.j2"),
-        name=u.name, side=nation.side if nation else "neutral", nation_id=u.nation,
-        nation=nation.name if nation else u.nation, type_id=u.type, type_label=TYPE_LABELS.get(u.type, u.type),
-        year=u.year, class_name=u.history.class_name, points=u.points, stats=_stats(adapted),
-        movement_label=label, movement=movement, distance_unit=_distance_unit(adapted, variant),
-        bands=bands, reach_header=header, attack_rows=rows, notation=notation_rows,
-        rules=rule_lines(adapted), abilities=abilities, footnotes=footnotes,
-        footer_left=_set_line(u, card_set), footer_right=CARD_VARIANT_LABELS.get(variant.name, variant.title) + (" \u00b7 crippled" if adapted.crippled else ""),
-        variant=variant.name, crippled=adapted.crippled,
+        name=u.name,
+        side=nation.side if nation else "neutral",
+        nation_id=u.nation,
+        nation=nation.name if nation else u.nation,
+        type_id=u.type,
+        type_label=TYPE_LABELS.get(u.type, u.type),
+        year=u.year,
+        class_name=u.history.class_name,
+        points=u.points,
+        stats=_stats(adapted),
+        movement_label=label,
+        movement=movement,
+        distance_unit=_distance_unit(adapted, variant),
+        bands=bands,
+        reach_header=header,
+        attack_rows=rows,
+        notation=notation_rows,
+        rules=rule_lines(adapted),
+        abilities=abilities,
+        footnotes=footnotes,
+        footer_left=_set_line(u, card_set),
+        footer_right=CARD_VARIANT_LABELS.get(variant.name, variant.title)
+        + (" \u00b7 crippled" if adapted.crippled else ""),
+        variant=variant.name,
+        crippled=adapted.crippled,
     )
 
 

@@ -71,8 +71,15 @@ def render_deck_html(cards: list[Markup], title: str, bleed: float = 0.0) -> str
 
 
 def render_back_html(variant: Variant) -> Markup:
-    return Markup(environment().get_template("back.html.j2").render(
-        title=variant.title, seed=variant.seed.replace("seed ", "after seed ", 1), motif=emblems.back_motif_svg(variant.name)))
+    return Markup(
+        environment()
+        .get_template("back.html.j2")
+        .render(
+            title=variant.title,
+            seed=variant.seed.replace("seed ", "after seed ", 1),
+            motif=emblems.back_motif_svg(variant.name),
+        )
+    )
 
 
 def overflows(page) -> bool:
@@ -91,11 +98,15 @@ def overflows(page) -> bool:
     px = 4 / 3  # WeasyPrint lays out in CSS px
     right = card.border_box_x() + card_fit.CARD_W * px + 0.5
     bottom = card.border_box_y() + (card_fit.CARD_H - card_fit.BODY_BOTTOM) * px + 0.5
-    body = next((b for b in walk(card) if b.element is not None and "body" in (b.element.get("class") or "").split()), None)
+    body = next(
+        (b for b in walk(card) if b.element is not None and "body" in (b.element.get("class") or "").split()), None
+    )
     lines = [b for b in walk(card) if isinstance(b, boxes.LineBox)]
     if any(b.position_x + b.width > right for b in lines):
         return True
-    return body is not None and any(b.position_y + b.height > bottom for b in walk(body) if isinstance(b, boxes.LineBox))
+    return body is not None and any(
+        b.position_y + b.height > bottom for b in walk(body) if isinstance(b, boxes.LineBox)
+    )
 
 
 def _layout(html: str):
@@ -114,7 +125,7 @@ def _smaller(card_html: str) -> str | None:
     if match is None or float(match.group(1)) <= card_fit.MIN_PT:
         return None
     size = max(card_fit.MIN_PT, float(match.group(1)) - card_fit.STEP_PT)
-    return card_html[:match.start(1)] + f"{size:g}" + card_html[match.end(1):]
+    return card_html[: match.start(1)] + f"{size:g}" + card_html[match.end(1) :]
 
 
 def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
@@ -186,8 +197,15 @@ class StatBlock:
     source: str = ""
 
 
-STAT_LABELS = {"armor": "Armor", "vital": "Vital Armor", "hull": "Hull", "hit points": "Hit Points", "anti-air": "Antiair",
-               "squadrons": "Squadrons", "units": "Units"}
+STAT_LABELS = {
+    "armor": "Armor",
+    "vital": "Vital Armor",
+    "hull": "Hull",
+    "hit points": "Hit Points",
+    "anti-air": "Antiair",
+    "squadrons": "Squadrons",
+    "units": "Units",
+}
 
 
 def statblock_view(block: StatBlock, variant: Variant) -> CardView:
@@ -195,13 +213,30 @@ def statblock_view(block: StatBlock, variant: Variant) -> CardView:
     if block.gunnery:
         rows.append(AttackRow("Gunnery", [{"dice": d, "reach": None, "mark": ""} for d in block.gunnery]))
     view = CardView(
-        template="statblock.html.j2", name=block.title, side="special", nation_id="", nation="Scenario",
-        type_id="auxiliary", type_label=block.kind.capitalize(), year=None, class_name=None, points=None,
+        template="statblock.html.j2",
+        name=block.title,
+        side="special",
+        nation_id="",
+        nation="Scenario",
+        type_id="auxiliary",
+        type_label=block.kind.capitalize(),
+        year=None,
+        class_name=None,
+        points=None,
         stats=[(STAT_LABELS.get(label, label.title()), str(value)) for label, value in block.stats],
-        movement_label="Move", movement="none: it stays where it is placed", distance_unit="sectors",
-        bands=list(range(len(block.gunnery))) or [0], reach_header=None, attack_rows=rows, notation=False,
-        rules=[("Rule", note) for note in block.notes], abilities=[], footnotes=[],
-        footer_left=block.source, footer_right=CARD_VARIANT_LABELS.get(variant.name, variant.title), variant=variant.name,
+        movement_label="Move",
+        movement="none: it stays where it is placed",
+        distance_unit="sectors",
+        bands=list(range(len(block.gunnery))) or [0],
+        reach_header=None,
+        attack_rows=rows,
+        notation=False,
+        rules=[("Rule", note) for note in block.notes],
+        abilities=[],
+        footnotes=[],
+        footer_left=block.source,
+        footer_right=CARD_VARIANT_LABELS.get(variant.name, variant.title),
+        variant=variant.name,
     )
     return card_fit.apply(view)
 
@@ -212,12 +247,62 @@ def large_map_stat_blocks() -> list[StatBlock]:
 
     source = "seed 000 typical values"
     return [
-        StatBlock("Island Air Base", "air base", (("armor", lm.AIR_BASE["armor"]), ("hit points", lm.AIR_BASE["hull"]), ("anti-air", lm.AIR_BASE["anti_air"]), ("squadrons", lm.AIR_BASE["capacity"])),
-                  notes=("inoperable at half its hit points: no take-off or landing", "repairs 1 point a turn when not attacked and unused", "a co-located battery's AA replaces its own"), source=source),
-        StatBlock("Heavy Shore Battery", "shore battery", (("armor", lm.HEAVY_BATTERY["armor"]), ("hit points", lm.HEAVY_BATTERY["hull"]), ("anti-air", lm.HEAVY_BATTERY["anti_air"])),
-                  gunnery=lm.HEAVY_BATTERY["gunnery"], notes=("each point of damage: 1 die less the next turn", "an immobile ship with the arc of fire the terrain allows"), source=source),
-        StatBlock("Light Shore Battery", "shore battery", (("armor", lm.LIGHT_BATTERY["armor"]), ("hit points", lm.LIGHT_BATTERY["hull"]), ("anti-air", lm.LIGHT_BATTERY["anti_air"])),
-                  gunnery=lm.LIGHT_BATTERY["gunnery"], notes=("each point of damage: 1 die less the next turn",), source=source),
-        StatBlock("Island Garrison", "garrison", (("armor", lm.GARRISON["armor"]), ("hit points", lm.GARRISON["hull"]), ("anti-air", lm.GARRISON["anti_air"]), ("units", "1-3")),
-                  notes=("invaders need 2 to 1 odds in landed transports (1 unit each)", "reduce it with ships and aircraft first"), source=source),
+        StatBlock(
+            "Island Air Base",
+            "air base",
+            (
+                ("armor", lm.AIR_BASE["armor"]),
+                ("hit points", lm.AIR_BASE["hull"]),
+                ("anti-air", lm.AIR_BASE["anti_air"]),
+                ("squadrons", lm.AIR_BASE["capacity"]),
+            ),
+            notes=(
+                "inoperable at half its hit points: no take-off or landing",
+                "repairs 1 point a turn when not attacked and unused",
+                "a co-located battery's AA replaces its own",
+            ),
+            source=source,
+        ),
+        StatBlock(
+            "Heavy Shore Battery",
+            "shore battery",
+            (
+                ("armor", lm.HEAVY_BATTERY["armor"]),
+                ("hit points", lm.HEAVY_BATTERY["hull"]),
+                ("anti-air", lm.HEAVY_BATTERY["anti_air"]),
+            ),
+            gunnery=lm.HEAVY_BATTERY["gunnery"],
+            notes=(
+                "each point of damage: 1 die less the next turn",
+                "an immobile ship with the arc of fire the terrain allows",
+            ),
+            source=source,
+        ),
+        StatBlock(
+            "Light Shore Battery",
+            "shore battery",
+            (
+                ("armor", lm.LIGHT_BATTERY["armor"]),
+                ("hit points", lm.LIGHT_BATTERY["hull"]),
+                ("anti-air", lm.LIGHT_BATTERY["anti_air"]),
+            ),
+            gunnery=lm.LIGHT_BATTERY["gunnery"],
+            notes=("each point of damage: 1 die less the next turn",),
+            source=source,
+        ),
+        StatBlock(
+            "Island Garrison",
+            "garrison",
+            (
+                ("armor", lm.GARRISON["armor"]),
+                ("hit points", lm.GARRISON["hull"]),
+                ("anti-air", lm.GARRISON["anti_air"]),
+                ("units", "1-3"),
+            ),
+            notes=(
+                "invaders need 2 to 1 odds in landed transports (1 unit each)",
+                "reduce it with ships and aircraft first",
+            ),
+            source=source,
+        ),
     ]

@@ -29,7 +29,14 @@ class Counter:
 
 def counter_set() -> list[Counter]:
     """What a typical game needs."""
-    grey, red, amber, blue, green, white = (0.85, 0.85, 0.85), (0.93, 0.62, 0.6), (0.98, 0.85, 0.5), (0.65, 0.78, 0.93), (0.7, 0.88, 0.7), (1, 1, 1)
+    grey, red, amber, blue, green, white = (
+        (0.85, 0.85, 0.85),
+        (0.93, 0.62, 0.6),
+        (0.98, 0.85, 0.5),
+        (0.65, 0.78, 0.93),
+        (0.7, 0.88, 0.7),
+        (1, 1, 1),
+    )
     out: list[Counter] = []
     out += [Counter("re-arm", "RE-ARM", "air / torpedoes", amber)] * 18
     out += [Counter("aborted", "ABORTED", "stays 1 phase", amber)] * 9
@@ -97,19 +104,29 @@ def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterPro
     page = Page.of(paper)
     slots = counter_positions(page)
     items = counter_set()
-    chunks = [items[i:i + len(slots)] for i in range(0, len(items), len(slots))]
+    chunks = [items[i : i + len(slots)] for i in range(0, len(items), len(slots))]
     pages = []
     for n, chunk in enumerate(chunks, start=1):
+
         def front(c, chunk=chunk, n=n) -> None:
-            draw_label(c, page, f"Counters, sheet {n} of {len(chunks)}: {SIZE / PT_PER_IN:g} in squares, cut along the lines. "
-                       "Print the next page on the back (flip on the long edge): submarines are told apart only there.")
+            draw_label(
+                c,
+                page,
+                f"Counters, sheet {n} of {len(chunks)}: {SIZE / PT_PER_IN:g} in squares, cut along the lines. "
+                "Print the next page on the back (flip on the long edge): submarines are told apart only there.",
+            )
             for counter, (x, y) in zip(chunk, slots):
                 _draw_counter(c, counter, x, y)
 
         def back(c, chunk=chunk, n=n) -> None:
-            draw_label(c, page, f"Counters, sheet {n} of {len(chunks)}: backs, mirrored for printing on the back of the sheet before this one.")
+            draw_label(
+                c,
+                page,
+                f"Counters, sheet {n} of {len(chunks)}: backs, mirrored for printing on the back of the sheet before this one.",
+            )
             for counter, (x, y) in zip(chunk, slots):
                 _draw_back(c, counter, *back_position(page, x, y))
+
         pages += [(page, front), (page, back)]
     radius = leg_in * PT_PER_IN
 

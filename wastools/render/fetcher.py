@@ -33,7 +33,7 @@ class ProjectFetcher(URLFetcher):
 
     def resolve(self, url: str) -> Path:
         if url.startswith(FONT_SCHEME):
-            name = url[len(FONT_SCHEME):]
+            name = url[len(FONT_SCHEME) :]
             path = (FONTS / name).resolve()
             if path.parent == FONTS and path.suffix == ".ttf" and path.is_file():
                 return path
@@ -48,4 +48,6 @@ class ProjectFetcher(URLFetcher):
 
 
 def _mime(path: Path) -> str:
-    return {".css": "text/css", ".ttf": "font/ttf", ".svg": "image/svg+xml", ".png": "image/png"}.get(path.suffix, "application/octet-stream")
+    return {".css": "text/css", ".ttf": "font/ttf", ".svg": "image/svg+xml", ".png": "image/png"}.get(
+        path.suffix, "application/octet-stream"
+    )

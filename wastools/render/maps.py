@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 import string
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
 from .pages import MARGIN, Page, document, draw_label
@@ -70,6 +70,7 @@ def sector_name(col: int, row_from_top: int) -> str:
 
 def square_grid(columns: int, rows: int, sector: float) -> Draw:
     """Thin sector lines every ``sector`` points, each sector named column letter + row number."""
+
     def draw(c, tile: Tile) -> None:
         c.setStrokeColorRGB(*GRID)
         c.setLineWidth(0.5)
@@ -85,6 +86,7 @@ def square_grid(columns: int, rows: int, sector: float) -> Draw:
                 left, top = max(i * sector, tile.x0), min((j + 1) * sector, tile.core_y1)
                 if min((i + 1) * sector, tile.core_x1) - left >= 30 and top - max(j * sector, tile.y0) >= 20:
                     c.drawString(left + 5, top - 12, sector_name(i, rows - 1 - j))
+
     return draw
 
 
@@ -93,6 +95,7 @@ def square_range(columns: int, rows: int, sector: float) -> Range:
         c0, c1 = int(x0 // sector), min(columns, math.ceil(x1 / sector - 1e-6)) - 1
         r_top, r_bottom = rows - min(rows, math.ceil(y1 / sector - 1e-6)), rows - 1 - int(y0 // sector)
         return f"sectors {sector_name(c0, r_top)} to {sector_name(c1, r_bottom)}"
+
     return name
 
 
@@ -111,6 +114,7 @@ def square_plan(columns: int, rows: int, sector: float) -> Plan:
                 c.drawCentredString((i + 0.5) * sector, rows * sector + 2 / scale, column_name(i))
             for j in range(rows):
                 c.drawRightString(-2 / scale, (rows - j - 0.5) * sector - 2 / scale, str(j + 1))
+
     return draw
 
 
@@ -126,10 +130,13 @@ def hex_grid(columns: int, rows: int, flat: float) -> Draw:
         for col in range(columns):
             for row in range(rows):
                 cx, cy = hex_center(col, row, flat)
-                if not (tile.x0 - r <= cx <= tile.x0 + tile.width + r and tile.y0 - r <= cy <= tile.y0 + tile.height + r):
+                if not (
+                    tile.x0 - r <= cx <= tile.x0 + tile.width + r and tile.y0 - r <= cy <= tile.y0 + tile.height + r
+                ):
                     continue
                 _hex_path(c, cx, cy, flat)
                 c.drawCentredString(cx, cy + flat / 2 - 10, hex_name(col, rows - 1 - row))
+
     return draw
 
 
@@ -149,6 +156,7 @@ def _hex_path(c, cx: float, cy: float, flat: float) -> None:
 
 def hex_range(columns: int, rows: int, flat: float) -> Range:
     """The hexes whose centres lie in a rectangle, as first and last hex names."""
+
     def name(x0: float, y0: float, x1: float, y1: float) -> str:
         centres = ((col, row, hex_center(col, row, flat)) for col in range(columns) for row in range(rows))
         inside = [(col, row) for col, row, (x, y) in centres if x0 <= x < x1 and y0 <= y < y1]
@@ -157,6 +165,7 @@ def hex_range(columns: int, rows: int, flat: float) -> Range:
         cols = [c for c, _ in inside]
         tops = [rows - 1 - rw for _, rw in inside]
         return f"hexes {hex_name(min(cols), min(tops))} to {hex_name(max(cols), max(tops))}"
+
     return name
 
 
@@ -175,23 +184,28 @@ def hex_plan(columns: int, rows: int, flat: float) -> Plan:
             c.drawCentredString(hex_center(col, 0, flat)[0], top + 2 / scale, f"{col + 1:02d}")
         for row in range(0, rows, step):
             c.drawRightString(-2 / scale, hex_center(0, rows - 1 - row, flat)[1] - 2 / scale, f"{row + 1:02d}")
+
     return draw
 
 
 def plain_sea(label: str, length_pt: float) -> Draw:
     """No grid: a scale bar ``length_pt`` long, labelled with what it measures, near the
     lower left corner of each page's own area."""
+
     def draw(c, tile: Tile) -> None:
         from .sheets import Bar, draw_bar
 
         draw_bar(c, Bar(label, tile.x0 + 14, tile.y0 + 14, length_pt, False))
+
     return draw
 
 
 def plain_range(unit: str, unit_pt: float, height: float) -> Range:
     """A rectangle of the table as a player measures it: from the left and the top edges."""
+
     def name(x0: float, y0: float, x1: float, y1: float) -> str:
         return f"{x0 / unit_pt:.3g}-{x1 / unit_pt:.3g} {unit} from the left edge, {(height - y1) / unit_pt:.3g}-{(height - y0) / unit_pt:.3g} {unit} from the top"
+
     return name
 
 
@@ -210,10 +224,13 @@ def plain_plan(unit: str, unit_pt: float, width: float, height: float) -> Plan:
         for j in range(0, int(height / unit_pt) + 1, step):
             c.line(-3 / scale, height - j * unit_pt, 0, height - j * unit_pt)
             c.drawRightString(-4 / scale, height - j * unit_pt - 2 / scale, f"{j}")
+
     return draw
 
 
-def hex_union_edges(centres: tuple[tuple[float, float], ...], flat: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def hex_union_edges(
+    centres: tuple[tuple[float, float], ...], flat: float
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """The outline of a set of flat-topped hexes: every edge whose neighbour is not in the set."""
     keys = {(round(x, 1), round(y, 1)) for x, y in centres}
     edges = []
@@ -323,7 +340,9 @@ def _draw_point(c, f: Feature, u: float) -> None:
         c.circle(x, y, 4 * u, stroke=1, fill=0)
 
 
-def _draw_features(c, features: tuple[Feature, ...], colour: bool = True, labels: bool = True, u: float = 1.0, tint: bool = False) -> None:
+def _draw_features(
+    c, features: tuple[Feature, ...], colour: bool = True, labels: bool = True, u: float = 1.0, tint: bool = False
+) -> None:
     """Terrain, zones and positions; ``u`` scales symbol sizes and line widths (the plan
     draws them larger than its own scale), ``tint`` fills deployment zones lightly."""
     for f in features:
@@ -403,9 +422,15 @@ class Numbering:
         return self.first + 1 + index
 
 
-def map_pdf(spec: MapSpec, paper: str, profile: PrinterProfile = PrinterProfile(), colour: bool = False,
-            numbering: Numbering = Numbering(), area: tuple[float, float, float, float] | None = None,
-            note: str = "") -> tuple[bytes, int]:
+def map_pdf(
+    spec: MapSpec,
+    paper: str,
+    profile: PrinterProfile = PrinterProfile(),
+    colour: bool = False,
+    numbering: Numbering = Numbering(),
+    area: tuple[float, float, float, float] | None = None,
+    note: str = "",
+) -> tuple[bytes, int]:
     """A plan of the whole map, then the tiles of ``area`` (x, y, width, height in map
     points; the whole map unless given; no tiles if its width is 0). ``note`` is printed
     under the plan."""
@@ -425,7 +450,10 @@ def area_tiles(spec: MapSpec, page: Page, area: tuple[float, float, float, float
         return page_tiles(spec, page)
     ax, ay, aw, ah = area
     _x, _y, w, h = page.area
-    return [Tile(t.row, t.col, t.x0 + ax, t.y0 + ay, t.width, t.height, t.core_x1 + ax, t.core_y1 + ay) for t in tiles(aw, ah, w, h, spec.overlap)]
+    return [
+        Tile(t.row, t.col, t.x0 + ax, t.y0 + ay, t.width, t.height, t.core_x1 + ax, t.core_y1 + ay)
+        for t in tiles(aw, ah, w, h, spec.overlap)
+    ]
 
 
 def _neighbour(all_tiles: list[Tile], tile: Tile, dcol: int, drow: int) -> int | None:
@@ -435,7 +463,9 @@ def _neighbour(all_tiles: list[Tile], tile: Tile, dcol: int, drow: int) -> int |
     return None
 
 
-def _tile_page(spec: MapSpec, tile: Tile, all_tiles: list[Tile], page: Page, numbering: Numbering, total: int, colour: bool):
+def _tile_page(
+    spec: MapSpec, tile: Tile, all_tiles: list[Tile], page: Page, numbering: Numbering, total: int, colour: bool
+):
     index = all_tiles.index(tile)
     right, above = _neighbour(all_tiles, tile, 1, 0), _neighbour(all_tiles, tile, 0, 1)
     left, below = _neighbour(all_tiles, tile, -1, 0), _neighbour(all_tiles, tile, 0, -1)
@@ -445,11 +475,22 @@ def _tile_page(spec: MapSpec, tile: Tile, all_tiles: list[Tile], page: Page, num
         steps = []
         if left is not None or below is not None:
             edges = [name for name, n in (("left", left), ("bottom", below)) if n is not None]
-            steps.append(f"trim the {' and '.join(edges)} edge{'s on the solid lines' if len(edges) > 1 else ' on the solid line'}")
-        steps += [f"glue it over the {where} strip of page {numbering.tile(n)}" for where, n in (("right", left), ("top", below)) if n is not None]
+            steps.append(
+                f"trim the {' and '.join(edges)} edge{'s on the solid lines' if len(edges) > 1 else ' on the solid line'}"
+            )
+        steps += [
+            f"glue it over the {where} strip of page {numbering.tile(n)}"
+            for where, n in (("right", left), ("top", below))
+            if n is not None
+        ]
         how = ("; ".join(steps) + ".") if steps else "the first page: the others are glued onto its strips."
-        draw_label(c, page, f"{spec.title} - page {numbering.tile(index)} of {total}: {spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)}. "
-                   + how[0].upper() + how[1:])
+        draw_label(
+            c,
+            page,
+            f"{spec.title} - page {numbering.tile(index)} of {total}: {spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)}. "
+            + how[0].upper()
+            + how[1:],
+        )
         c.saveState()
         c.translate(x - tile.x0, y - tile.y0)  # map point (x0, y0) at the area's corner
         for where, (sx, sy, sw, sh) in glue_strips(tile).items():
@@ -469,6 +510,7 @@ def _tile_page(spec: MapSpec, tile: Tile, all_tiles: list[Tile], page: Page, num
         c.setLineWidth(0.6)
         c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=1, fill=0)
         c.restoreState()
+
     return draw
 
 
@@ -510,7 +552,11 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
     def draw(c) -> None:
         x, y, w, h = page.area
         pages = "The numbered rectangles are the pages of this file that print it." if all_tiles else ""
-        draw_label(c, page, f"{spec.title} - page {numbering.first}: plan of the whole map ({spec.width / 72:.3g} x {spec.height / 72:.3g} in, {spec.grid_note}). {pages}")
+        draw_label(
+            c,
+            page,
+            f"{spec.title} - page {numbering.first}: plan of the whole map ({spec.width / 72:.3g} x {spec.height / 72:.3g} in, {spec.grid_note}). {pages}",
+        )
         if note:
             c.saveState()
             c.setFont(FONT, 7)
@@ -551,14 +597,21 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         c.restoreState()
         if spec.features:
             _legend(c, x, y)
+
     return draw
 
 
 def _legend(c, x: float, y: float) -> None:
     c.saveState()
     c.setFont(FONT, 6.5)
-    items = [("island", "land"), ("shoal", "shallows (dashed)"), ("objective", "objective"), ("battery", "shore battery or garrison"),
-             ("air-base", "air base"), ("deployment", "deployment zone (dashed, the side's colour)")]
+    items = [
+        ("island", "land"),
+        ("shoal", "shallows (dashed)"),
+        ("objective", "objective"),
+        ("battery", "shore battery or garrison"),
+        ("air-base", "air base"),
+        ("deployment", "deployment zone (dashed, the side's colour)"),
+    ]
     cx = x
     for kind, text in items:
         c.setStrokeColorRGB(0, 0, 0)
@@ -586,8 +639,12 @@ def poster_pdf(spec: MapSpec, profile: PrinterProfile = PrinterProfile(), colour
     whole = Tile(0, 0, 0.0, 0.0, spec.width, spec.height, spec.width, spec.height)
 
     def draw(c) -> None:
-        draw_label(c, page, f"{spec.title}: the whole map on one sheet, {spec.width / 72:g} x {spec.height / 72:g} in ({spec.grid_note}). Print at 100 % on a "
-                   f"{page.width / 72:g} x {page.height / 72:g} in sheet.")
+        draw_label(
+            c,
+            page,
+            f"{spec.title}: the whole map on one sheet, {spec.width / 72:g} x {spec.height / 72:g} in ({spec.grid_note}). Print at 100 % on a "
+            f"{page.width / 72:g} x {page.height / 72:g} in sheet.",
+        )
         c.saveState()
         c.translate(MARGIN, MARGIN)
         if colour:
@@ -606,20 +663,54 @@ def poster_pdf(spec: MapSpec, profile: PrinterProfile = PrinterProfile(), colour
 
 
 def square_map(title: str, columns: int, rows: int, sector: float, features=(), overlap: float = 36.0) -> MapSpec:
-    return MapSpec(title, columns * sector, rows * sector, square_grid(columns, rows, sector), tuple(features), overlap,
-                   f"{columns} x {rows} sectors of {sector / 72:g} in", square_range(columns, rows, sector), square_plan(columns, rows, sector))
+    return MapSpec(
+        title,
+        columns * sector,
+        rows * sector,
+        square_grid(columns, rows, sector),
+        tuple(features),
+        overlap,
+        f"{columns} x {rows} sectors of {sector / 72:g} in",
+        square_range(columns, rows, sector),
+        square_plan(columns, rows, sector),
+    )
 
 
 def hex_map(title: str, width: float, height: float, flat: float, features=(), overlap: float = 36.0) -> MapSpec:
     cols, rows = hex_grid_size(width, height, flat)
     width, height = hex_grid_extent(cols, rows, flat)  # the map ends with the last whole hex
-    return MapSpec(title, width, height, hex_grid(cols, rows, flat), tuple(features), overlap,
-                   f"{cols} x {rows} hexes, {flat * 2.54 / 72:g} cm flat to flat", hex_range(cols, rows, flat), hex_plan(cols, rows, flat))
+    return MapSpec(
+        title,
+        width,
+        height,
+        hex_grid(cols, rows, flat),
+        tuple(features),
+        overlap,
+        f"{cols} x {rows} hexes, {flat * 2.54 / 72:g} cm flat to flat",
+        hex_range(cols, rows, flat),
+        hex_plan(cols, rows, flat),
+    )
 
 
-def plain_map(title: str, width: float, height: float, unit: str, unit_pt: float, features=(), overlap: float = 36.0,
-              bar: tuple[str, float] | None = None) -> MapSpec:
+def plain_map(
+    title: str,
+    width: float,
+    height: float,
+    unit: str,
+    unit_pt: float,
+    features=(),
+    overlap: float = 36.0,
+    bar: tuple[str, float] | None = None,
+) -> MapSpec:
     label, length = bar or (f"1 {unit}", unit_pt)
-    return MapSpec(title, width, height, plain_sea(label, length), tuple(features), overlap,
-                   "no grid", plain_range(unit, unit_pt, height),
-                   plain_plan(unit, unit_pt, width, height))
+    return MapSpec(
+        title,
+        width,
+        height,
+        plain_sea(label, length),
+        tuple(features),
+        overlap,
+        "no grid",
+        plain_range(unit, unit_pt, height),
+        plain_plan(unit, unit_pt, width, height),
+    )

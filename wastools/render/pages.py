@@ -9,12 +9,24 @@ vertical 100 mm bar (right margin) and a vertical 4 in bar (left margin).
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from reportlab.pdfgen import canvas as rl_canvas
 
-from .sheets import FONT, IMPERIAL_BAR, LABEL_SIZE, METRIC_BAR, NOTE, SAFE, Bar, PrinterProfile, draw_bar, register_fonts
+from .sheets import (
+    FONT,
+    IMPERIAL_BAR,
+    LABEL_SIZE,
+    METRIC_BAR,
+    NOTE,
+    SAFE,
+    Bar,
+    PrinterProfile,
+    draw_bar,
+    register_fonts,
+)
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
 MARGIN = 36.0  # half an inch: room for check bars, labels and the printer's own margin
@@ -27,7 +39,7 @@ class Page:
     height: float
 
     @classmethod
-    def of(cls, paper: str, landscape: bool = False) -> "Page":
+    def of(cls, paper: str, landscape: bool = False) -> Page:
         w, h = PAPERS[paper]
         return cls(h, w) if landscape else cls(w, h)
 
@@ -80,13 +92,22 @@ def draw_label(c, page: Page, text: str) -> None:
     c.restoreState()
 
 
-def document(pages: list[tuple[Page, Callable[[Any], None]]], title: str, profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
+def document(
+    pages: list[tuple[Page, Callable[[Any], None]]], title: str, profile: PrinterProfile = PrinterProfile()
+) -> tuple[bytes, int]:
     """Draw each page with its function; check bars on every page; the profile's scale
     applied about each page's centre; viewers asked not to scale; reproducible bytes."""
     register_fonts()
     buf = io.BytesIO()
     first = pages[0][0]
-    c = rl_canvas.Canvas(buf, pagesize=(first.width, first.height), invariant=1, pageCompression=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
+    c = rl_canvas.Canvas(
+        buf,
+        pagesize=(first.width, first.height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=FONT,
+        initialFontSize=LABEL_SIZE,
+    )
     c.setTitle(title)
     c.setAuthor("wastools")
     c.setCreator("wastools")
@@ -110,7 +131,14 @@ def bars_overlay(page: Page) -> bytes:
     """A one-page PDF holding only the check bars and the print note of ``page``."""
     register_fonts()
     buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pagesize=(page.width, page.height), invariant=1, pageCompression=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
+    c = rl_canvas.Canvas(
+        buf,
+        pagesize=(page.width, page.height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=FONT,
+        initialFontSize=LABEL_SIZE,
+    )
     draw_check_bars(c, page)
     c.showPage()
     c.save()

@@ -139,7 +139,9 @@ def _draw_piece(c, piece: Piece, left: float, top: float) -> None:
     c.drawString(left + 3, bottom + 19, piece.title + part)
     c.setFont(FONT, 6)
     if seg.index > 0:
-        c.drawRightString(left + length - 3, bottom + 19, f"join {seg.index}: lay this end over the tab of part {seg.index}")
+        c.drawRightString(
+            left + length - 3, bottom + 19, f"join {seg.index}: lay this end over the tab of part {seg.index}"
+        )
     if piece.continues:
         _glue_tab(c, left + length, bottom, seg.index + 2)
     c.restoreState()
@@ -159,7 +161,9 @@ def _glue_tab(c, x: float, bottom: float, next_part: int) -> None:
     c.restoreState()
 
 
-def rulers_pdf(rulers: list[Ruler], paper: str, title: str, profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
+def rulers_pdf(
+    rulers: list[Ruler], paper: str, title: str, profile: PrinterProfile = PrinterProfile()
+) -> tuple[bytes, int]:
     page = Page.of(paper, landscape=True)
     _x, _y, width, height = page.area
     rows_per_page = int((height + GAP) // (STRIP + GAP))
@@ -167,8 +171,12 @@ def rulers_pdf(rulers: list[Ruler], paper: str, title: str, profile: PrinterProf
 
     def drawer(rows, number):
         def draw(c) -> None:
-            draw_label(c, page, f"{title} - sheet {number} of {len(sheets)}. Cut along the outer lines. Where a ruler comes in parts, "
-                       "glue each part's start over the tab of the part before it, the two end lines meeting.")
+            draw_label(
+                c,
+                page,
+                f"{title} - sheet {number} of {len(sheets)}. Cut along the outer lines. Where a ruler comes in parts, "
+                "glue each part's start over the tab of the part before it, the two end lines meeting.",
+            )
             top = page.height - MARGIN
             for row in rows:
                 left = MARGIN

@@ -11,12 +11,22 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_grid_extent, hex_radius
 from ..scenarios import Scenario
-from ..variants import VARIANTS
+from ..variants import VARIANTS, off_grid
 from ..variants import large_map as lm
-from ..variants import off_grid
 from .cards import StatBlock
 from .fetcher import TEMPLATES
-from .maps import Feature, MapSpec, Numbering, sector_name, hex_grid, hex_plan, hex_range, map_pdf, plain_map, square_map
+from .maps import (
+    Feature,
+    MapSpec,
+    Numbering,
+    hex_grid,
+    hex_plan,
+    hex_range,
+    map_pdf,
+    plain_map,
+    sector_name,
+    square_map,
+)
 from .pages import stamp_check_bars
 from .sheets import PrinterProfile, finish, impose, load_layout
 
@@ -30,16 +40,54 @@ def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
     values unless the scenario sets its own."""
     blocks = []
     for base in s.data.get("air_bases", []):
-        blocks.append(StatBlock(base["name"], "air base", (("armor", base.get("armor", lm.AIR_BASE["armor"])), ("hit points", base.get("hull", lm.AIR_BASE["hull"])),
-                                                            ("anti-air", base.get("anti_air", lm.AIR_BASE["anti_air"])), ("squadrons", base["capacity"])),
-                                notes=("inoperable at half its hit points", "repairs 1 a turn when unused and not attacked"), source=s.title))
+        blocks.append(
+            StatBlock(
+                base["name"],
+                "air base",
+                (
+                    ("armor", base.get("armor", lm.AIR_BASE["armor"])),
+                    ("hit points", base.get("hull", lm.AIR_BASE["hull"])),
+                    ("anti-air", base.get("anti_air", lm.AIR_BASE["anti_air"])),
+                    ("squadrons", base["capacity"]),
+                ),
+                notes=("inoperable at half its hit points", "repairs 1 a turn when unused and not attacked"),
+                source=s.title,
+            )
+        )
     for battery in s.data.get("shore_batteries", []):
         stats = lm.HEAVY_BATTERY if battery["kind"] == "heavy" else lm.LIGHT_BATTERY
-        blocks.append(StatBlock(battery["name"], f"{battery['kind']} shore battery", (("armor", stats["armor"]), ("hit points", stats["hull"]), ("anti-air", stats["anti_air"])),
-                                gunnery=stats["gunnery"], notes=tuple(x for x in (f"arc: {battery['arc']}" if battery.get("arc") else None, "1 die less per point of damage") if x), source=s.title))
+        blocks.append(
+            StatBlock(
+                battery["name"],
+                f"{battery['kind']} shore battery",
+                (("armor", stats["armor"]), ("hit points", stats["hull"]), ("anti-air", stats["anti_air"])),
+                gunnery=stats["gunnery"],
+                notes=tuple(
+                    x
+                    for x in (
+                        f"arc: {battery['arc']}" if battery.get("arc") else None,
+                        "1 die less per point of damage",
+                    )
+                    if x
+                ),
+                source=s.title,
+            )
+        )
     for garrison in s.data.get("garrisons", []):
-        blocks.append(StatBlock(garrison["name"], "garrison", (("armor", lm.GARRISON["armor"]), ("hit points", lm.GARRISON["hull"]), ("anti-air", lm.GARRISON["anti_air"]), ("units", garrison["units"])),
-                                notes=("invaders need 2 to 1 odds in landed transports",), source=s.title))
+        blocks.append(
+            StatBlock(
+                garrison["name"],
+                "garrison",
+                (
+                    ("armor", lm.GARRISON["armor"]),
+                    ("hit points", lm.GARRISON["hull"]),
+                    ("anti-air", lm.GARRISON["anti_air"]),
+                    ("units", garrison["units"]),
+                ),
+                notes=("invaders need 2 to 1 odds in landed transports",),
+                source=s.title,
+            )
+        )
     return blocks
 
 
@@ -61,17 +109,30 @@ def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
         cols, rows = int(width), int(height)
         W, H = hex_grid_extent(cols, rows, flat)
         r = hex_radius(flat)
-        spec = MapSpec(title, W, H, hex_grid(cols, rows, flat), (), overlap, f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm",
-                       hex_range(cols, rows, flat), hex_plan(cols, rows, flat))
+        spec = MapSpec(
+            title,
+            W,
+            H,
+            hex_grid(cols, rows, flat),
+            (),
+            overlap,
+            f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm",
+            hex_range(cols, rows, flat),
+            hex_plan(cols, rows, flat),
+        )
 
         def to_map(x, y):
             if float(x).is_integer() and float(y).is_integer():
                 return hex_center(int(x) - 1, rows - int(y), flat)
             return r + (x - 1) * 1.5 * r, flat / 2 + (rows - y) * flat
+
         return spec, to_map
     unit, unit_pt = ("cm", PT_PER_CM) if s.variant == "tabletop-cm" else ("in", PT_PER_IN)
     W, H = width * unit_pt, height * unit_pt
-    return plain_map(title, W, H, unit, unit_pt, overlap=overlap, bar=scale_bar(s)), lambda x, y: (x * unit_pt, H - y * unit_pt)
+    return plain_map(title, W, H, unit, unit_pt, overlap=overlap, bar=scale_bar(s)), lambda x, y: (
+        x * unit_pt,
+        H - y * unit_pt,
+    )
 
 
 PLAIN_SEA = ("off-grid", "tabletop-inches", "tabletop-cm")
@@ -112,9 +173,13 @@ def map_note(s: Scenario, area) -> str:
     if s.variant not in PLAIN_SEA or s.data["map"].get("play_area"):
         return ""
     if area and area[2] > 0:
-        return ("Open sea needs no printing: the table is the sea. The pages after this one print the terrain; "
-                "lay them where the plan shows, measuring from the table's left and top edges.")
-    return "Open sea needs no printing: the table is the sea. Place the deployment zones and objectives as the plan shows."
+        return (
+            "Open sea needs no printing: the table is the sea. The pages after this one print the terrain; "
+            "lay them where the plan shows, measuring from the table's left and top edges."
+        )
+    return (
+        "Open sea needs no printing: the table is the sea. Place the deployment zones and objectives as the plan shows."
+    )
 
 
 def scale_bar(s: Scenario) -> tuple[str, float]:
@@ -168,7 +233,10 @@ def hexes_in(s: Scenario, polygon: list[tuple[float, float]]) -> tuple[tuple[flo
 
 
 def features(s: Scenario, to_map) -> tuple[Feature, ...]:
-    colours = {side.side: COLOURS.get(s.data["sides"][i].get("colour", "blue" if i == 0 else "red"), "blue") for i, side in enumerate(s.sides)}
+    colours = {
+        side.side: COLOURS.get(s.data["sides"][i].get("colour", "blue" if i == 0 else "red"), "blue")
+        for i, side in enumerate(s.sides)
+    }
     flat = s.parameters["hex_cm"] * PT_PER_CM if s.variant == "hex" else 0.0
 
     def area(kind: str, name: str, points, side=None) -> Feature:
@@ -178,8 +246,15 @@ def features(s: Scenario, to_map) -> tuple[Feature, ...]:
         return Feature(kind, name, tuple(polygon), side)
 
     out = [area(t["kind"], t["name"], t["points"]) for t in s.data.get("terrain", [])]
-    out += [area("deployment", z["name"], z["points"], colours.get(z["side"])) for z in s.data.get("deployment_zones", [])]
-    for kind, key in (("air-base", "air_bases"), ("battery", "shore_batteries"), ("battery", "garrisons"), ("objective", "objectives")):
+    out += [
+        area("deployment", z["name"], z["points"], colours.get(z["side"])) for z in s.data.get("deployment_zones", [])
+    ]
+    for kind, key in (
+        ("air-base", "air_bases"),
+        ("battery", "shore_batteries"),
+        ("battery", "garrisons"),
+        ("objective", "objectives"),
+    ):
         for item in s.data.get(key, []):
             out.append(Feature(kind, f"{item['name']} ({position(s, *item['at'])})", (to_map(*item["at"]),)))
     return tuple(out)
@@ -206,33 +281,90 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
                 notes.append("air groups: " + ", ".join(f"{n} x {u.name}" for u, n in force.air_groups))
             if force.stands_for:
                 notes.insert(0, f"stands in for {force.stands_for}")
-            rows.append({"name": force.unit.name, "type": force.unit.type, "count": force.count, "points": force.unit.points * force.count, "notes": "; ".join(notes)})
+            rows.append(
+                {
+                    "name": force.unit.name,
+                    "type": force.unit.type,
+                    "count": force.count,
+                    "points": force.unit.points * force.count,
+                    "notes": "; ".join(notes),
+                }
+            )
             for unit, n in force.air_groups:
-                rows.append({"name": f"  {unit.name}", "type": unit.type, "count": n, "points": unit.points * n, "notes": f"aboard {force.unit.name}"})
+                rows.append(
+                    {
+                        "name": f"  {unit.name}",
+                        "type": unit.type,
+                        "count": n,
+                        "points": unit.points * n,
+                        "notes": f"aboard {force.unit.name}",
+                    }
+                )
         for base in s.air_bases:
             if base.side == side.side:
                 for unit, count in base.squadrons:
-                    rows.append({"name": unit.name, "type": unit.type, "count": count, "points": unit.points * count, "notes": f"at {base.name}"})
+                    rows.append(
+                        {
+                            "name": unit.name,
+                            "type": unit.type,
+                            "count": count,
+                            "points": unit.points * count,
+                            "notes": f"at {base.name}",
+                        }
+                    )
         fleet = side.fleet
-        verdict = f"within the limit of {fleet.effective_limit} points" + (f" ({'; '.join(fleet.notes)})" if fleet.notes else "")
-        sides.append({"name": side.name, "briefing": side.briefing, "rows": rows, "total": fleet.points, "legal": fleet.legal,
-                      "verdict": verdict if fleet.legal else "; ".join(fleet.problems)})
+        verdict = f"within the limit of {fleet.effective_limit} points" + (
+            f" ({'; '.join(fleet.notes)})" if fleet.notes else ""
+        )
+        sides.append(
+            {
+                "name": side.name,
+                "briefing": side.briefing,
+                "rows": rows,
+                "total": fleet.points,
+                "legal": fleet.legal,
+                "verdict": verdict if fleet.legal else "; ".join(fleet.problems),
+            }
+        )
     side_names = {side.side: side.name for side in s.sides}
     blocks = []
     for key, kind in (("air_bases", "air base"), ("shore_batteries", "shore battery"), ("garrisons", "garrison")):
         for item in d.get(key, []):
             label = kind if key != "shore_batteries" else f"{item['kind']} battery"
-            stats = {"air_bases": lambda i: f"capacity {i['capacity']}", "shore_batteries": lambda i: f"gunnery {'/'.join(map(str, (lm.HEAVY_BATTERY if i['kind'] == 'heavy' else lm.LIGHT_BATTERY)['gunnery']))}",
-                     "garrisons": lambda i: f"{i['units']} units"}[key](item)
-            blocks.append({"name": item["name"], "side": side_names.get(item["side"], item["side"]), "kind": label, "stats": stats, "at": position(s, *item["at"])})
+            stats = {
+                "air_bases": lambda i: f"capacity {i['capacity']}",
+                "shore_batteries": lambda i: (
+                    f"gunnery {'/'.join(map(str, (lm.HEAVY_BATTERY if i['kind'] == 'heavy' else lm.LIGHT_BATTERY)['gunnery']))}"
+                ),
+                "garrisons": lambda i: f"{i['units']} units",
+            }[key](item)
+            blocks.append(
+                {
+                    "name": item["name"],
+                    "side": side_names.get(item["side"], item["side"]),
+                    "kind": label,
+                    "stats": stats,
+                    "at": position(s, *item["at"]),
+                }
+            )
     return {
-        "title": s.title, "points_limit": d["points_limit"], "turn_limit": d["turn_limit"],
-        "map_size": f"{d['map']['width']:g} x {d['map']['height']:g} {s.map_unit}", "map_unit": s.map_unit,
+        "title": s.title,
+        "points_limit": d["points_limit"],
+        "turn_limit": d["turn_limit"],
+        "map_size": f"{d['map']['width']:g} x {d['map']['height']:g} {s.map_unit}",
+        "map_unit": s.map_unit,
         "parameters": settings(s),
-        "history": _paragraphs(d.get("history")), "briefing": _paragraphs(d.get("briefing")), "sides": sides, "blocks": blocks,
-        "objectives": [f"{o['name']} ({position(s, *o['at'])})" + (f": {o['points']} points" if "points" in o else "") for o in d.get("objectives", [])],
+        "history": _paragraphs(d.get("history")),
+        "briefing": _paragraphs(d.get("briefing")),
+        "sides": sides,
+        "blocks": blocks,
+        "objectives": [
+            f"{o['name']} ({position(s, *o['at'])})" + (f": {o['points']} points" if "points" in o else "")
+            for o in d.get("objectives", [])
+        ],
         "positions": POSITIONS[s.variant],
-        "victory": d["victory"], "optional_rules": d.get("optional_rules", []),
+        "victory": d["victory"],
+        "optional_rules": d.get("optional_rules", []),
     }
 
 
@@ -264,8 +396,14 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
 
     from .fetcher import ProjectFetcher
 
-    env = Environment(loader=FileSystemLoader(str(SCENARIO_DIR)), autoescape=select_autoescape(default=True, default_for_string=True), undefined=StrictUndefined)
-    html = env.get_template("pack.html.j2").render(s=briefing_view(s), variant=VARIANTS[s.variant], page=PAGE_SIZES[paper])
+    env = Environment(
+        loader=FileSystemLoader(str(SCENARIO_DIR)),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+    )
+    html = env.get_template("pack.html.j2").render(
+        s=briefing_view(s), variant=VARIANTS[s.variant], page=PAGE_SIZES[paper]
+    )
     from pypdf import PdfReader, PdfWriter
 
     pdf = HTML(string=html, base_url=(SCENARIO_DIR / "pack.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
@@ -277,7 +415,9 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
     return out.getvalue()
 
 
-def scenario_pack_pdf(s: Scenario, card_pdfs: list[bytes], paper: str, profile: PrinterProfile = PrinterProfile(), key: str | None = None) -> tuple[bytes, int]:
+def scenario_pack_pdf(
+    s: Scenario, card_pdfs: list[bytes], paper: str, profile: PrinterProfile = PrinterProfile(), key: str | None = None
+) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
     area, numbered as pages of this PDF."""
     from pypdf import PdfReader, PdfWriter

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..resources import FONTS, LAYOUT_SCHEMA, LAYOUTS
+
 MM = 72 / 25.4
 METRIC_BAR = 100 * MM  # 283.46 pt
 IMPERIAL_BAR = 4 * 72.0  # 288 pt
@@ -150,7 +151,9 @@ def sheet_label_origin(layout: dict[str, Any]) -> tuple[float, float]:
     longest stretch between two crop marks, the one nearest the middle of the page."""
     ys = sorted(layout["crop_lines"]["y"])
     middle = layout["page"]["height"] / 2
-    low, _high = max(zip(ys, ys[1:]), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - middle)))
+    low, _high = max(
+        zip(ys, ys[1:]), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - middle))
+    )
     return SAFE + 5.0, low + 8
 
 
@@ -183,7 +186,14 @@ def _overlay(layout: dict[str, Any], label: str, marks: bool = True) -> bytes:
     register_fonts()
     page = layout["page"]
     buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(page["width"], page["height"]), invariant=1, pageCompression=1, initialFontName=FONT, initialFontSize=LABEL_SIZE)
+    c = canvas.Canvas(
+        buf,
+        pagesize=(page["width"], page["height"]),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=FONT,
+        initialFontSize=LABEL_SIZE,
+    )
     c.setLineWidth(layout["crop_marks"]["line_width"])
     for (x1, y1), (x2, y2) in crop_mark_segments(layout) if marks else ():
         c.line(x1, y1, x2, y2)
@@ -218,12 +228,14 @@ def _as_form(writer, data: bytes):
     form = DecodedStreamObject()
     form.set_data(contents.get_data() if contents is not None else b"")
     box = [float(v) for v in page.mediabox]
-    form.update({
-        NameObject("/Type"): NameObject("/XObject"),
-        NameObject("/Subtype"): NameObject("/Form"),
-        NameObject("/BBox"): ArrayObject(FloatObject(v) for v in box),
-        NameObject("/Resources"): page["/Resources"].clone(writer) if "/Resources" in page else ArrayObject(),
-    })
+    form.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): ArrayObject(FloatObject(v) for v in box),
+            NameObject("/Resources"): page["/Resources"].clone(writer) if "/Resources" in page else ArrayObject(),
+        }
+    )
     return writer._add_object(form.flate_encode())
 
 
@@ -256,17 +268,25 @@ def impose(
     bleed = layout.get("bleed", 0)
     back_ref = _as_form(writer, back_pdf) if back_pdf else None
     for sheet in range(total):
-        chunk = card_pdfs[sheet * per:(sheet + 1) * per]
+        chunk = card_pdfs[sheet * per : (sheet + 1) * per]
         label = f"{title} - sheet {sheet + 1} of {total}"
-        placed = [((slot["x"] - bleed, slot["y"] - bleed), _as_form(writer, data)) for slot, data in zip(layout["slots"], chunk)]
+        placed = [
+            ((slot["x"] - bleed, slot["y"] - bleed), _as_form(writer, data))
+            for slot, data in zip(layout["slots"], chunk)
+        ]
         _sheet(writer, layout, profile, label, placed)
         if back_ref is not None:
-            backs = [((x - bleed, y - bleed), back_ref) for x, y in (back_slot(s, layout, profile) for s in layout["slots"][:len(chunk)])]
+            backs = [
+                ((x - bleed, y - bleed), back_ref)
+                for x, y in (back_slot(s, layout, profile) for s in layout["slots"][: len(chunk)])
+            ]
             _sheet(writer, layout, profile, label + " (backs)", backs, marks=False)
     return finish(writer, title, doc_id), len(writer.pages)
 
 
-def _sheet(writer, layout: dict[str, Any], profile: PrinterProfile, label: str, placed: list, marks: bool = True) -> None:
+def _sheet(
+    writer, layout: dict[str, Any], profile: PrinterProfile, label: str, placed: list, marks: bool = True
+) -> None:
     """One page: the marks overlay, then each form at its position, all scaled by the
     printer profile about the page centre."""
     from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
@@ -277,7 +297,9 @@ def _sheet(writer, layout: dict[str, Any], profile: PrinterProfile, label: str, 
     ops = []
     if not profile.is_identity:
         cx, cy = w / 2, h / 2
-        ops.append(f"{profile.x_scale:.6f} 0 0 {profile.y_scale:.6f} {cx - cx * profile.x_scale:.4f} {cy - cy * profile.y_scale:.4f} cm")
+        ops.append(
+            f"{profile.x_scale:.6f} 0 0 {profile.y_scale:.6f} {cx - cx * profile.x_scale:.4f} {cy - cy * profile.y_scale:.4f} cm"
+        )
     names[NameObject("/Marks")] = _as_form(writer, _overlay(layout, label, marks))
     ops.append("q /Marks Do Q")
     for i, ((x, y), ref) in enumerate(placed):
@@ -304,7 +326,7 @@ def finish(writer, title: str, doc_id: str | None = None) -> bytes:
     if epoch and epoch.isdigit():
         import datetime
 
-        stamp = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).strftime("D:%Y%m%d%H%M%SZ")
+        stamp = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).strftime("D:%Y%m%d%H%M%SZ")
         metadata["/CreationDate"] = metadata["/ModDate"] = stamp
     writer.add_metadata(metadata)
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)

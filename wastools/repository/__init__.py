@@ -11,23 +11,53 @@ Every problem is collected with its file, line and column; nothing stops at the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from .. import model
 from ..problems import Problem, display_path
 from ..yamlio import DEFAULT_LIMITS, Limits
 from .canonical import FIGURE_KEY_ORDER, HISTORY_KEY_ORDER, UNIT_KEY_ORDER, canonical_unit
-from .files import (CATALOGUE_FILES, SCHEMA_REFS, LoadedFile, RepositoryNotFound, existing_units, find_root, kind_of, load_file,
-                    plain_path, read_plain, refusal, unit_files)
+from .files import (
+    CATALOGUE_FILES,
+    SCHEMA_REFS,
+    LoadedFile,
+    RepositoryNotFound,
+    existing_units,
+    find_root,
+    kind_of,
+    load_file,
+    plain_path,
+    read_plain,
+    refusal,
+    unit_files,
+)
 from .integrity import Context, KnownUnits, check_unit, cross_unit_problems
 from .schema import SCHEMA_FILES, schema_problems, schema_validator, validator
 
 __all__ = [
-    "CATALOGUE_FILES", "FIGURE_KEY_ORDER", "HISTORY_KEY_ORDER", "SCHEMA_FILES", "SCHEMA_REFS", "UNIT_KEY_ORDER", "LoadedFile",
-    "RepositoryNotFound", "Validation", "canonical_unit", "existing_units", "find_root", "kind_of", "plain_path", "read_plain",
-    "refusal", "schema_problems", "schema_validator", "unit_files", "validate", "validator",
+    "CATALOGUE_FILES",
+    "FIGURE_KEY_ORDER",
+    "HISTORY_KEY_ORDER",
+    "SCHEMA_FILES",
+    "SCHEMA_REFS",
+    "UNIT_KEY_ORDER",
+    "LoadedFile",
+    "RepositoryNotFound",
+    "Validation",
+    "canonical_unit",
+    "existing_units",
+    "find_root",
+    "kind_of",
+    "plain_path",
+    "read_plain",
+    "refusal",
+    "schema_problems",
+    "schema_validator",
+    "unit_files",
+    "validate",
+    "validator",
 ]
 
 
@@ -54,9 +84,13 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
     """Validate the repository at ``root``. With ``paths``, report only problems in those
     files (the rest of the repository is still read, so that cross-file checks work)."""
     problems: list[Problem] = []
-    catalogues = {kind: load_file(root / "cards" / name, root, kind, limits, problems) for name, kind in CATALOGUE_FILES.items()}
+    catalogues = {
+        kind: load_file(root / "cards" / name, root, kind, limits, problems) for name, kind in CATALOGUE_FILES.items()
+    }
     extra = [plain_path(p) for p in (paths or [])]
-    files = list(dict.fromkeys([plain_path(p) for p in unit_files(root)] + [p for p in extra if kind_of(p, root) == "unit"]))
+    files = list(
+        dict.fromkeys([plain_path(p) for p in unit_files(root)] + [p for p in extra if kind_of(p, root) == "unit"])
+    )
     units = [load_file(p, root, "unit", limits, problems) for p in files]
     context = Context.build(catalogues)
     problems.extend(context.catalogue_problems(catalogues))
@@ -88,7 +122,11 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
     bad_files = {p.path for p in problems if p.is_error}
     if paths is None and bad_files <= shown_scenarios:
         # errors only in scenarios: everything else is usable, each bad scenario blocks its own pack
-        good = {sid: s for sid, s in built_scenarios.items() if display_path(root / "scenarios" / f"{sid}.yaml", root) not in bad_files}
+        good = {
+            sid: s
+            for sid, s in built_scenarios.items()
+            if display_path(root / "scenarios" / f"{sid}.yaml", root) not in bad_files
+        }
         result.usable = model.Repository(
             units=dict(sorted(repo_units.items())),
             sets=context.sets,

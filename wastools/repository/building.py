@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import model
 
+
 def build_unit(data: dict, abilities: list[model.Ability]) -> model.Unit:
     attacks = tuple(
         model.Attack(kind, tuple(data["attacks"][kind]))  # type: ignore[arg-type]
@@ -11,11 +12,24 @@ def build_unit(data: dict, abilities: list[model.Ability]) -> model.Unit:
         if kind in (data.get("attacks") or {})
     )
     return model.Unit(
-        id=data["id"], name=data["name"], nation=data["nation"], type=data["type"], set=data["set"],
-        number=data["number"], rarity=data["rarity"], year=data["year"], points=data["points"],
-        armor=data["armor"], vital_armor=data["vital_armor"], hull=data["hull"], speed=data.get("speed"),
-        flagship=data.get("flagship"), carrier_capacity=data.get("carrier_capacity"), attacks=attacks,
-        abilities=tuple(abilities), history=build_history(data.get("history") or {}),
+        id=data["id"],
+        name=data["name"],
+        nation=data["nation"],
+        type=data["type"],
+        set=data["set"],
+        number=data["number"],
+        rarity=data["rarity"],
+        year=data["year"],
+        points=data["points"],
+        armor=data["armor"],
+        vital_armor=data["vital_armor"],
+        hull=data["hull"],
+        speed=data.get("speed"),
+        flagship=data.get("flagship"),
+        carrier_capacity=data.get("carrier_capacity"),
+        attacks=attacks,
+        abilities=tuple(abilities),
+        history=build_history(data.get("history") or {}),
     )
 
 
@@ -23,4 +37,9 @@ def build_history(h: dict) -> model.History:
     def figure(d: dict | None) -> model.Figure | None:
         return model.Figure(float(d["value"]), d["unit"], d["source"], d.get("note")) if d else None
 
-    return model.History(h.get("class"), figure(h.get("top_speed")), figure(h.get("length")), tuple(sorted((h.get("missing") or {}).items())))
+    return model.History(
+        h.get("class"),
+        figure(h.get("top_speed")),
+        figure(h.get("length")),
+        tuple(sorted((h.get("missing") or {}).items())),
+    )

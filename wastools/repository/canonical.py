@@ -10,8 +10,24 @@ from .. import model
 from ..yamlio import flow
 
 UNIT_KEY_ORDER = (
-    "id", "name", "nation", "type", "set", "number", "rarity", "year", "points", "flagship",
-    "speed", "carrier_capacity", "armor", "vital_armor", "hull", "attacks", "abilities", "history",
+    "id",
+    "name",
+    "nation",
+    "type",
+    "set",
+    "number",
+    "rarity",
+    "year",
+    "points",
+    "flagship",
+    "speed",
+    "carrier_capacity",
+    "armor",
+    "vital_armor",
+    "hull",
+    "attacks",
+    "abilities",
+    "history",
 )
 HISTORY_KEY_ORDER = ("class", "top_speed", "length", "missing", "note")
 FIGURE_KEY_ORDER = ("value", "unit", "source", "note")

@@ -38,6 +38,7 @@ def find_root(start: Path) -> Path:
             return folder
     raise RepositoryNotFound(f"no data repository (a folder with cards/ and schemas/) at or above {start}")
 
+
 @dataclass
 class LoadedFile:
     path: Path
@@ -115,8 +116,10 @@ def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[
     with path.open("rb") as handle:
         first = handle.readline().decode("utf-8-sig", "replace").rstrip("\r\n")
     if not first.startswith(SCHEMA_LINE_PREFIX):
-        return [Problem(shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}...' so that editors check the file")]
-    ref = first[len(SCHEMA_LINE_PREFIX):].strip()
+        return [
+            Problem(shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}...' so that editors check the file")
+        ]
+    ref = first[len(SCHEMA_LINE_PREFIX) :].strip()
     if expected is not None and ref != expected:
         return [Problem(shown, 1, len(SCHEMA_LINE_PREFIX) + 1, "$schema", f"must name {expected!r}, not {ref[:80]!r}")]
     if expected is None and not ref.endswith(".schema.json"):

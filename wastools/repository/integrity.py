@@ -16,6 +16,7 @@ from ..yamlio import Document
 from .building import build_unit
 from .files import LoadedFile
 
+
 class KnownUnits(dict):
     """The valid units, and the ids of unit files that have errors (reported in those files)."""
 
@@ -30,14 +31,26 @@ class Context:
     ability_patterns: list[tuple[re.Pattern[str], str]]
 
     @classmethod
-    def build(cls, catalogues: dict[str, LoadedFile]) -> "Context":
+    def build(cls, catalogues: dict[str, LoadedFile]) -> Context:
         def entries(kind: str, key: str) -> list[dict]:
             doc = catalogues[kind].doc
             return [e for e in (doc.data.get(key, []) if doc else []) if isinstance(e, dict)]
 
-        sets = {e["id"]: model.CardSet(e["id"], e["name"], e["year"], e["total"]) for e in entries("sets", "sets") if {"id", "name", "year", "total"} <= set(e)}
-        nations = {e["id"]: model.Nation(e["id"], e["name"], e["side"]) for e in entries("nations", "nations") if {"id", "name", "side"} <= set(e)}
-        abilities = {e["name"]: model.AbilityInfo(e["name"], e.get("summary")) for e in entries("abilities", "abilities") if "name" in e}
+        sets = {
+            e["id"]: model.CardSet(e["id"], e["name"], e["year"], e["total"])
+            for e in entries("sets", "sets")
+            if {"id", "name", "year", "total"} <= set(e)
+        }
+        nations = {
+            e["id"]: model.Nation(e["id"], e["name"], e["side"])
+            for e in entries("nations", "nations")
+            if {"id", "name", "side"} <= set(e)
+        }
+        abilities = {
+            e["name"]: model.AbilityInfo(e["name"], e.get("summary"))
+            for e in entries("abilities", "abilities")
+            if "name" in e
+        }
         patterns = [(ability_regex(name), name) for name in abilities]
         return cls(sets, nations, abilities, patterns)
 
@@ -52,7 +65,12 @@ class Context:
             for i, entry in enumerate(doc.data.get(key, [])):
                 if isinstance(entry, dict) and id_key in entry:
                     if entry[id_key] in seen:
-                        problems.append(doc.problem([key, i, id_key], f"{entry[id_key]!r} is listed twice (first at item {seen[entry[id_key]]})"))
+                        problems.append(
+                            doc.problem(
+                                [key, i, id_key],
+                                f"{entry[id_key]!r} is listed twice (first at item {seen[entry[id_key]]})",
+                            )
+                        )
                     seen.setdefault(entry[id_key], i)
         return problems
 
@@ -80,21 +98,41 @@ def check_unit(loaded: LoadedFile, root: Path, ctx: Context, problems: list[Prob
     if isinstance(nation, str):
         reported = any(p.path == doc.path and p.field == "nation" for p in problems)  # by the schema
         if nation not in ctx.nations and not reported:
-            problems.append(doc.problem(["nation"], f"nation {nation!r} is not in cards/nations.yaml{did_you_mean(nation, ctx.nations)}"))
-        if nation in ctx.nations and loaded.path.parent.parent.resolve() == (root / "cards").resolve() and loaded.path.parent.name != nation:
-            problems.append(doc.problem(["nation"], f"unit of nation {nation!r} is in folder cards/{loaded.path.parent.name}/"))
+            problems.append(
+                doc.problem(
+                    ["nation"], f"nation {nation!r} is not in cards/nations.yaml{did_you_mean(nation, ctx.nations)}"
+                )
+            )
+        if (
+            nation in ctx.nations
+            and loaded.path.parent.parent.resolve() == (root / "cards").resolve()
+            and loaded.path.parent.name != nation
+        ):
+            problems.append(
+                doc.problem(["nation"], f"unit of nation {nation!r} is in folder cards/{loaded.path.parent.name}/")
+            )
     card_set = ctx.sets.get(data.get("set")) if isinstance(data.get("set"), str) else None
     if isinstance(data.get("set"), str) and card_set is None:
-        problems.append(doc.problem(["set"], f"set {data['set']!r} is not in cards/sets.yaml{did_you_mean(data['set'], ctx.sets)}"))
+        problems.append(
+            doc.problem(["set"], f"set {data['set']!r} is not in cards/sets.yaml{did_you_mean(data['set'], ctx.sets)}")
+        )
     if card_set and isinstance(data.get("number"), int) and data["number"] > card_set.total:
-        problems.append(doc.problem(["number"], f"number {data['number']} is above the {card_set.total} units of set {card_set.id!r}"))
+        problems.append(
+            doc.problem(
+                ["number"], f"number {data['number']} is above the {card_set.total} units of set {card_set.id!r}"
+            )
+        )
     abilities = []
     for i, text in enumerate(data.get("abilities") or []):
         if not isinstance(text, str):
             continue
         ability = ctx.match_ability(text)
         if ability is None:
-            problems.append(doc.problem(["abilities", i], f"ability {text!r} is not in cards/abilities.yaml{ctx.ability_hint(text)}"))
+            problems.append(
+                doc.problem(
+                    ["abilities", i], f"ability {text!r} is not in cards/abilities.yaml{ctx.ability_hint(text)}"
+                )
+            )
         else:
             abilities.append(ability)
     problems.extend(_type_problems(doc, data))
@@ -140,7 +178,9 @@ def _history_problems(doc: Document, data: dict) -> list[Problem]:
     if isinstance(speed, dict) and speed.get("unit") in ("kn", "mph"):
         expected = "mph" if aircraft else "kn"
         if speed["unit"] != expected:
-            problems.append(doc.problem(["history", "top_speed", "unit"], f"top speed of a {unit_type} is given in {expected}"))
+            problems.append(
+                doc.problem(["history", "top_speed", "unit"], f"top speed of a {unit_type} is given in {expected}")
+            )
     if aircraft and "length" in history:
         problems.append(doc.problem(["history", "length"], "aircraft carry no length"))
     needed = ("top_speed",) if aircraft else ("top_speed", "length")
@@ -148,11 +188,24 @@ def _history_problems(doc: Document, data: dict) -> list[Problem]:
     for name in needed:
         where = doc.position(["history"] if "history" in data else [])
         if name not in history and not missing.get(name):
-            problems.append(Problem(doc.path, *where, f"history.{name}",
-                                    f"no figure and no reason: add it with its source, or say why under history.missing.{name}"))
+            problems.append(
+                Problem(
+                    doc.path,
+                    *where,
+                    f"history.{name}",
+                    f"no figure and no reason: add it with its source, or say why under history.missing.{name}",
+                )
+            )
         elif name not in history:
-            problems.append(Problem(doc.path, *where, f"history.{name}",
-                                    f"missing ({missing[name]}); variants that need it use their documented fallback", Severity.WARNING))
+            problems.append(
+                Problem(
+                    doc.path,
+                    *where,
+                    f"history.{name}",
+                    f"missing ({missing[name]}); variants that need it use their documented fallback",
+                    Severity.WARNING,
+                )
+            )
         elif name in missing:
             problems.append(doc.problem(["history", "missing", name], "figure is present: remove it from missing"))
     return problems

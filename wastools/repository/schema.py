@@ -4,7 +4,7 @@ with a suggestion for every misspelt name or value."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
@@ -23,7 +23,7 @@ SCHEMA_FILES = {
 # The `$schema=` reference each kind of file carries, relative to its usual folder.
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(schema_path: str) -> Draft202012Validator:
     schema = json.loads(Path(schema_path).read_text("utf-8"))
     Draft202012Validator.check_schema(schema)
@@ -36,6 +36,7 @@ def schema_validator(path: Path) -> Draft202012Validator:
 
 def validator(root: Path, kind: str) -> Draft202012Validator:
     return _validator(str((root / "schemas" / SCHEMA_FILES[kind]).resolve()))
+
 
 def schema_problems(doc: Document, root: Path, kind: str) -> list[Problem]:
     problems = []
@@ -51,18 +52,29 @@ def _located(doc: Document, error, top_fields: dict) -> list[Problem]:
         allowed = set(error.schema.get("properties", {}))
         extra = [k for k in error.instance if k not in allowed]
         return [
-            Problem(doc.path, *doc.key_position(parts, key), format_field(parts + [key]),
-                    f"unknown field {key!r}{did_you_mean(str(key), allowed - set(error.instance))}")
+            Problem(
+                doc.path,
+                *doc.key_position(parts, key),
+                format_field(parts + [key]),
+                f"unknown field {key!r}{did_you_mean(str(key), allowed - set(error.instance))}",
+            )
             for key in extra
         ]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else ""
         known = error.schema.get("properties", top_fields if not parts else None)  # a required list in if/then has none
-        unknown = [str(k) for k in error.instance if k not in known] if isinstance(known, dict) and isinstance(error.instance, dict) else []
+        unknown = (
+            [str(k) for k in error.instance if k not in known]
+            if isinstance(known, dict) and isinstance(error.instance, dict)
+            else []
+        )
         if missing and closest(missing, unknown):
             return []  # a misspelt field: reported once, as an unknown field with this suggestion
-        return [doc.problem(parts, "required field is missing") if not missing else
-                Problem(doc.path, *doc.position(parts), format_field(parts + [missing]), "required field is missing")]
+        return [
+            doc.problem(parts, "required field is missing")
+            if not missing
+            else Problem(doc.path, *doc.position(parts), format_field(parts + [missing]), "required field is missing")
+        ]
     return [doc.problem(parts, _message(error))]
 
 
@@ -76,8 +88,11 @@ def _message(error) -> str:
             return specific[0].message
     if error.validator == "enum":
         hint = did_you_mean(str(error.instance), map(str, error.validator_value))
-        return f"{error.instance!r} is not one of the allowed values{hint}" if hint else \
-            f"{error.instance!r} is not one of: " + ", ".join(map(str, error.validator_value))
+        return (
+            f"{error.instance!r} is not one of the allowed values{hint}"
+            if hint
+            else f"{error.instance!r} is not one of: " + ", ".join(map(str, error.validator_value))
+        )
     if error.validator == "not" and isinstance(error.validator_value, dict) and "required" in error.validator_value:
         return "field is not allowed for this type of unit: " + ", ".join(error.validator_value["required"])
     return error.message

@@ -16,10 +16,14 @@ from .data import SiteSpec
 __all__ = ["SiteReport", "SiteSpec", "build_site", "build_site_for", "render_site"]
 
 
-def build_site_for(repo: Repository, root: Path, out: Path, selection: Any, options: Any, force: bool = False) -> SiteReport:
+def build_site_for(
+    repo: Repository, root: Path, out: Path, selection: Any, options: Any, force: bool = False
+) -> SiteReport:
     """The site for a build's selection (``wastools.build.Selection``) and options: the chosen
     units, and each chosen variant with the parameters the decks use."""
     from ..build import data_fingerprint
 
-    spec = SiteSpec(tuple(selection.chosen_units(repo)), tuple((v, options.variant_params(v)) for v in selection.chosen_variants()))
+    spec = SiteSpec(
+        tuple(selection.chosen_units(repo)), tuple((v, options.variant_params(v)) for v in selection.chosen_variants())
+    )
     return build_site(repo, out, spec, data_fingerprint(root), force, options.jobs, prune=selection.is_everything)

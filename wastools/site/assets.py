@@ -9,6 +9,7 @@ outside the site folder. Any other URL in the card CSS is an error, not a silent
 from __future__ import annotations
 
 import re
+
 from ..render.cards import CARD_DIR
 from ..render.fetcher import FONT_SCHEME
 from ..resources import FONTS, TEMPLATES
@@ -30,7 +31,7 @@ def card_css() -> tuple[str, dict[str, bytes]]:
     def rewrite(match: re.Match) -> str:
         url = match.group(2).strip()
         if url.startswith(FONT_SCHEME):
-            name = url[len(FONT_SCHEME):]
+            name = url[len(FONT_SCHEME) :]
             path = (FONTS / name).resolve()
             if path.parent != FONTS.resolve() or not path.is_file():
                 raise AssetError(f"wastools/templates/cards/card.css names a font that does not exist: {url}")

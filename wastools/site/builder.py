@@ -40,8 +40,12 @@ class SiteReport:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(str(SITE_TEMPLATES)), undefined=StrictUndefined,
-                      autoescape=select_autoescape(default=True, default_for_string=True), keep_trailing_newline=True)
+    env = Environment(
+        loader=FileSystemLoader(str(SITE_TEMPLATES)),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        keep_trailing_newline=True,
+    )
     env.filters["num"] = lambda v: f"{v:g}" if isinstance(v, float) else v
     return env
 
@@ -50,8 +54,9 @@ def _render(template: str, **values: Any) -> bytes:
     return environment().get_template(template).render(version=__version__, **values).encode("utf-8")
 
 
-def render_site(repo: Repository, spec: SiteSpec, cache: Path | None = None, workers: int = 1,
-                prune: bool = False) -> tuple[dict[str, bytes], SiteReport]:
+def render_site(
+    repo: Repository, spec: SiteSpec, cache: Path | None = None, workers: int = 1, prune: bool = False
+) -> tuple[dict[str, bytes], SiteReport]:
     """Every file of the site by its path inside the site folder; card faces come from
     ``cache`` (a folder) where current, the rest are made on ``workers`` processes."""
     report = SiteReport()
@@ -61,21 +66,40 @@ def render_site(repo: Repository, spec: SiteSpec, cache: Path | None = None, wor
     skipped += [k for k in repo.extra.get("scenarios", {}) if k not in scenarios]
     spec = SiteSpec(tuple(units), spec.variants)
     rows = [data.index_entry(repo, u) for u in units]
-    variants = [{"name": v.name, "title": v.title, "seed": v.seed, "description": v.description} for v, _p in spec.variants]
+    variants = [
+        {"name": v.name, "title": v.title, "seed": v.seed, "description": v.description} for v, _p in spec.variants
+    ]
     scenario_list = [{"id": s.id, "title": s.title, "variant": s.variant} for s in scenarios.values()]
     files: dict[str, bytes] = {}
     common = {"variants": variants, "scenarios": scenario_list}
     files["index.html"] = _render("index.html.j2", root="", rows=rows, choices=data.filter_choices(rows), **common)
-    files["units.json"] = (json.dumps({"tool": f"wastools {__version__}", "units": rows}, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-    files["fleet.html"] = _render("fleet.html.j2", root="", rows=rows, choices=data.filter_choices(rows),
-                                  fleet_variants=data.fleet_variants(spec), **common)
+    files["units.json"] = (
+        json.dumps({"tool": f"wastools {__version__}", "units": rows}, indent=1, ensure_ascii=False) + "\n"
+    ).encode("utf-8")
+    files["fleet.html"] = _render(
+        "fleet.html.j2",
+        root="",
+        rows=rows,
+        choices=data.filter_choices(rows),
+        fleet_variants=data.fleet_variants(spec),
+        **common,
+    )
     cards = site_cards(repo, data.card_jobs(spec), cache, workers, prune)
     for unit in units:
-        files[f"units/{unit.id}.html"] = _render("unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios, cards), **common)
+        files[f"units/{unit.id}.html"] = _render(
+            "unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios, cards), **common
+        )
     for variant, params in spec.variants:
-        files[f"variants/{variant.name}.html"] = _render("variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common)
+        files[f"variants/{variant.name}.html"] = _render(
+            "variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common
+        )
     for s in scenarios.values():
-        files[f"scenarios/{s.id}.html"] = _render("scenario.html.j2", root="../", page=scenario_page(s, spec.unit_ids, frozenset(v.name for v, _p in spec.variants)), **common)
+        files[f"scenarios/{s.id}.html"] = _render(
+            "scenario.html.j2",
+            root="../",
+            page=scenario_page(s, spec.unit_ids, frozenset(v.name for v, _p in spec.variants)),
+            **common,
+        )
     report.pages = sum(1 for name in files if name.endswith(".html"))
     files.update({f"assets/{name}": content for name, content in static_files().items()})
     report.files = len(files)
@@ -96,7 +120,13 @@ def site_fingerprint() -> str:
 def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
     from ..build import code_fingerprint
 
-    parts = [code_fingerprint(), site_fingerprint(), repo_fingerprint, [u.id for u in spec.units], [(v.name, sorted((k, str(p)) for k, p in params.items())) for v, params in spec.variants]]
+    parts = [
+        code_fingerprint(),
+        site_fingerprint(),
+        repo_fingerprint,
+        [u.id for u in spec.units],
+        [(v.name, sorted((k, str(p)) for k, p in params.items())) for v, params in spec.variants],
+    ]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
@@ -133,13 +163,26 @@ def write_site(files: dict[str, bytes], target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def build_site(repo: Repository, out: Path, spec: SiteSpec, repo_fingerprint: str = "", force: bool = False,
-               workers: int = 1, prune: bool = False) -> SiteReport:
+def build_site(
+    repo: Repository,
+    out: Path,
+    spec: SiteSpec,
+    repo_fingerprint: str = "",
+    force: bool = False,
+    workers: int = 1,
+    prune: bool = False,
+) -> SiteReport:
     """Render and write ``out/site``; a no-op when nothing it depends on changed."""
     target = out / "site"
     key_file = out / ".cache" / "site-key"
     key = site_key(repo_fingerprint, spec)
-    if not force and repo_fingerprint and target.is_dir() and key_file.is_file() and key_file.read_text().strip() == key:
+    if (
+        not force
+        and repo_fingerprint
+        and target.is_dir()
+        and key_file.is_file()
+        and key_file.read_text().strip() == key
+    ):
         return SiteReport()
     files, report = render_site(repo, spec, out / ".cache" / "site-cards", workers, prune)
     write_site(files, target)

@@ -30,15 +30,24 @@ def card_key(repo: Repository, unit: Unit, variant: str, params: dict[str, Any])
     from ..build import code_fingerprint
 
     abilities = [repr(repo.abilities.get(a.pattern)) for a in unit.abilities]
-    parts = [code_fingerprint(), variant, sorted((k, repr(v)) for k, v in params.items()), repr(unit),
-             repr(repo.nations.get(unit.nation)), repr(repo.sets.get(unit.set)), abilities]
+    parts = [
+        code_fingerprint(),
+        variant,
+        sorted((k, repr(v)) for k, v in params.items()),
+        repr(unit),
+        repr(repo.nations.get(unit.nation)),
+        repr(repo.sets.get(unit.set)),
+        abilities,
+    ]
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def _html(repo: Repository, job: Job) -> str:
     unit_id, name, params = job
     variant = VARIANTS[name]
-    return str(card_render.render_card_html(card_render.card_view(variant.adapt(repo.units[unit_id], params), variant, repo)))
+    return str(
+        card_render.render_card_html(card_render.card_view(variant.adapt(repo.units[unit_id], params), variant, repo))
+    )
 
 
 def _init(repo: Repository) -> None:
@@ -55,13 +64,14 @@ def _make(repo: Repository, jobs: list[Job], workers: int) -> list[str]:
     if workers <= 1 or len(jobs) < 50:
         return [_html(repo, job) for job in jobs]
     size = max(1, len(jobs) // (workers * 4))
-    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
     with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(repo,)) as pool:
         return [html for chunk in pool.map(_batch, chunks) for html in chunk]
 
 
-def site_cards(repo: Repository, jobs: list[Job], cache: Path | None = None, workers: int = 1,
-               prune: bool = False) -> dict[tuple[str, str], Markup]:
+def site_cards(
+    repo: Repository, jobs: list[Job], cache: Path | None = None, workers: int = 1, prune: bool = False
+) -> dict[tuple[str, str], Markup]:
     """HTML of each (unit, variant) card, from the cache where it is current. ``prune``
     (for a site of every unit) drops cached cards that no longer match any unit."""
     keys = {(u, v): card_key(repo, repo.units[u], v, p) for u, v, p in jobs}

@@ -21,7 +21,9 @@ def site_step(repo: Repository, root: Path, out: Path, selection, options) -> st
     where = _shown(out / "site", root)
     if not report.written:
         return f"site unchanged: open {where}/index.html"
-    skipped = f" (left out ids that are not safe file names: {', '.join(report.skipped_ids)})" if report.skipped_ids else ""
+    skipped = (
+        f" (left out ids that are not safe file names: {', '.join(report.skipped_ids)})" if report.skipped_ids else ""
+    )
     return f"site: {report.pages} pages in {time.perf_counter() - started:.1f} s{skipped}; open {where}/index.html"
 
 
@@ -39,8 +41,10 @@ def roster_step(repo: Repository, root: Path, out: Path, path: Path, options, li
     written = build_roster(repo, root, out, roster, options)
     verdict = next(c for n, _t, c in roster.checks() if n == roster.variant)
     legal = "legal" if verdict.legal else "NOT legal: " + "; ".join(verdict.problems)
-    click.echo(f"{roster.cards} cards, {roster.points} points ({legal} under {roster.variant}); wrote "
-               + ", ".join(str(_shown(out / rel, root)) for rel in written))
+    click.echo(
+        f"{roster.cards} cards, {roster.points} points ({legal} under {roster.variant}); wrote "
+        + ", ".join(str(_shown(out / rel, root)) for rel in written)
+    )
     return 0
 
 

@@ -64,20 +64,34 @@ def index_entry(repo: Repository, unit: Unit) -> dict[str, Any]:
     nation = repo.nations.get(unit.nation)
     card_set = repo.sets.get(unit.set)
     return {
-        "id": unit.id, "name": unit.name, "nation": unit.nation, "nation_name": nation.name if nation else unit.nation,
-        "side": side_of(repo, unit), "type": unit.type, "type_label": type_label(unit.type),
-        "set": unit.set, "set_name": card_set.name if card_set else unit.set, "number": unit.number,
-        "year": unit.year, "points": unit.points, "href": f"units/{unit.id}.html",
+        "id": unit.id,
+        "name": unit.name,
+        "nation": unit.nation,
+        "nation_name": nation.name if nation else unit.nation,
+        "side": side_of(repo, unit),
+        "type": unit.type,
+        "type_label": type_label(unit.type),
+        "set": unit.set,
+        "set_name": card_set.name if card_set else unit.set,
+        "number": unit.number,
+        "year": unit.year,
+        "points": unit.points,
+        "href": f"units/{unit.id}.html",
     }
 
 
 def filter_choices(rows: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]]]:
     """(value, label) pairs for each filter, from the units actually on the site."""
+
     def pairs(key: str, label: str) -> list[tuple[str, str]]:
         return sorted({(r[key], r[label]) for r in rows}, key=lambda p: p[1].lower())
 
-    return {"nation": pairs("nation", "nation_name"), "side": pairs("side", "side"),
-            "type": pairs("type", "type_label"), "set": pairs("set", "set_name")}
+    return {
+        "nation": pairs("nation", "nation_name"),
+        "side": pairs("side", "side"),
+        "type": pairs("type", "type_label"),
+        "set": pairs("set", "set_name"),
+    }
 
 
 # --- unit pages ----------------------------------------------------------------------------
@@ -92,10 +106,19 @@ def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
         label = ATTACK_LABELS.get(attack.type, attack.type)
         cells = "; ".join(f"band {b.band}: {w.dice(b.dice)} at {_reach(b.min, b.max, b.unit)}" for b in attack.bands)
         conditions = "; ".join(f"band {b.band}: {b.condition}" for b in attack.bands if b.condition)
-        source = "; ".join(filter(None, [conditions, *attack.notes])) or "the card's dice, each range band in the variant's distances"
+        source = (
+            "; ".join(filter(None, [conditions, *attack.notes]))
+            or "the card's dice, each range band in the variant's distances"
+        )
         rows.append({"what": label, "value": cells or "-", "source": source})
     for name, value in adapted.rules.items():
-        rows.append({"what": name.replace("_", " ").capitalize(), "value": _value_text(value.value, value.unit), "source": value.source})
+        rows.append(
+            {
+                "what": name.replace("_", " ").capitalize(),
+                "value": _value_text(value.value, value.unit),
+                "source": value.source,
+            }
+        )
     return rows
 
 
@@ -119,19 +142,37 @@ def history_rows(unit: Unit) -> list[dict[str, Any]]:
         rows.append({"what": "Class", "value": h.class_name, "source": None, "href": None, "note": None})
     for what, figure in (("Top speed", h.top_speed), ("Length", h.length)):
         if figure is not None:
-            rows.append({"what": what, "value": f"{fmt_value(figure.value)} {figure.unit}", "source": figure.source,
-                         "href": link(figure.source), "note": figure.note})
+            rows.append(
+                {
+                    "what": what,
+                    "value": f"{fmt_value(figure.value)} {figure.unit}",
+                    "source": figure.source,
+                    "href": link(figure.source),
+                    "note": figure.note,
+                }
+            )
     return rows
 
 
 def deck_links(unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> list[dict[str, str]]:
     """The PDFs that print this unit's card (Letter and A4), relative to a unit page (build/site/units/)."""
-    out = [{"label": f"{variant.title} deck", "letter": f"../../{variant.name}/cards.pdf", "a4": f"../../{variant.name}/cards-a4.pdf"}
-           for variant, _params in spec.variants]
+    out = [
+        {
+            "label": f"{variant.title} deck",
+            "letter": f"../../{variant.name}/cards.pdf",
+            "a4": f"../../{variant.name}/cards-a4.pdf",
+        }
+        for variant, _params in spec.variants
+    ]
     for scenario in scenarios.values():
         if any(u.id == unit.id for u in scenario.units()) and safe_id(scenario.id):
-            out.append({"label": f"Scenario pack: {scenario.title}", "letter": f"../../scenarios/{scenario.id}.pdf",
-                        "a4": f"../../scenarios/{scenario.id}-a4.pdf"})
+            out.append(
+                {
+                    "label": f"Scenario pack: {scenario.title}",
+                    "letter": f"../../scenarios/{scenario.id}.pdf",
+                    "a4": f"../../scenarios/{scenario.id}-a4.pdf",
+                }
+            )
     return out
 
 
@@ -151,28 +192,50 @@ def card_jobs(spec: SiteSpec) -> list[tuple[str, str, dict[str, Any]]]:
     return [(u.id, v.name, params) for u in spec.units for v, params in variants]
 
 
-def unit_page(repo: Repository, unit: Unit, spec: SiteSpec, scenarios: dict[str, Any], cards: dict[tuple[str, str], Markup]) -> dict[str, Any]:
+def unit_page(
+    repo: Repository, unit: Unit, spec: SiteSpec, scenarios: dict[str, Any], cards: dict[tuple[str, str], Markup]
+) -> dict[str, Any]:
     variants = []
     base = None
     for variant, params in spec.variants:
         adapted = variant.adapt(unit, params)
-        entry = {"name": variant.name, "title": variant.title, "seed": variant.seed, "card": cards[unit.id, variant.name],
-                 "derivations": derivations(adapted), "warnings": list(adapted.warnings),
-                 "parameters": [(k, shown(v)) for k, v in sorted(adapted.parameters.items()) if "." not in k]}
+        entry = {
+            "name": variant.name,
+            "title": variant.title,
+            "seed": variant.seed,
+            "card": cards[unit.id, variant.name],
+            "derivations": derivations(adapted),
+            "warnings": list(adapted.warnings),
+            "parameters": [(k, shown(v)) for k, v in sorted(adapted.parameters.items()) if "." not in k],
+        }
         if variant.name == BASE_VARIANT:
             base = entry
         else:
             variants.append(entry)
     if base is None:  # the base card is always shown, even when the standard deck is not built
         standard = VARIANTS[BASE_VARIANT]
-        base = {"name": standard.name, "title": standard.title, "seed": standard.seed, "card": cards[unit.id, BASE_VARIANT]}
-    in_scenarios = [{"title": s.title, "href": f"../scenarios/{s.id}.html"} for s in scenarios.values()
-                    if safe_id(s.id) and any(u.id == unit.id for u in s.units())]
-    return {"unit": index_entry(repo, unit), "abilities": [a.text for a in unit.abilities], "base": base,
-            "variants": variants, "history": history_rows(unit),
-            "missing": [f"{field}: {why}" for field, why in unit.history.missing],
-            "decks": deck_links(unit, spec, scenarios), "scenarios": in_scenarios,
-            "rarity": unit.rarity}
+        base = {
+            "name": standard.name,
+            "title": standard.title,
+            "seed": standard.seed,
+            "card": cards[unit.id, BASE_VARIANT],
+        }
+    in_scenarios = [
+        {"title": s.title, "href": f"../scenarios/{s.id}.html"}
+        for s in scenarios.values()
+        if safe_id(s.id) and any(u.id == unit.id for u in s.units())
+    ]
+    return {
+        "unit": index_entry(repo, unit),
+        "abilities": [a.text for a in unit.abilities],
+        "base": base,
+        "variants": variants,
+        "history": history_rows(unit),
+        "missing": [f"{field}: {why}" for field, why in unit.history.missing],
+        "decks": deck_links(unit, spec, scenarios),
+        "scenarios": in_scenarios,
+        "rarity": unit.rarity,
+    }
 
 
 # --- variant pages -------------------------------------------------------------------------
@@ -197,14 +260,42 @@ def variant_outputs(variant: Variant) -> list[dict[str, str]]:
 def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> dict[str, Any]:
     from ..aids import aid
 
-    parameters = [{"name": p.name, "value": shown(params.get(p.name, p.default)), "default": shown(p.default), "help": p.help,
-                   "choices": ", ".join(map(fmt_value, p.choices)) if p.choices else ""} for p in variant.parameters]
-    sections = [{"title": s.title, "source": s.source, "lines": list(s.lines),
-                 "tables": [{"header": list(t.header), "rows": [[fmt_value(c) if not isinstance(c, str) else c for c in row] for row in t.rows],
-                             "caption": t.caption} for t in s.tables]} for s in aid(variant.name, repo, params)]
-    return {"name": variant.name, "title": variant.title, "seed": variant.seed, "description": variant.description,
-            "distance_unit": variant.distance_unit, "parameters": parameters, "sections": sections,
-            "outputs": variant_outputs(variant)}
+    parameters = [
+        {
+            "name": p.name,
+            "value": shown(params.get(p.name, p.default)),
+            "default": shown(p.default),
+            "help": p.help,
+            "choices": ", ".join(map(fmt_value, p.choices)) if p.choices else "",
+        }
+        for p in variant.parameters
+    ]
+    sections = [
+        {
+            "title": s.title,
+            "source": s.source,
+            "lines": list(s.lines),
+            "tables": [
+                {
+                    "header": list(t.header),
+                    "rows": [[fmt_value(c) if not isinstance(c, str) else c for c in row] for row in t.rows],
+                    "caption": t.caption,
+                }
+                for t in s.tables
+            ],
+        }
+        for s in aid(variant.name, repo, params)
+    ]
+    return {
+        "name": variant.name,
+        "title": variant.title,
+        "seed": variant.seed,
+        "description": variant.description,
+        "distance_unit": variant.distance_unit,
+        "parameters": parameters,
+        "sections": sections,
+        "outputs": variant_outputs(variant),
+    }
 
 
 # --- the fleet builder ---------------------------------------------------------------------

@@ -63,8 +63,11 @@ def _located(doc: Document, error) -> list[Problem]:
     parts = list(error.absolute_path)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(error.schema.get("properties", {}))
-        return [Problem(doc.path, *doc.key_position(parts, key), format_field(parts + [key]), f"unknown field {key!r}")
-                for key in error.instance if key not in allowed]
+        return [
+            Problem(doc.path, *doc.key_position(parts, key), format_field(parts + [key]), f"unknown field {key!r}")
+            for key in error.instance
+            if key not in allowed
+        ]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else ""
         return [Problem(doc.path, *doc.position(parts), format_field(parts + [missing]), "required field is missing")]
@@ -95,28 +98,54 @@ def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAU
             problems.append(doc.problem(["units", i, "unit"], f"no unit with id {item['unit']!r}{hint}"))
             continue
         count = item.get("count", 1)
-        entries.setdefault(unit.id, [unit, 0])[1] += count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+        entries.setdefault(unit.id, [unit, 0])[1] += (
+            count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+        )
     total = sum(n for _u, n in entries.values())
     if total > MAX_CARDS:
         problems.append(doc.problem(["units"], f"{total} cards is more than a roster may print ({MAX_CARDS})"))
     if problems:
         raise DataError(problems)
     data = doc.data
-    return Roster(data["name"], data["variant"], data["points_limit"], tuple((u, n) for u, n in entries.values()), path.stem)
+    return Roster(
+        data["name"], data["variant"], data["points_limit"], tuple((u, n) for u, n in entries.values()), path.stem
+    )
 
 
 # --- the deck --------------------------------------------------------------------------------
 
 
 def report_view(roster: Roster, repo: Repository) -> dict[str, Any]:
-    rows = [{"name": u.name, "nation": repo.nations[u.nation].name if u.nation in repo.nations else u.nation, "type": u.type, "count": n, "points": u.points * n} for u, n in roster.entries]
+    rows = [
+        {
+            "name": u.name,
+            "nation": repo.nations[u.nation].name if u.nation in repo.nations else u.nation,
+            "type": u.type,
+            "count": n,
+            "points": u.points * n,
+        }
+        for u, n in roster.entries
+    ]
     checks = []
     for name, title, check in roster.checks():
-        verdict = (f"legal: {check.points} of {check.effective_limit}" + (f" ({'; '.join(check.notes)})" if check.notes else "")
-                   if check.legal else "not legal: " + "; ".join(check.problems))
-        checks.append({"name": name, "title": title, "legal": check.legal, "verdict": verdict, "chosen": name == roster.variant})
-    return {"name": roster.name, "variant": VARIANTS[roster.variant].title, "limit": roster.points_limit, "rows": rows,
-            "cards": roster.cards, "points": roster.points, "checks": checks}
+        verdict = (
+            f"legal: {check.points} of {check.effective_limit}"
+            + (f" ({'; '.join(check.notes)})" if check.notes else "")
+            if check.legal
+            else "not legal: " + "; ".join(check.problems)
+        )
+        checks.append(
+            {"name": name, "title": title, "legal": check.legal, "verdict": verdict, "chosen": name == roster.variant}
+        )
+    return {
+        "name": roster.name,
+        "variant": VARIANTS[roster.variant].title,
+        "limit": roster.points_limit,
+        "rows": rows,
+        "cards": roster.cards,
+        "points": roster.points,
+        "checks": checks,
+    }
 
 
 def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
@@ -125,10 +154,15 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
     from ..render.fetcher import ProjectFetcher
     from ..render.scenario_pack import PAGE_SIZES
 
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES / "site")), undefined=StrictUndefined,
-                      autoescape=select_autoescape(default=True, default_for_string=True))
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES / "site")),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(default=True, default_for_string=True),
+    )
     html = env.get_template(REPORT_TEMPLATE).render(r=report_view(roster, repo), page=PAGE_SIZES[paper])
-    return HTML(string=html, base_url=(TEMPLATES / "site" / REPORT_TEMPLATE).as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
+    return HTML(
+        string=html, base_url=(TEMPLATES / "site" / REPORT_TEMPLATE).as_uri(), url_fetcher=ProjectFetcher()
+    ).write_pdf()
 
 
 def roster_output(roster: Roster, paper: str) -> str:
@@ -149,7 +183,9 @@ def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, option
     written = []
     try:
         specs = builder.deck_cards(repo, variant, params, units, stat_blocks=False, bleed=0.0)
-        keys = builder._make_cards({"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), options.jobs, builder._Tracker(progress))["roster"]
+        keys = builder._make_cards(
+            {"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), options.jobs, builder._Tracker(progress)
+        )["roster"]
         cache = out / ".cache" / "cards"
         faces = [(cache / f"{k}.pdf").read_bytes() for k in keys]
         dealt = [face for face, (_u, n) in zip(faces, roster.entries) for _ in range(n)]

@@ -59,23 +59,58 @@ def map_plan(s: Scenario) -> dict[str, Any]:
         xs, ys = [p[0] for p in f.points], [p[1] for p in f.points]
         label_at = (sum(xs) / len(xs), height - sum(ys) / len(ys))
         if len(f.points) > 1:
-            shapes.append({"kind": f.kind, "label": f.label, "points": _points(list(f.points), height), "side": f.side or "",
-                           "label_x": _inside(label_at[0], f.label, font, width), "label_y": round(label_at[1], 1)})
+            shapes.append(
+                {
+                    "kind": f.kind,
+                    "label": f.label,
+                    "points": _points(list(f.points), height),
+                    "side": f.side or "",
+                    "label_x": _inside(label_at[0], f.label, font, width),
+                    "label_y": round(label_at[1], 1),
+                }
+            )
         else:
-            marks.append({"kind": f.kind, "label": f.label, "x": round(xs[0], 1), "y": round(height - ys[0], 1),
-                          "label_x": _inside(xs[0], f.label, font, width)})
-    return {"width": round(width, 1), "height": round(height, 1), "grid": _grid(s, width, height), "shapes": shapes,
-            "marks": marks, "note": spec.grid_note, "font": font}
+            marks.append(
+                {
+                    "kind": f.kind,
+                    "label": f.label,
+                    "x": round(xs[0], 1),
+                    "y": round(height - ys[0], 1),
+                    "label_x": _inside(xs[0], f.label, font, width),
+                }
+            )
+    return {
+        "width": round(width, 1),
+        "height": round(height, 1),
+        "grid": _grid(s, width, height),
+        "shapes": shapes,
+        "marks": marks,
+        "note": spec.grid_note,
+        "font": font,
+    }
 
 
-def scenario_page(s: Scenario, on_site: frozenset[str], variants_on_site: frozenset[str] = frozenset()) -> dict[str, Any]:
+def scenario_page(
+    s: Scenario, on_site: frozenset[str], variants_on_site: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     from ..variants import VARIANTS
 
     view = briefing_view(s)
     units = []
     for unit in s.units():
         units.append({"name": unit.name, "href": f"../units/{unit.id}.html" if unit.id in on_site else None})
-    variant = {"title": VARIANTS[s.variant].title, "href": f"../variants/{s.variant}.html" if s.variant in variants_on_site else None}
-    return {"id": s.id, "view": view, "variant": variant, "units": units, "map": map_plan(s),
-            "pack": [{"label": "Scenario pack (Letter)", "href": f"../../scenarios/{s.id}.pdf"},
-                     {"label": "Scenario pack (A4)", "href": f"../../scenarios/{s.id}-a4.pdf"}]}
+    variant = {
+        "title": VARIANTS[s.variant].title,
+        "href": f"../variants/{s.variant}.html" if s.variant in variants_on_site else None,
+    }
+    return {
+        "id": s.id,
+        "view": view,
+        "variant": variant,
+        "units": units,
+        "map": map_plan(s),
+        "pack": [
+            {"label": "Scenario pack (Letter)", "href": f"../../scenarios/{s.id}.pdf"},
+            {"label": "Scenario pack (A4)", "href": f"../../scenarios/{s.id}-a4.pdf"},
+        ],
+    }

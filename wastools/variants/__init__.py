@@ -6,8 +6,7 @@ from . import hex, large_map, off_grid, standard, tabletop_cm, tabletop_inches
 from .base import AdaptedUnit, ParameterError, Variant
 
 VARIANTS: dict[str, Variant] = {
-    module.VARIANT.name: module.VARIANT
-    for module in (standard, large_map, tabletop_cm, hex, off_grid, tabletop_inches)
+    module.VARIANT.name: module.VARIANT for module in (standard, large_map, tabletop_cm, hex, off_grid, tabletop_inches)
 }
 
 

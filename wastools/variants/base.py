@@ -8,9 +8,10 @@ provenance in words, and every fallback is a warning naming the unit and the mis
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Callable
+from typing import Any
 
 from ..model import GUNNERY_KINDS, Attack, Unit
 
@@ -116,9 +117,17 @@ class AdaptedUnit:
             "parameters": {k: _num(v) for k, v in sorted(self.parameters.items())},
             "crippled": self.crippled,
             "card": {
-                "points": u.points, "year": u.year, "set": u.set, "number": u.number, "rarity": u.rarity,
-                "armor": u.armor, "vital_armor": u.vital_armor, "hull": u.hull, "speed": u.speed,
-                "flagship": u.flagship, "carrier_capacity": u.carrier_capacity,
+                "points": u.points,
+                "year": u.year,
+                "set": u.set,
+                "number": u.number,
+                "rarity": u.rarity,
+                "armor": u.armor,
+                "vital_armor": u.vital_armor,
+                "hull": u.hull,
+                "speed": u.speed,
+                "flagship": u.flagship,
+                "carrier_capacity": u.carrier_capacity,
                 "abilities": [a.text for a in u.abilities],
             },
             "movement": self.movement.to_json(),

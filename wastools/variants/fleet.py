@@ -69,12 +69,21 @@ def victory_rules(variant: str, params: dict | None = None) -> VictoryRules:
     claims = {
         "standard": ("in the objective's sector with no enemy ship there", "base game"),
         "large-map": ("in the objective's sector with no enemy ship there", "seed 000 keeps the base game rules"),
-        "tabletop-cm": ("touch the objective with no enemy vessel within range 1 (20 cm at 6 ft, 30 cm at 8 ft)", "seed 001"),
-        "hex": ("in the objective's sector, 3 hexes across, with no enemy ship there", "seed 002 keeps the base game rules"),
+        "tabletop-cm": (
+            "touch the objective with no enemy vessel within range 1 (20 cm at 6 ft, 30 cm at 8 ft)",
+            "seed 001",
+        ),
+        "hex": (
+            "in the objective's sector, 3 hexes across, with no enemy ship there",
+            "seed 002 keeps the base game rules",
+        ),
         "off-grid": ("within 1 leg of the marker with no enemy ship within 1 leg", "seed 003"),
         "tabletop-inches": ("within 5 in of the token, with no enemy ship within 10 in", "seed 004"),
     }
     if variant == "tabletop-inches" and params and "objective_enemy_clear_in" in params:
-        claims[variant] = (f"within {params['sector_in']:g} in of the token, with no enemy ship within {params['objective_enemy_clear_in']:g} in", "seed 004")
+        claims[variant] = (
+            f"within {params['sector_in']:g} in of the token, with no enemy ship within {params['objective_enemy_clear_in']:g} in",
+            "seed 004",
+        )
     claim, source = claims[variant]
     return VictoryRules(50, 150, claim, source)

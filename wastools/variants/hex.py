@@ -12,14 +12,30 @@ import math
 from typing import Any
 
 from ..model import GUNNERY_KINDS, Unit
-from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, crippled_dice, extended_bands, round_half_up
+from .base import (
+    AdaptedAttack,
+    AdaptedUnit,
+    Band,
+    Parameter,
+    Value,
+    Variant,
+    crippled_dice,
+    extended_bands,
+    round_half_up,
+)
 
 SEED = "seed 002 (hexagon grid)"
 SURFACE_DECK_GUN = (1, 4)  # dice, up to hexes: "normally 1 die @ range 4"
 HEXES_PER_SECTOR = 3  # the seed turns each map zone into 3 hexes side to side
 CARD_LABELS = {
-    "main": "Main Guns", "secondary": "2nd Guns", "tertiary": "3rd Guns", "anti_air": "AA Guns",
-    "asw": "Depth Charge", "torpedo": "Torpedoes", "bomb": "Bombs", "aircraft_gunnery": "Guns",
+    "main": "Main Guns",
+    "secondary": "2nd Guns",
+    "tertiary": "3rd Guns",
+    "anti_air": "AA Guns",
+    "asw": "Depth Charge",
+    "torpedo": "Torpedoes",
+    "bomb": "Bombs",
+    "aircraft_gunnery": "Guns",
 }
 
 
@@ -54,7 +70,11 @@ def footprint(unit: Unit, params: dict[str, Any]) -> tuple[int, str, list[str]]:
         limit = params["large_battleship_m"]
         length = unit.history.length.value if unit.history.length else None
         if length is None:
-            return 2, "battleship of unknown length: 2 hexes (documented fallback)", [f"{unit.id}: history.length missing: hex footprint falls back to 2"]
+            return (
+                2,
+                "battleship of unknown length: 2 hexes (documented fallback)",
+                [f"{unit.id}: history.length missing: hex footprint falls back to 2"],
+            )
         if length >= limit:
             return 3, f"{SEED}: large battleship ({length:g} m >= {limit:g} m), 3 hexes", []
         return 2, f"{SEED}: small battleship ({length:g} m < {limit:g} m), 2 hexes", []
@@ -71,11 +91,15 @@ def movement(unit: Unit, params: dict[str, Any], crippled: bool) -> tuple[Value,
     kmh = unit.history.top_speed_kmh
     if kmh is None:
         if unit.is_aircraft:
-            return Value(None, "hexes", "not derived: no historical top speed (add history.top_speed)", "not derived"), [f"{unit.id}: history.top_speed missing: aircraft speed in hexes not derived"]
+            return Value(
+                None, "hexes", "not derived: no historical top speed (add history.top_speed)", "not derived"
+            ), [f"{unit.id}: history.top_speed missing: aircraft speed in hexes not derived"]
         hexes = max(1, unit.speed * HEXES_PER_SECTOR - (1 if crippled else 0))
-        return Value(hexes, "hexes", f"fallback: card speed {unit.speed} x {HEXES_PER_SECTOR} hexes per sector (no historical top speed)"), [
-            f"{unit.id}: history.top_speed missing: hex speed falls back to card speed x {HEXES_PER_SECTOR}"
-        ]
+        return Value(
+            hexes,
+            "hexes",
+            f"fallback: card speed {unit.speed} x {HEXES_PER_SECTOR} hexes per sector (no historical top speed)",
+        ), [f"{unit.id}: history.top_speed missing: hex speed falls back to card speed x {HEXES_PER_SECTOR}"]
     speed = unit.history.top_speed
     hexes = speed_hexes(kmh)
     text = f"{speed.value:g} {speed.unit} = {kmh:.1f} km/h / 10, rounded half up ({SEED})"
@@ -102,8 +126,13 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         notations[CARD_LABELS[attack.kind]] = notation(dice_by_band)
         if attack.kind in GUNNERY_KINDS:
             rules[f"{attack.kind}_arcs"] = Value(
-                {"fore": [math.ceil(d / 2) for _r, d in dice_by_band], "aft": [d // 2 for _r, d in dice_by_band], "broadside": [d for _r, d in dice_by_band]},
-                "dice by band", f"{SEED}: half rounded up ahead, half rounded down astern, full on the beam",
+                {
+                    "fore": [math.ceil(d / 2) for _r, d in dice_by_band],
+                    "aft": [d // 2 for _r, d in dice_by_band],
+                    "broadside": [d for _r, d in dice_by_band],
+                },
+                "dice by band",
+                f"{SEED}: half rounded up ahead, half rounded down astern, full on the beam",
             )
         if attack.kind == "asw" and not unit.is_aircraft:
             total = dice_by_band[0][1]
@@ -111,21 +140,38 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             split = [min(per_hex, total - per_hex * i) for i in range(3)]
             rules["depth_charge_hexes"] = Value(
                 {"total": total, "per_hex_max": per_hex, "port_astern_starboard": [max(0, s) for s in split]},
-                "dice", f"{SEED}: the three hexes astern take up to a third each (rounded up), the total unchanged",
+                "dice",
+                f"{SEED}: the three hexes astern take up to a third each (rounded up), the total unchanged",
             )
-    rules["card_notation"] = Value(notations, None, f"{SEED}: dice@max-hexes, a run of equal dice shown at its longest reach")
+    rules["card_notation"] = Value(
+        notations, None, f"{SEED}: dice@max-hexes, a run of equal dice shown at its longest reach"
+    )
     size, why, more = footprint(unit, params)
     warnings += more
     rules["footprint"] = Value(size, "hexes", why)
     if unit.is_aircraft and move.value is not None:
         low = max(1, math.ceil(move.value * params["aircraft_min_fraction"]))
-        rules["aircraft_min_move"] = Value(low, "hexes", f"the seed gives aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} x maximum, rounded up (parameter aircraft_min_fraction)")
+        rules["aircraft_min_move"] = Value(
+            low,
+            "hexes",
+            f"the seed gives aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} x maximum, rounded up (parameter aircraft_min_fraction)",
+        )
     if unit.type == "submarine":
-        rules["surface_deck_gun"] = Value({"dice": SURFACE_DECK_GUN[0], "hexes": SURFACE_DECK_GUN[1]}, "dice", f"{SEED}: on the surface, one deck gun, normally 1 die @ 4")
-        rules["submerged_move"] = Value(params["submerged_hexes"], "hexes", f"the seed gives no submerged speed; its surface speed (the historical top speed) is the higher; submerged {params['submerged_hexes']} (parameter submerged_hexes)")
+        rules["surface_deck_gun"] = Value(
+            {"dice": SURFACE_DECK_GUN[0], "hexes": SURFACE_DECK_GUN[1]},
+            "dice",
+            f"{SEED}: on the surface, one deck gun, normally 1 die @ 4",
+        )
+        rules["submerged_move"] = Value(
+            params["submerged_hexes"],
+            "hexes",
+            f"the seed gives no submerged speed; its surface speed (the historical top speed) is the higher; submerged {params['submerged_hexes']} (parameter submerged_hexes)",
+        )
     if crippled and not unit.is_aircraft:
         rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armour -1 (minimum 1)")
-        rules["vital_armor"] = Value(max(1, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1 (minimum 1)")
+        rules["vital_armor"] = Value(
+            max(1, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1 (minimum 1)"
+        )
     return AdaptedUnit(unit, "hex", dict(params), move, tuple(attacks), rules, crippled, tuple(warnings))
 
 
@@ -135,10 +181,34 @@ VARIANT = Variant(
     seed=SEED,
     parameters=(
         Parameter("hex_cm", 6.0, "hex size flat to flat in centimetres", minimum=1.0, maximum=30.0),
-        Parameter("large_battleship_m", 225.0, "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are the seed's large ships)", minimum=50.0, maximum=400.0),
-        Parameter("one_hex_max_m", 130.0, "an auxiliary up to this length is destroyer-sized (1 hex)", minimum=10.0, maximum=400.0),
-        Parameter("submerged_hexes", 1, "hexes a submerged submarine moves a turn (the seed gives surface speed only; its submerged turn rule moves 1 hex)", minimum=0, maximum=10),
-        Parameter("aircraft_min_fraction", 0.5, "aircraft minimum move as a fraction of the maximum (the seed names a minimum but gives no number)", minimum=0.0, maximum=1.0),
+        Parameter(
+            "large_battleship_m",
+            225.0,
+            "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are the seed's large ships)",
+            minimum=50.0,
+            maximum=400.0,
+        ),
+        Parameter(
+            "one_hex_max_m",
+            130.0,
+            "an auxiliary up to this length is destroyer-sized (1 hex)",
+            minimum=10.0,
+            maximum=400.0,
+        ),
+        Parameter(
+            "submerged_hexes",
+            1,
+            "hexes a submerged submarine moves a turn (the seed gives surface speed only; its submerged turn rule moves 1 hex)",
+            minimum=0,
+            maximum=10,
+        ),
+        Parameter(
+            "aircraft_min_fraction",
+            0.5,
+            "aircraft minimum move as a fraction of the maximum (the seed names a minimum but gives no number)",
+            minimum=0.0,
+            maximum=1.0,
+        ),
     ),
     adapt_fn=adapt,
     distance_unit="hexes",
@@ -153,4 +223,6 @@ def rulers(params: dict[str, Any]) -> list:
 
     zones = tuple(Zone(f"band {b}", band_hexes(b)[0] - 1 if b else 0, band_hexes(b)[1]) for b in range(7))
     return [Ruler(f"Range in {params['hex_cm']:g} cm hexes", "hex", params["hex_cm"] * PT_PER_CM, 19, 1, 1, zones)]
+
+
 VARIANT.extras["rulers"] = rulers

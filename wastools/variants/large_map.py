@@ -42,7 +42,9 @@ AIR_RANGE_CHART: tuple[ChartRow, ...] = (
     ChartRow("B-25H Mitchell", "allies", 8, "b-25h-mitchell"),
     ChartRow("F6F-3 Hellcat", "allies", 10, "f6f-3-hellcat"),
     ChartRow("TBF Avenger", "allies", 7, "tbf-avenger"),
-    ChartRow("Martlet Mk. I", "allies", 9, "martlet-mk-ii", "the chart says Mk. I; the only Martlet card is the Mk. II"),
+    ChartRow(
+        "Martlet Mk. I", "allies", 9, "martlet-mk-ii", "the chart says Mk. I; the only Martlet card is the Mk. II"
+    ),
     ChartRow("SB2C Helldiver", "allies", 8, "sb2c-helldiver"),
     ChartRow("D520", "allies", 10, "d-520"),
     ChartRow("V-156F Vindicator", "allies", 7, "v-156f-vindicator"),
@@ -103,7 +105,9 @@ def air_sectors(unit: Unit, use_chart: bool) -> tuple[Value, list[str]]:
     if mph:
         return Value(formula_sectors(mph), "sectors/phase", f"formula of {SEED}: {formula_text(mph)}"), []
     warning = f"{unit.id}: history.top_speed missing and not in the Air Range Chart: sectors per phase not derived"
-    return Value(None, "sectors/phase", "not derived: no historical top speed (add history.top_speed)", "not derived"), [warning]
+    return Value(
+        None, "sectors/phase", "not derived: no historical top speed (add history.top_speed)", "not derived"
+    ), [warning]
 
 
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
@@ -111,15 +115,31 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     warnings: list[str] = []
     if unit.is_aircraft:
         movement, warnings = air_sectors(unit, params["use_air_range_chart"])
-        rules["take_off"] = Value(1, "sectors", f"{SEED}: in the phase it takes off a squadron moves at most 1 sector (forming up)")
-        rules["rearm"] = Value(params["rearm_turns"], "turns", f"{SEED}: after landing, one full turn re-arming; +1 re-arm marker when landing on a carrier it is not assigned to")
+        rules["take_off"] = Value(
+            1, "sectors", f"{SEED}: in the phase it takes off a squadron moves at most 1 sector (forming up)"
+        )
+        rules["rearm"] = Value(
+            params["rearm_turns"],
+            "turns",
+            f"{SEED}: after landing, one full turn re-arming; +1 re-arm marker when landing on a carrier it is not assigned to",
+        )
     else:
-        movement = Value(unit.speed, "sectors", f"card speed {unit.speed}; sectors of {params['sector_in']:g} in ({SEED})")
+        movement = Value(
+            unit.speed, "sectors", f"card speed {unit.speed}; sectors of {params['sector_in']:g} in ({SEED})"
+        )
     if unit.type == "carrier" and unit.carrier_capacity:
-        rules["launch_land_per_phase"] = Value(unit.carrier_capacity, "squadrons", f"{SEED}: launches plus landings per air phase up to the capacity")
+        rules["launch_land_per_phase"] = Value(
+            unit.carrier_capacity, "squadrons", f"{SEED}: launches plus landings per air phase up to the capacity"
+        )
         by_squadrons = [max(0, unit.vital_armor - n) for n in range(unit.carrier_capacity + 1)]
-        rules["vital_armor_by_squadrons_aboard"] = Value(by_squadrons, None, f"{SEED}: vital armour {unit.vital_armor} less 1 per squadron aboard (0..{unit.carrier_capacity})")
-    return AdaptedUnit(unit, "large-map", dict(params), movement, sector_attacks(unit, crippled), rules, crippled, tuple(warnings))
+        rules["vital_armor_by_squadrons_aboard"] = Value(
+            by_squadrons,
+            None,
+            f"{SEED}: vital armour {unit.vital_armor} less 1 per squadron aboard (0..{unit.carrier_capacity})",
+        )
+    return AdaptedUnit(
+        unit, "large-map", dict(params), movement, sector_attacks(unit, crippled), rules, crippled, tuple(warnings)
+    )
 
 
 VARIANT = Variant(
@@ -130,8 +150,18 @@ VARIANT = Variant(
         Parameter("sector_in", 4.0, "sector side in inches", minimum=1.0, maximum=12.0),
         Parameter("columns", 24, "board width in sectors", minimum=1, maximum=200),
         Parameter("rows", 12, "board height in sectors", minimum=1, maximum=200),
-        Parameter("use_air_range_chart", True, "print the seed's chart value where it lists the aircraft (false: formula everywhere)"),
-        Parameter("rearm_turns", 1, "full turns a squadron re-arms after landing (the seed suggests 6 for a slower game)", minimum=0, maximum=10),
+        Parameter(
+            "use_air_range_chart",
+            True,
+            "print the seed's chart value where it lists the aircraft (false: formula everywhere)",
+        ),
+        Parameter(
+            "rearm_turns",
+            1,
+            "full turns a squadron re-arms after landing (the seed suggests 6 for a slower game)",
+            minimum=0,
+            maximum=10,
+        ),
     ),
     adapt_fn=adapt,
     distance_unit="sectors",
@@ -146,12 +176,18 @@ def chart_cross_check(units: dict[str, Unit]) -> list[dict[str, Any]]:
         unit = units.get(row.unit_id) if row.unit_id else None
         mph = unit.history.top_speed_mph if unit else None
         computed = formula_sectors(mph) if mph else None
-        rows.append({
-            "chart_name": row.chart_name, "unit": row.unit_id if unit else None, "chart": row.sectors,
-            "mph": mph, "computed": computed,
-            "source": unit.history.top_speed.source if unit and unit.history.top_speed else None,
-            "difference": None if computed is None else computed - row.sectors, "note": row.note,
-        })
+        rows.append(
+            {
+                "chart_name": row.chart_name,
+                "unit": row.unit_id if unit else None,
+                "chart": row.sectors,
+                "mph": mph,
+                "computed": computed,
+                "source": unit.history.top_speed.source if unit and unit.history.top_speed else None,
+                "difference": None if computed is None else computed - row.sectors,
+                "note": row.note,
+            }
+        )
     return rows
 
 
@@ -160,5 +196,17 @@ def rulers(params: dict[str, Any]) -> list:
     from ..geometry import PT_PER_IN, Ruler, Zone
 
     zones = tuple(Zone(str(n), n - 1, n) for n in range(1, 13))
-    return [Ruler(f"Air movement in {params['sector_in']:g}-inch sectors", "sector", params["sector_in"] * PT_PER_IN, 12, 0.25, 1, zones)]
+    return [
+        Ruler(
+            f"Air movement in {params['sector_in']:g}-inch sectors",
+            "sector",
+            params["sector_in"] * PT_PER_IN,
+            12,
+            0.25,
+            1,
+            zones,
+        )
+    ]
+
+
 VARIANT.extras["rulers"] = rulers

@@ -52,7 +52,11 @@ def stacking(unit: Unit) -> Value:
     if unit.type == "submarine":
         return Value(1, "legs", f"{SEED}: end more than 1 leg from other friendly submarines")
     if unit.type == "fighter":
-        return Value(1, "legs", f"{SEED}: fighters not in contact with enemy ships end more than 1 leg from friendly fighters likewise")
+        return Value(
+            1,
+            "legs",
+            f"{SEED}: fighters not in contact with enemy ships end more than 1 leg from friendly fighters likewise",
+        )
     if unit.is_aircraft:
         return Value(None, None, f"{SEED}: no limit on the number of bombers", "no limit")
     return Value(1, "legs", f"{SEED}: end more than 1 leg from other friendly ships")
@@ -81,7 +85,12 @@ def movement_legs(unit: Unit, crippled: bool) -> tuple[int | None, str]:
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
     leg, leg_text = leg_inches(params)
     legs, why = movement_legs(unit, crippled)
-    movement = Value(legs, "legs" if legs is not None else None, f"{SEED}: {why}; {leg_text}", None if legs is not None else "placed on target")
+    movement = Value(
+        legs,
+        "legs" if legs is not None else None,
+        f"{SEED}: {why}; {leg_text}",
+        None if legs is not None else "placed on target",
+    )
     attacks = []
     short, long_, aa_text = aa_legs(unit)
     for attack in unit.attacks:
@@ -95,7 +104,11 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         attacks.append(AdaptedAttack(attack.kind, tuple(bands)))
     rules: dict[str, Value] = {
         "leg": Value(leg, "in", f"{SEED}: {leg_text}"),
-        "movement_in": Value(None if legs is None else legs * leg, "in", f"{legs} legs x {leg:g} in" if legs is not None else "no movement"),
+        "movement_in": Value(
+            None if legs is None else legs * leg,
+            "in",
+            f"{legs} legs x {leg:g} in" if legs is not None else "no movement",
+        ),
         "stacking": stacking(unit),
     }
     if unit.attack("asw") and not unit.is_aircraft:
@@ -115,7 +128,13 @@ VARIANT = Variant(
     seed=SEED,
     parameters=(
         Parameter("leg_in", 3.0, "length of a leg in inches", minimum=1.0, maximum=12.0),
-        Parameter("grid_in", 0.0, "if above 0: the grid square to match, leg = grid x 0.56 (overrides leg_in)", minimum=0.0, maximum=24.0),
+        Parameter(
+            "grid_in",
+            0.0,
+            "if above 0: the grid square to match, leg = grid x 0.56 (overrides leg_in)",
+            minimum=0.0,
+            maximum=24.0,
+        ),
     ),
     adapt_fn=adapt,
     distance_unit="legs",
@@ -129,10 +148,19 @@ def rulers(params: dict[str, Any]) -> list:
 
     leg, _ = leg_inches(params)
     bands = tuple(Zone(f"band {b}" + (" (Long Shot)" if b == 6 else ""), *band_legs(b)) for b in range(7))
-    bands = tuple(Zone(z.label, 0 if z.start == 0 else z.start - 1, z.end) for z in bands)  # band r covers (2r-1, 2r+1] legs
-    anti_air = (Zone("AA short", 0, 1), Zone("AA long (-1)", 1, 2), Zone("Heavy AA short", 0, 2), Zone("Heavy AA long (-1)", 2, 3))
+    bands = tuple(
+        Zone(z.label, 0 if z.start == 0 else z.start - 1, z.end) for z in bands
+    )  # band r covers (2r-1, 2r+1] legs
+    anti_air = (
+        Zone("AA short", 0, 1),
+        Zone("AA long (-1)", 1, 2),
+        Zone("Heavy AA short", 0, 2),
+        Zone("Heavy AA long (-1)", 2, 3),
+    )
     return [
         Ruler(f"Range in legs ({leg:g} in)", "leg", leg * PT_PER_IN, 13, 1, 1, bands),
         Ruler(f"Anti-air in legs ({leg:g} in)", "leg", leg * PT_PER_IN, 3, 0.5, 1, anti_air),
     ]
+
+
 VARIANT.extras["rulers"] = rulers

@@ -27,7 +27,9 @@ def sector_movement(unit: Unit, source: str) -> Value:
 
 
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
-    return AdaptedUnit(unit, "standard", dict(params), sector_movement(unit, SOURCE), sector_attacks(unit, crippled), {}, crippled)
+    return AdaptedUnit(
+        unit, "standard", dict(params), sector_movement(unit, SOURCE), sector_attacks(unit, crippled), {}, crippled
+    )
 
 
 VARIANT = Variant(

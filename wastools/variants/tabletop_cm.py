@@ -81,16 +81,26 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     attacks = []
     for attack in unit.attacks:
         bands = [Band(r, dice, *reach_cm(r, sector), "cm") for r, dice in enumerate(attack.bands) if dice]
-        bands += [Band(r, dice, *reach_cm(r, sector), "cm", cond) for r, dice, cond in extended_bands(unit, attack, crippled)]
-        notes = ("submarine torpedoes fire only within 45 degrees of dead ahead",) if unit.type == "submarine" and attack.kind == "torpedo" else ()
+        bands += [
+            Band(r, dice, *reach_cm(r, sector), "cm", cond) for r, dice, cond in extended_bands(unit, attack, crippled)
+        ]
+        notes = (
+            ("submarine torpedoes fire only within 45 degrees of dead ahead",)
+            if unit.type == "submarine" and attack.kind == "torpedo"
+            else ()
+        )
         attacks.append(AdaptedAttack(attack.kind, tuple(bands), notes))
     rules: dict[str, Value] = {}
     if unit.is_aircraft:
         movement = Value(None, None, f"{SEED}: air attacks as in the base game (aircraft are placed)", "placed")
     else:
-        movement = Value(unit.speed * sector, "cm", f"card speed {unit.speed} x {sector:g} cm sectors ({scale} scale, {SEED})")
+        movement = Value(
+            unit.speed * sector, "cm", f"card speed {unit.speed} x {sector:g} cm sectors ({scale} scale, {SEED})"
+        )
         for other, cm in SECTOR_CM.items():
-            rules[f"movement_{other}"] = Value(unit.speed * cm, "cm", f"card speed {unit.speed} x {cm:g} cm ({other} scale)")
+            rules[f"movement_{other}"] = Value(
+                unit.speed * cm, "cm", f"card speed {unit.speed} x {cm:g} cm ({other} scale)"
+            )
     number, why = detection_number(unit)
     rules["detection"] = Value(number, "d6", f"{SEED}: {why}")
     rearm = torpedo_rearm_counters(unit)
@@ -98,7 +108,9 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         key = "rearm_counters" if unit.is_aircraft else "torpedo_rearm_counters"
         rules[key] = Value(rearm[0], "counters", f"{SEED}: {rearm[1]}")
     rules["range_0_reach"] = Value(sector, "cm", f"{SEED}: searching and supporting anti-air fire use range-0 reach")
-    rules["objective_clear"] = Value(2 * sector, "cm", f"{SEED}: seizing an objective needs no enemy vessel within range 1 (2 sectors)")
+    rules["objective_clear"] = Value(
+        2 * sector, "cm", f"{SEED}: seizing an objective needs no enemy vessel within range 1 (2 sectors)"
+    )
     for name, summary in AMENDED_ABILITIES.items():
         if unit.has_ability(name):
             rules[f"amended: {name}"] = Value(summary.format(reach=f"{sector:g} cm"), None, f"{SEED}, amended ability")
@@ -112,7 +124,9 @@ VARIANT = Variant(
     title="Tabletop in centimetres",
     seed=SEED,
     parameters=(
-        Parameter("table_scale", "6ft", "table scale: 6ft (10 cm sectors) or 8ft (15 cm sectors)", choices=tuple(SECTOR_CM)),
+        Parameter(
+            "table_scale", "6ft", "table scale: 6ft (10 cm sectors) or 8ft (15 cm sectors)", choices=tuple(SECTOR_CM)
+        ),
     ),
     adapt_fn=adapt,
     distance_unit="cm",
@@ -127,6 +141,18 @@ def rulers(params: dict[str, Any]) -> list:
     out = []
     for scale, sector in SECTOR_CM.items():
         zones = tuple(Zone(f"band {b}" + (" (ext.)" if b > 3 else ""), *reach_cm(b, sector)) for b in range(7))
-        out.append(Ruler(f"Range, {scale} scale ({sector:g} cm sectors)", "cm", PT_PER_CM, 7 * sector, 1, 5 if sector == 10 else 15, zones))
+        out.append(
+            Ruler(
+                f"Range, {scale} scale ({sector:g} cm sectors)",
+                "cm",
+                PT_PER_CM,
+                7 * sector,
+                1,
+                5 if sector == 10 else 15,
+                zones,
+            )
+        )
     return out
+
+
 VARIANT.extras["rulers"] = rulers

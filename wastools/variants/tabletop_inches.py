@@ -35,7 +35,9 @@ def table_for(unit: Unit, kind: str) -> tuple[tuple[int, ...], str]:
     return (AIRCRAFT_ATTACK_IN,), "aircraft attacks reach 1 sector unless the card says otherwise"
 
 
-def _bands(unit: Unit, kind: str, dice_by_band: list[tuple[int, int, str | None]]) -> tuple[tuple[Band, ...], tuple[str, ...]]:
+def _bands(
+    unit: Unit, kind: str, dice_by_band: list[tuple[int, int, str | None]]
+) -> tuple[tuple[Band, ...], tuple[str, ...]]:
     table, what = table_for(unit, kind)
     bands, notes = [], [f"{what} ({SEED})"]
     for band, dice, condition in dice_by_band:
@@ -62,29 +64,51 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         if crippled and attack.kind == "torpedo":
             dice_by_band = [(r, max(1, d - 1), c) for r, d, c in dice_by_band]
         if attack.kind == "asw" and not unit.is_aircraft:
-            attacks.append(AdaptedAttack("asw", (Band(0, dice_by_band[0][1], 0, DEPTH_CHARGE_IN, "in", "depth charges: aft only"),), (f"depth charges ({SEED})",)))
+            attacks.append(
+                AdaptedAttack(
+                    "asw",
+                    (Band(0, dice_by_band[0][1], 0, DEPTH_CHARGE_IN, "in", "depth charges: aft only"),),
+                    (f"depth charges ({SEED})",),
+                )
+            )
             if unit.year >= params["hedgehog_from_year"] or unit.has_ability("Sub Hunter"):
                 why = "Sub Hunter" if unit.has_ability("Sub Hunter") else f"built {unit.year}"
-                rules["hedgehog"] = Value(HEDGEHOG_IN, "in", f"{SEED}: hedgehog fore only ({why}), {dice_by_band[0][1]} dice")
+                rules["hedgehog"] = Value(
+                    HEDGEHOG_IN, "in", f"{SEED}: hedgehog fore only ({why}), {dice_by_band[0][1]} dice"
+                )
             continue
         bands, notes = _bands(unit, attack.kind, dice_by_band)
         attacks.append(AdaptedAttack(attack.kind, bands, notes))
     if unit.is_aircraft:
-        movement = Value(None, None, f"{SEED}: aircraft move in the air mission phase; the seed sets no distance", "air mission move")
+        movement = Value(
+            None, None, f"{SEED}: aircraft move in the air mission phase; the seed sets no distance", "air mission move"
+        )
     elif params["movement_rule"] == "sectors":
         inches = unit.speed * sector - (1 if crippled else 0)
-        movement = Value(inches, "in", f"card speed {unit.speed} x {sector:g} in sector" + (" - 1 in (crippled)" if crippled else "") + " (parameter movement_rule=sectors)")
+        movement = Value(
+            inches,
+            "in",
+            f"card speed {unit.speed} x {sector:g} in sector"
+            + (" - 1 in (crippled)" if crippled else "")
+            + " (parameter movement_rule=sectors)",
+        )
     else:
         inches = max(0, unit.speed - (1 if crippled else 0))
-        movement = Value(inches, "in", f"{SEED} read literally: inches equal to card speed {unit.speed} (parameter movement_rule=literal)")
+        movement = Value(
+            inches,
+            "in",
+            f"{SEED} read literally: inches equal to card speed {unit.speed} (parameter movement_rule=literal)",
+        )
     if crippled and not unit.is_aircraft:
         rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armour -1")
         rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1")
         rules["attack_die_penalty"] = Value(1, "pip per die", f"{SEED}: crippled, -1 on each attack die")
     rules["objective_claim"] = Value(
-        {"within": sector, "no_enemy_within": params["objective_enemy_clear_in"]}, "in",
+        {"within": sector, "no_enemy_within": params["objective_enemy_clear_in"]},
+        "in",
         f"{SEED}: a ship within 1 sector ({sector:g} in) of the token and no enemy ship within {params['objective_enemy_clear_in']:g} in "
-        "(the seed says 5 in when it defines the sector and 10 in at the end of the turn: parameter objective_enemy_clear_in)")
+        "(the seed says 5 in when it defines the sector and 10 in at the end of the turn: parameter objective_enemy_clear_in)",
+    )
     return AdaptedUnit(unit, "tabletop-inches", dict(params), movement, tuple(attacks), rules, crippled)
 
 
@@ -94,9 +118,25 @@ VARIANT = Variant(
     seed=SEED,
     parameters=(
         Parameter("sector_in", 5.0, "one sector in inches (1 in = 1,000 yards)", minimum=1.0, maximum=12.0),
-        Parameter("movement_rule", "sectors", "sectors: speed x sector_in inches; literal: the seed's words, inches equal to speed", choices=("sectors", "literal")),
-        Parameter("objective_enemy_clear_in", 10.0, "no enemy ship within this many inches of a claiming ship (the seed says 5 in one place and 10 in another; 10 is its end-of-turn claiming step)", choices=(5.0, 10.0)),
-        Parameter("hedgehog_from_year", 1944, "units built from this year on carry hedgehogs (the seed: 'made after 1943')", minimum=1930, maximum=1950),
+        Parameter(
+            "movement_rule",
+            "sectors",
+            "sectors: speed x sector_in inches; literal: the seed's words, inches equal to speed",
+            choices=("sectors", "literal"),
+        ),
+        Parameter(
+            "objective_enemy_clear_in",
+            10.0,
+            "no enemy ship within this many inches of a claiming ship (the seed says 5 in one place and 10 in another; 10 is its end-of-turn claiming step)",
+            choices=(5.0, 10.0),
+        ),
+        Parameter(
+            "hedgehog_from_year",
+            1944,
+            "units built from this year on carry hedgehogs (the seed: 'made after 1943')",
+            minimum=1930,
+            maximum=1950,
+        ),
     ),
     adapt_fn=adapt,
     distance_unit="in",
@@ -125,9 +165,34 @@ def rulers(params: dict[str, Any]) -> list:
         Ruler("Other main batteries, secondary and tertiary (in)", "in", PT_PER_IN, 20, 0.5, 1, zones(LIGHT_GUN_IN)),
         Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long Lance only")),
         Ruler("Anti-air (ships) and aircraft attacks (in)", "in", PT_PER_IN, 10, 0.5, 1, zones(ANTI_AIR_IN)),
-        Ruler("Depth charges: astern only (in)", "in", PT_PER_IN, DEPTH_CHARGE_IN, 0.25, 1, (Zone("depth charges (aft only)", 0, DEPTH_CHARGE_IN),)),
-        Ruler("Hedgehog: ahead only (in)", "in", PT_PER_IN, HEDGEHOG_IN, 0.25, 1, (Zone("hedgehog (fore only)", 0, HEDGEHOG_IN),)),
-        Ruler(f"Movement in {params['sector_in']:g}-inch sectors", "in", PT_PER_IN, 3 * params["sector_in"], 0.5, 1,
-              tuple(Zone(f"speed {s}", (s - 1) * params["sector_in"], s * params["sector_in"]) for s in (1, 2, 3))),
+        Ruler(
+            "Depth charges: astern only (in)",
+            "in",
+            PT_PER_IN,
+            DEPTH_CHARGE_IN,
+            0.25,
+            1,
+            (Zone("depth charges (aft only)", 0, DEPTH_CHARGE_IN),),
+        ),
+        Ruler(
+            "Hedgehog: ahead only (in)",
+            "in",
+            PT_PER_IN,
+            HEDGEHOG_IN,
+            0.25,
+            1,
+            (Zone("hedgehog (fore only)", 0, HEDGEHOG_IN),),
+        ),
+        Ruler(
+            f"Movement in {params['sector_in']:g}-inch sectors",
+            "in",
+            PT_PER_IN,
+            3 * params["sector_in"],
+            0.5,
+            1,
+            tuple(Zone(f"speed {s}", (s - 1) * params["sector_in"], s * params["sector_in"]) for s in (1, 2, 3)),
+        ),
     ]
+
+
 VARIANT.extras["rulers"] = rulers

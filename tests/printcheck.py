@@ -118,7 +118,7 @@ def labels(page, size: float = 6.0) -> list[tuple[str, dict, bool]]:
                 run.append(c)
                 continue
             text = ""
-            for prev, cur in zip([None] + run[:-1], run):
+            for prev, cur in zip([None] + run[:-1], run, strict=True):
                 if prev is not None and prev["top"] - cur["bottom"] > 0.8:
                     text += " "
                 text += cur["text"]

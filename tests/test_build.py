@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from itertools import pairwise
 
 import pdfplumber
 import pytest
@@ -108,7 +109,7 @@ def test_crop_marks_where_the_layout_says(built):
     layout = sheets.load_layout("letter")
     with pdfplumber.open(out / "hex" / "cards-sample.pdf") as pdf:
         page = pdf.pages[0]
-        lines = {(round(l["x0"], 2), round(l["y0"], 2), round(l["x1"], 2), round(l["y1"], 2)) for l in page.lines}
+        lines = {(round(ln["x0"], 2), round(ln["y0"], 2), round(ln["x1"], 2), round(ln["y1"], 2)) for ln in page.lines}
     for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout):
         assert (round(x1, 2), round(y1, 2), round(x2, 2), round(y2, 2)) in lines
         # off the cards and inside the page
@@ -129,7 +130,7 @@ def test_check_bars_and_print_scaling(built):
     for name in ("cards-sample.pdf", "cards-sample-a4.pdf"):
         with pdfplumber.open(out / "off-grid" / name) as pdf:
             lengths = sorted(
-                round(l["height"], 2) for l in pdf.pages[0].lines if l["x0"] == l["x1"] and l["height"] > 200
+                round(ln["height"], 2) for ln in pdf.pages[0].lines if ln["x0"] == ln["x1"] and ln["height"] > 200
             )
         assert 283.46 in lengths and 288.0 in lengths
         prefs = PdfReader(out / "off-grid" / name).trailer["/Root"]["/ViewerPreferences"]
@@ -211,7 +212,10 @@ def test_hostile_text_prints_literally_and_fetches_nothing(tmp_repo, tmp_path):
     abilities.write_text(
         abilities.read_text().replace(
             "  - name: Valiant Stand",
-            "  - name: Valiant Stand\n    summary: '<script>x</script> url(file:///etc/hosts) <link rel=attachment href=/etc/hosts>'",
+            (
+                "  - name: Valiant Stand\n    summary: '<script>x</script> url(file:///etc/hosts) <link "
+                "rel=attachment href=/etc/hosts>'"
+            ),
         )
     )
     result = repository.validate(tmp_repo)
@@ -318,7 +322,7 @@ def test_calibration_sheet(built):
     with pdfplumber.open(out / "calibration" / "duplex-a4.pdf") as pdf:
         assert len(pdf.pages) == 2
         assert "Duplex calibration: front" in pdf.pages[0].extract_text()
-        ticks = [l for l in pdf.pages[1].lines if abs(l["x0"] - l["x1"]) < 0.01 and l["height"] in (5.0, 10.0)]
-        xs = sorted({round(l["x0"], 3) for l in ticks})
-        steps = {round(b - a, 3) for a, b in zip(xs, xs[1:])}
+        ticks = [ln for ln in pdf.pages[1].lines if abs(ln["x0"] - ln["x1"]) < 0.01 and ln["height"] in (5.0, 10.0)]
+        xs = sorted({round(ln["x0"], 3) for ln in ticks})
+        steps = {round(b - a, 3) for a, b in pairwise(xs)}
         assert round(72 / 25.4, 3) in steps  # 1 mm ticks

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from itertools import pairwise
 
 import pdfplumber
 import pytest
@@ -71,7 +72,7 @@ def test_every_card_is_laid_out_once(decks):
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_no_character_on_a_card_is_under_6_pt(decks, variant):
     views, pdfs = decks[variant]
-    for view, pdf in zip(views, pdfs):
+    for view, pdf in zip(views, pdfs, strict=True):
         page, chars = _chars(pdf)
         assert (page.width, page.height) == (180, 252)
         small = [(c["text"], round(c["size"], 2)) for c in chars if c["size"] < 6 - 1e-6]
@@ -81,7 +82,7 @@ def test_no_character_on_a_card_is_under_6_pt(decks, variant):
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_the_body_fills_the_card_down_to_the_footer(decks, variant):
     views, pdfs = decks[variant]
-    for view, pdf in zip(views, pdfs):
+    for view, pdf in zip(views, pdfs, strict=True):
         _page, chars = _chars(pdf)
         footer_top = 252 - 5 - 6 * 1.2 - 2
         body = [c for c in chars if card_fit.BODY_TOP - 1 < c["top"] < footer_top - 0.5]
@@ -98,7 +99,7 @@ def test_the_body_fills_the_card_down_to_the_footer(decks, variant):
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_card_wording_reads_as_a_person_wrote_it(decks, variant):
     views, pdfs = decks[variant]
-    for view, pdf in zip(views, pdfs):
+    for view, pdf in zip(views, pdfs, strict=True):
         with pdfplumber.open(io.BytesIO(pdf)) as doc:
             text = doc.pages[0].extract_text() or ""  # line by line: a table's columns are not a sentence
         problems = wording.lint(text, has_sectors=variant in HAS_SECTORS)
@@ -109,7 +110,7 @@ def test_card_wording_reads_as_a_person_wrote_it(decks, variant):
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_attack_table_header_has_no_overprinted_text(decks, variant):
     views, pdfs = decks[variant]
-    for view, pdf in zip(views, pdfs):
+    for view, pdf in zip(views, pdfs, strict=True):
         page, _chars_ = _chars(pdf)
         words = page.extract_words(keep_blank_chars=False, use_text_flow=False)
         header = [wd for wd in words if wd["top"] > card_fit.BODY_TOP and wd["text"] in ("Range", "Weapon")]
@@ -117,7 +118,7 @@ def test_attack_table_header_has_no_overprinted_text(decks, variant):
         for top_word in header:
             row = [wd for wd in words if abs(wd["top"] - top_word["top"]) < 1.5]
             row.sort(key=lambda wd: wd["x0"])
-            for left, right in zip(row, row[1:]):
+            for left, right in pairwise(row):
                 assert left["x1"] <= right["x0"] + 0.2, (variant, view.name, left["text"], right["text"])
 
 

@@ -123,9 +123,10 @@ def const(data: bytes) -> Callable[[bytes], bytes]:
 
 HEADER = b"# yaml-language-server: $schema=../../schemas/unit.schema.json\n"
 SCEN_HEADER = b"# yaml-language-server: $schema=../schemas/scenario.schema.json\n"
-BOMB = (
-    HEADER
-    + b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
+BOMB = HEADER + (
+    b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, "
+    b"*b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, "
+    b"*d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
 )
 
 CASES = [
@@ -345,7 +346,8 @@ root = {str(mini)!r}
 allowed = [os.path.join(root, d) for d in ("cards", "schemas", "scenarios", "build", ".build-tmp")]
 project = {str(ROOT)!r}
 allowed += [os.path.join(project, d) for d in ("templates", "assets", "layouts", "wastools", "schemas")]
-allowed += [sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"], "/dev/null", "/dev/urandom"]
+allowed += [sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"]]
+allowed += ["/dev/null", "/dev/urandom"]
 # import what a build imports (a library reading its own files at import is not the data's doing)
 from wastools import build, cli
 import wastools.render.cards, wastools.render.maps, wastools.render.rulers, wastools.render.counters
@@ -361,7 +363,8 @@ def hook(event, args):
         bad.append(event)
 sys.addaudithook(hook)
 try:
-    cli.main(["--root", root, "build", "--variant", "hex", "--variant", "large-map", "--paper", "letter", "--jobs", "1"], standalone_mode=False)
+    argv = ["--root", root, "build", "--variant", "hex", "--variant", "large-map", "--paper", "letter", "--jobs", "1"]
+    cli.main(argv, standalone_mode=False)
 finally:
     print("BAD:" + repr(sorted(set(bad))))
 """
@@ -475,7 +478,9 @@ def test_mutated_files_give_located_problems_never_exceptions(ops, tmp_path_fact
             text = b"\n".join(lines)
         elif op == "retype":
             value = b": " + payload.encode("utf-8", "replace").replace(b"\n", b" ") + b"\n"
-            text = re.sub(rb": \d+\n", lambda _m: value, text, count=1)  # a function: backslashes stay literal
+            text = re.sub(
+                rb": \d+\n", lambda _m, value=value: value, text, count=1
+            )  # a function: backslashes stay literal
         elif op == "indent":
             lines[i] = b"   " + lines[i]
             text = b"\n".join(lines)
@@ -548,7 +553,10 @@ def test_links_are_never_opened_audit_hook(mini, tmp_path):
     code = f"""
 import sys
 opened = []
-sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and isinstance(args[0], str) else None)
+def note_open(event, args):
+    if event == "open" and isinstance(args[0], str):
+        opened.append(str(args[0]))
+sys.addaudithook(note_open)
 from wastools import cli
 for args in (["validate"], ["build", "--variant", "hex", "--paper", "letter", "--jobs", "1"], ["fmt", "--check"]):
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, SHARED_DATA
+from tests.conftest import DATA, ROOT, SHARED_DATA
 from wastools import importer
 from wastools.importer import SourceUnit, build_cards, match_key, match_units, render_report
 
@@ -119,25 +119,29 @@ def test_real_sources_give_the_union_of_both():
 
 
 @needs_shared
-def test_committed_cards_match_a_fresh_import(tmp_path):
-    """The importer is re-runnable: a fresh import over the committed cards changes
-    nothing, and every unit keeps its history block. (This one reads the shipped cards:
-    it is about the import of the official transcriptions.)"""
+def test_import_keeps_the_committed_units_and_is_idempotent(tmp_path):
+    """The importer is re-runnable: importing over the fixture repository's units (copies of
+    committed cards) leaves each of them as it is, history included, and a second import
+    changes nothing at all."""
     import shutil
 
-    tmp_repo = tmp_path
     for folder in ("cards", "schemas"):
-        shutil.copytree(ROOT / folder, tmp_repo / folder)
-    before = {p.relative_to(tmp_repo): p.read_text() for p in (tmp_repo / "cards").rglob("*.yaml")}
-    importer.run_import(
-        tmp_repo, SHARED_DATA / "shinn16" / "War_at_Sea.json", SHARED_DATA / "roberteliason" / "units.xml"
-    )
-    after = {p.relative_to(tmp_repo): p.read_text() for p in (tmp_repo / "cards").rglob("*.yaml")}
-    assert after.keys() == before.keys()
-    changed = [str(p) for p in before if before[p] != after[p] and p.parts[-1] != "abilities.yaml"]
-    assert changed == []
-    report = (tmp_repo / "docs" / "data" / "import-report.md").read_text()
-    assert report == (ROOT / "docs" / "data" / "import-report.md").read_text()
+        shutil.copytree(DATA / folder, tmp_path / folder)
+    units = [p for p in (tmp_path / "cards").glob("*/*.yaml")]
+    before = {p: p.read_text() for p in units}
+    sources = (SHARED_DATA / "shinn16" / "War_at_Sea.json", SHARED_DATA / "roberteliason" / "units.xml")
+
+    def imported() -> tuple[dict, str]:
+        importer.run_import(tmp_path, *sources)
+        cards = {p: p.read_text() for p in (tmp_path / "cards").rglob("*.yaml")}
+        return cards, (tmp_path / "docs" / "data" / "import-report.md").read_text()
+
+    first, report = imported()
+    assert len(first) > len(before)  # the sources hold far more units than the fixture
+    assert [str(p) for p in units if first[p] != before[p]] == []
+    assert all("history:" in first[p] for p in units if "history:" in before[p])
+    second, second_report = imported()
+    assert [str(p) for p in first if first[p] != second[p]] == [] and second_report == report
 
 
 def test_abilities_text_is_not_copied():

@@ -6,6 +6,7 @@ what its label says. A built set of every output is checked the same way (slow).
 from __future__ import annotations
 
 import io
+from itertools import pairwise
 
 import pdfplumber
 import pytest
@@ -160,9 +161,9 @@ def test_the_poster_is_the_whole_board_on_one_true_size_page():
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         page = doc.pages[0]
         verticals = sorted(
-            {round(l["x0"], 2) for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01 and l["height"] > 3000}
+            {round(ln["x0"], 2) for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01 and ln["height"] > 3000}
         )
-    assert [round(b - a, 2) for a, b in zip(verticals, verticals[1:])] == [288.0] * 24  # every sector 4 in
+    assert [round(b - a, 2) for a, b in pairwise(verticals)] == [288.0] * 24  # every sector 4 in
     assert check(pdf) == []
 
 

@@ -131,7 +131,7 @@ def outputs(repo, registers):
             if "rulers" in variant.extras
             else "",
             "counters": counters,
-            "cards": {uid: _pdf_text(pdf) for uid, pdf in zip(wanted, pdfs)},
+            "cards": {uid: _pdf_text(pdf) for uid, pdf in zip(wanted, pdfs, strict=True)},
         }
     return out
 

@@ -19,7 +19,7 @@ from wastools.geometry import PT_PER_CM, PT_PER_IN
 from wastools.render import scenario_pack
 from wastools.render.maps import map_pdf
 
-ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).parent / "fixtures" / "repo"  # the tests' own repository, not the shipped data
 FIXTURES = Path(__file__).parent / "fixtures" / "scenarios"
 
 
@@ -27,9 +27,9 @@ FIXTURES = Path(__file__).parent / "fixtures" / "scenarios"
 def fixture_scenarios(tmp_path_factory):
     root = tmp_path_factory.mktemp("repo")
     for folder in ("cards", "schemas"):
-        shutil.copytree(ROOT / folder, root / folder)
+        shutil.copytree(DATA / folder, root / folder)
     shutil.copytree(FIXTURES, root / "scenarios")
-    shutil.copy(ROOT / "scenarios" / "denmark-strait-1941.yaml", root / "scenarios")
+    shutil.copy(DATA / "scenarios" / "denmark-strait-1941.yaml", root / "scenarios")
     result = repository.validate(root)
     assert result.repository is not None, "\n".join(map(str, result.errors))
     return result.repository.extra["scenarios"]
@@ -80,7 +80,7 @@ def test_a_declared_play_area_is_all_the_pack_tiles(fixture_scenarios):
 def test_play_area_corners_must_be_on_the_map(tmp_path):
     root = tmp_path
     for folder in ("cards", "schemas"):
-        shutil.copytree(ROOT / folder, root / folder)
+        shutil.copytree(DATA / folder, root / folder)
     (root / "scenarios").mkdir()
     text = (
         (FIXTURES / "narvik-sortie-inches.yaml")

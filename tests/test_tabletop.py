@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from itertools import pairwise
 
 import pdfplumber
 import pytest
@@ -22,19 +23,19 @@ def open_pdf(data: bytes):
 
 
 def vertical_lines(page, min_len=0.0, max_len=1e9):
-    return [l for l in page.lines if abs(l["x0"] - l["x1"]) < 0.01 and min_len <= l["height"] <= max_len]
+    return [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01 and min_len <= ln["height"] <= max_len]
 
 
 def strip_ticks(page, height: float) -> dict[float, list[float]]:
     """x positions of ticks of one height, per ruler strip (strips differ in their top)."""
     out: dict[float, list[float]] = {}
-    for l in vertical_lines(page, height - 0.1, height + 0.1):
-        out.setdefault(round(l["top"], 1), []).append(l["x0"])
+    for ln in vertical_lines(page, height - 0.1, height + 0.1):
+        out.setdefault(round(ln["top"], 1), []).append(ln["x0"])
     return {k: sorted(v) for k, v in out.items()}
 
 
 def horizontal_lines(page, min_len=0.0):
-    return [l for l in page.lines if abs(l["y0"] - l["y1"]) < 0.01 and l["width"] >= min_len]
+    return [ln for ln in page.lines if abs(ln["y0"] - ln["y1"]) < 0.01 and ln["width"] >= min_len]
 
 
 # --- rulers -------------------------------------------------------------------------------
@@ -58,7 +59,7 @@ def test_ruler_ticks_are_one_unit_apart(variant, params, unit_pt):
     steps = []
     with open_pdf(pdf) as doc:
         for strip in strip_ticks(doc.pages[0], 13).values():
-            steps += [round(b - a, 3) for a, b in zip(strip, strip[1:])]
+            steps += [round(b - a, 3) for a, b in pairwise(strip)]
     assert steps and all(abs(s - unit_pt * rulers.number_step(ruler)) < 0.01 for s in steps)
     assert rulers.number_step(ruler) == 1  # every unit numbered: these units are wide enough
 
@@ -72,7 +73,7 @@ def test_inch_rulers_mark_the_seed_distances():
         minor = [x for strip in strip_ticks(doc.pages[0], 7).values() for x in strip]
         labelled = strip_ticks(doc.pages[0], 13)
     assert labelled and all(
-        round(b - a, 3) == 72.0 for s in labelled.values() for a, b in zip(s, s[1:])
+        round(b - a, 3) == 72.0 for s in labelled.values() for a, b in pairwise(s)
     )  # every inch numbered
     assert len(minor) > 20
 
@@ -87,7 +88,7 @@ def test_centimetre_rulers(scale, sector):
         strips = strip_ticks(doc.pages[0], 13)
         text = " ".join(p.extract_text() for p in doc.pages)
     # every centimetre ticked and numbered, on both table scales
-    assert strips and all(abs((b - a) - PT_PER_CM) < 0.01 for s in strips.values() for a, b in zip(s, s[1:]))
+    assert strips and all(abs((b - a) - PT_PER_CM) < 0.01 for s in strips.values() for a, b in pairwise(s))
     assert {str(n) for n in range(round(ruler.length) + 1)} <= set(text.split())  # each centimetre numbered
 
 
@@ -106,7 +107,7 @@ def test_split_covers_the_ruler_in_equal_pieces(length, page):
     pieces = split(length, page)
     assert pieces[0].start_pt == 0 and abs(pieces[-1].end_pt - length) < 1e-6
     assert all(p.end_pt - p.start_pt <= page + 1e-6 for p in pieces)
-    assert all(abs(a.end_pt - b.start_pt) < 1e-9 for a, b in zip(pieces, pieces[1:]))
+    assert all(abs(a.end_pt - b.start_pt) < 1e-9 for a, b in pairwise(pieces))
 
 
 # --- maps ----------------------------------------------------------------------------------
@@ -117,9 +118,9 @@ def test_square_sectors_are_288_pt_apart():
     pdf, pages = maps.map_pdf(spec, "letter")
     with open_pdf(pdf) as doc:
         page = doc.pages[3]
-        xs = sorted({round(l["x0"], 3) for l in vertical_lines(page, 200)})
+        xs = sorted({round(ln["x0"], 3) for ln in vertical_lines(page, 200)})
     grid = [x for x in xs if x > 20]
-    assert any(abs((b - a) - 288.0) < 0.01 for a, b in zip(grid, grid[1:]))
+    assert any(abs((b - a) - 288.0) < 0.01 for a, b in pairwise(grid))
 
 
 def test_hexes_are_170_08_pt_flat_to_flat():
@@ -134,7 +135,7 @@ def test_hexes_are_170_08_pt_flat_to_flat():
         page = doc.pages[5]
         edges = [c for c in page.curves] if page.curves else []
         ys = sorted({round(pt[1], 3) for c in edges for pt in c["pts"]})
-    diffs = {round(b - a, 2) for a, b in zip(ys, ys[1:])}
+    diffs = {round(b - a, 2) for a, b in pairwise(ys)}
     assert 85.04 in diffs or 170.08 in diffs  # half and whole flat-to-flat steps
 
 
@@ -228,7 +229,7 @@ def test_check_bars_and_no_scaling_on_every_sheet(index):
     pdf, page = list(sheets_to_check())[index]
     with open_pdf(pdf) as doc:
         for p in doc.pages:
-            lengths = {round(l["height"], 2) for l in vertical_lines(p, 280)}
+            lengths = {round(ln["height"], 2) for ln in vertical_lines(p, 280)}
             assert {283.46, 288.0} <= lengths
     assert PdfReader(io.BytesIO(pdf)).trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
 
@@ -237,8 +238,8 @@ def test_printer_profile_scales_everything():
     plain, _ = counters.counters_pdf("letter", 3.0)
     scaled, _ = counters.counters_pdf("letter", 3.0, PrinterProfile(1.02, 0.98))
     with open_pdf(plain) as a, open_pdf(scaled) as b:
-        bar_a = max(l["height"] for l in vertical_lines(a.pages[0], 280, 290))
-        bar_b = max(l["height"] for l in vertical_lines(b.pages[0], 280, 300))
+        bar_a = max(ln["height"] for ln in vertical_lines(a.pages[0], 280, 290))
+        bar_b = max(ln["height"] for ln in vertical_lines(b.pages[0], 280, 300))
     assert abs(bar_b - bar_a * 0.98) < 0.01
 
 
@@ -320,7 +321,7 @@ def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
     for variant in ("off-grid", "tabletop-cm", "tabletop-inches", "hex", "large-map"):
         for ruler in VARIANTS[variant].extras["rulers"](VARIANTS[variant].defaults()):
             for bands in rulers.band_sets(ruler.zones):
-                assert all(a.end <= b.start + 1e-9 for a, b in zip(bands, bands[1:]))
+                assert all(a.end <= b.start + 1e-9 for a, b in pairwise(bands))
     pdf, _ = rulers.rulers_pdf([aa], "letter", "t")
     with open_pdf(pdf) as doc:
         words = [w["text"] for w in doc.pages[0].extract_words(keep_blank_chars=True)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -32,7 +33,7 @@ def test_reach_grows_with_band_and_nothing_is_negative(unit, name, crippled):
         ordered = sorted(attack.bands, key=lambda b: b.band)
         for band in ordered:
             assert 0 <= band.min <= band.max and band.dice >= 0
-        for lower, higher in zip(ordered, ordered[1:]):
+        for lower, higher in pairwise(ordered):
             if lower.band < higher.band:
                 assert higher.max > lower.max and higher.min >= lower.min, (name, attack.type, lower, higher)
     doc = adapted.to_json()

@@ -25,7 +25,8 @@ def explanation(row: dict) -> str:
     low, high = implied_mph(row["chart"])
     return (
         f"the chart's {row['chart']} implies {low:.0f}-{high - 0.01:.0f} mph; our source gives {row['mph']:g} mph, "
-        f"so the chart's author used a {'higher' if row['difference'] < 0 else 'lower'} speed figure. The variant prints the chart value"
+        f"so the chart's author used a {'higher' if row['difference'] < 0 else 'lower'} speed figure. The "
+        "variant prints the chart value"
     )
 
 
@@ -44,7 +45,10 @@ def render_report(units: dict[str, Unit]) -> str:
         "chart value wherever the chart lists the aircraft and the formula elsewhere.",
         "",
         f"- chart rows: {len(rows)}; matched to a unit: {sum(1 for r in rows if r['unit'])}",
-        f"- formula agrees with the chart: {agree}; differs: {len(differ)}; no sourced speed: {sum(1 for r in rows if r['unit'] and r['computed'] is None)}",
+        (
+            f"- formula agrees with the chart: {agree}; differs: {len(differ)}; no sourced speed: "
+            f"{sum(1 for r in rows if r['unit'] and r['computed'] is None)}"
+        ),
         "",
         "| chart name | unit | chart | mph | formula | difference | explanation | mph source |",
         "|---|---|---|---|---|---|---|---|",
@@ -55,6 +59,7 @@ def render_report(units: dict[str, Unit]) -> str:
         diff = "-" if r["difference"] is None else f"{r['difference']:+d}"
         note = f" ({r['note']})" if r["note"] else ""
         lines.append(
-            f"| {r['chart_name']} | `{r['unit']}` | {r['chart']} | {mph} | {computed} | {diff} | {explanation(r)}{note} | {r['source'] or '-'} |"
+            f"| {r['chart_name']} | `{r['unit']}` | {r['chart']} | {mph} | {computed} | {diff} | "
+            f"{explanation(r)}{note} | {r['source'] or '-'} |"
         )
     return "\n".join(lines) + "\n"

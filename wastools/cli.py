@@ -474,9 +474,9 @@ def build(
     repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"])
     loaded = time.perf_counter()
     if repo is None:
-        _print_problems(validation.errors)
+        _print_problems(validation.errors if validation else [])
         click.echo("the data is invalid: nothing was built", err=True)
-        ctx.exit(1)
+        raise click.exceptions.Exit(1)
     _check_names("nation", "--nation", nations, repo.nations)
     _check_names("set", "--set", sets, repo.sets)
     _check_names("unit", "--unit", units, repo.units)
@@ -610,7 +610,8 @@ def new_scenario(ctx, scenario_id, variant, title) -> None:
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(
-        f"wrote {path.relative_to(root)}: edit it, then run `wastools validate` and `wastools build --variant {variant}`"
+        f"wrote {path.relative_to(root)}: edit it, then run `wastools validate` and `wastools build --variant "
+        f"{variant}`"
     )
 
 

@@ -132,9 +132,9 @@ def read(root: Path) -> dict[str, Setting]:
             if name not in DEFAULTS:
                 problems.append(_problem(text, key, name, f"unknown setting{did_you_mean(key, known)}"))
                 continue
-            message = check(name, value)
-            if message:
-                problems.append(_problem(text, key, name, message))
+            complaint = check(name, value)
+            if complaint:
+                problems.append(_problem(text, key, name, complaint))
             else:
                 out[name] = Setting(value, f"{CONFIG_NAME}:{_line(text, key)}")
     if problems:

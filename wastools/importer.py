@@ -211,14 +211,20 @@ CORRECTIONS: tuple[Correction, ...] = (
         "Giorgios Averoff",
         "number",
         7,
-        "condition-zebra 17 is USS Allen M. Sumner in both sources; 7 is the set's only gap and lies between the French (2-6) and Greek (8-9) cards",
+        (
+            "condition-zebra 17 is USS Allen M. Sumner in both sources; 7 is the set's only gap and lies between "
+            "the French (2-6) and Greek (8-9) cards"
+        ),
     ),
     Correction(
         SECONDARY,
         "ORP Blyskawica",
         "number",
         4,
-        "fleet-command 8 is HMS Swale in shinn16 (between UK 7 and US 9); 4-5 are the gap between France (3) and UK (6), where Poland falls in the set's nation order",
+        (
+            "fleet-command 8 is HMS Swale in shinn16 (between UK 7 and US 9); 4-5 are the gap between France (3) "
+            "and UK (6), where Poland falls in the set's nation order"
+        ),
     ),
     Correction(
         SECONDARY,
@@ -299,8 +305,13 @@ def parse_roberteliason(text: str) -> list[SourceUnit]:
     for nation in root.findall("nation"):
         for unittype in nation.iter("unittype"):
             for u in unittype.findall("units/unit"):
-                units.append(_robert_unit(nation.findtext("name"), unittype.findtext("name"), u))
+                units.append(_robert_unit(_text(nation, "name"), _text(unittype, "name"), u))
     return units
+
+
+def _text(element: ET.Element, tag: str) -> str:
+    """A child's text, stripped; empty when the child is missing (the source omits some)."""
+    return (element.findtext(tag) or "").strip()
 
 
 def _robert_unit(nation: str, type_name: str, u: ET.Element) -> SourceUnit:
@@ -309,19 +320,17 @@ def _robert_unit(nation: str, type_name: str, u: ET.Element) -> SourceUnit:
         # This source writes 0 where the card shows no attack at that range.
         bands = [_int_or_none(attack.findtext(f"range_{i}")) or None for i in range(4)]
         if any(b is not None for b in bands):
-            attacks[ROBERT_ATTACKS[attack.findtext("name")]] = bands
-    abilities = [
-        a.findtext("name").strip() for a in u.findall("abilities/ability") if (a.findtext("name") or "").strip()
-    ]
+            attacks[ROBERT_ATTACKS[_text(attack, "name")]] = bands
+    abilities = [_text(a, "name") for a in u.findall("abilities/ability") if _text(a, "name")]
     return SourceUnit(
         source=SECONDARY,
-        name=u.findtext("name").strip(),
+        name=_text(u, "name"),
         nation=NATIONS[nation],
         type=TYPES.get(type_name),
-        set=ROBERT_SETS.get(u.findtext("set")),
-        raw_set=u.findtext("set"),
+        set=ROBERT_SETS.get(_text(u, "set")),
+        raw_set=_text(u, "set"),
         number=_int_or_none(u.findtext("number")),
-        rarity=RARITIES.get(u.findtext("rarity")),
+        rarity=RARITIES.get(_text(u, "rarity")),
         year=_int_or_none(u.findtext("year")),
         points=_int_or_none(u.findtext("cost")),
         speed=_int_or_none(u.findtext("speed")),
@@ -353,7 +362,7 @@ def similarity(a: str, b: str) -> float:
 
 def match_units(
     primary: list[SourceUnit], secondary: list[SourceUnit]
-) -> tuple[list[tuple[SourceUnit | None, SourceUnit | None, str]]]:
+) -> list[tuple[SourceUnit | None, SourceUnit | None, str]]:
     """Pair the two sources' units. Set and number settle a match when the names agree
     reasonably; then equal names within a set (number disagreement); then equal names
     anywhere (set disagreement)."""
@@ -412,12 +421,7 @@ def merge(a: SourceUnit | None, b: SourceUnit | None, unit_id: str) -> tuple[dic
         pa = getattr(a, name) if a else None
         pb = getattr(b, name) if b else None
         values[name] = pa if pa is not None else pb
-        if (
-            a
-            and b
-            and pa != pb
-            and not (name == "name" and match_key(pa) == match_key(pb) and pa.lower() == pb.lower())
-        ):
+        if a and b and pa != pb and not (name == "name" and _same_name(pa, pb)):
             if pa is None:
                 why = f"{PRIMARY} has no value; {SECONDARY}'s fills the gap"
             elif pb is None:
@@ -428,6 +432,11 @@ def merge(a: SourceUnit | None, b: SourceUnit | None, unit_id: str) -> tuple[dic
     values["attacks"] = _merge_attacks(a, b, unit_id, disagreements)
     values["abilities"] = _merge_abilities(a, b, unit_id, disagreements)
     return values, disagreements
+
+
+def _same_name(a: object, b: object) -> bool:
+    """Names that differ only in spacing or punctuation are one name, not a disagreement."""
+    return isinstance(a, str) and isinstance(b, str) and match_key(a) == match_key(b) and a.lower() == b.lower()
 
 
 def _merge_attacks(a, b, unit_id, disagreements) -> dict[str, list[int | None]]:
@@ -457,7 +466,9 @@ def _merge_abilities(a, b, unit_id, disagreements) -> list[str]:
 
 
 def build_cards(
-    primary: list[SourceUnit], secondary: list[SourceUnit], existing_ids: dict[tuple[str, int], str] | None = None
+    primary: list[SourceUnit],
+    secondary: list[SourceUnit],
+    existing_ids: dict[tuple[str | None, int | None], str] | None = None,
 ) -> ImportResult:
     """Match, merge and give ids. ``existing_ids`` maps (set, number) to the id already
     published, so that re-running the import never renames a unit."""
@@ -469,6 +480,7 @@ def build_cards(
     taken: set[str] = set(existing_ids.values())
     for a, b, rule in sorted(match_units(primary, secondary), key=_pair_order):
         unit = a or b
+        assert unit is not None, "match_units never pairs two blanks"
         if unit.set is None:
             result.excluded.append(Excluded(unit, f"set {unit.raw_set!r} is not an official set"))
             continue
@@ -586,8 +598,9 @@ def catalogue(cards: list[dict[str, Any]], existing: dict[str, str | None]) -> l
     entries = []
     for pattern in sorted(patterns | set(existing), key=str.lower):
         entry = {"name": pattern}
-        if existing.get(pattern):
-            entry["summary"] = existing[pattern]
+        summary = existing.get(pattern)
+        if summary:
+            entry["summary"] = summary
         entries.append(entry)
     return entries
 

@@ -102,6 +102,13 @@ class Unit:
     def is_aircraft(self) -> bool:
         return self.category == "aircraft"
 
+    @property
+    def ship_speed(self) -> int:
+        """The card speed of a ship or submarine (the schema requires one; aircraft have none)."""
+        if self.speed is None:
+            raise ValueError(f"{self.id} has no card speed")
+        return self.speed
+
     def attack(self, kind: str) -> Attack | None:
         return next((a for a in self.attacks if a.kind == kind), None)
 

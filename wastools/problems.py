@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import Enum
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
 
@@ -25,7 +26,7 @@ class Problem:
     column: int
     field: str
     message: str
-    severity: Severity = field(default=Severity.ERROR, compare=False)
+    severity: Severity = dataclasses.field(default=Severity.ERROR, compare=False)
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}:{self.column}"

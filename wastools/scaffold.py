@@ -100,7 +100,9 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
     )
     doc.yaml_set_comment_before_after_key(
         "map",
-        before=f"Map size and every coordinate are in {MAP_UNITS[variant]}; x from the west edge, y from the north edge.",
+        before=(
+            f"Map size and every coordinate are in {MAP_UNITS[variant]}; x from the west edge, y from the north edge."
+        ),
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yamlio.dump_canonical(doc, repository.SCHEMA_REFS["scenario"]), "utf-8")

@@ -199,7 +199,10 @@ def _side(doc, parts, side: dict, units, data, variant, found) -> Side | None:
             found.append(
                 doc.problem(
                     here + ["air_groups"],
-                    f"{aboard} squadrons are over the capacity of {count} x {unit.id} ({(unit.carrier_capacity or 0) * count})",
+                    (
+                        f"{aboard} squadrons are over the capacity of {count} x {unit.id} "
+                        f"({(unit.carrier_capacity or 0) * count})"
+                    ),
                 )
             )
         if entry.get("flagship") is True:
@@ -221,7 +224,7 @@ def _side(doc, parts, side: dict, units, data, variant, found) -> Side | None:
     fleet = check_fleet(variant.name, fleet_units, limit)
     for message in fleet.problems:
         found.append(doc.problem(parts + ["forces"], f"{side.get('name', side.get('side'))}: {message}"))
-    return Side(side.get("side"), side.get("name", ""), tuple(forces), side.get("briefing"), fleet)
+    return Side(str(side.get("side", "")), side.get("name", ""), tuple(forces), side.get("briefing"), fleet)
 
 
 def _air_base(doc, parts, base: dict, units, found) -> AirBase:

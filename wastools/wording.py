@@ -139,7 +139,10 @@ def _substitutions(m: Measure) -> list[tuple[str, Any]]:
         ),
         (r"\blocal(?:/| or )adjacent (cruiser or destroyer)\b", rf"\1 within {m.adjacent}"),
         (
-            r"\b(a |one )?(damaged )?local ((?:friendly |enemy |foe )?(?:friend|ship|sub|destroyer|cruiser)s?(?: ship)?)\b",
+            (
+                r"\b(a |one )?(damaged )?local ((?:friendly |enemy |foe "
+                r")?(?:friend|ship|sub|destroyer|cruiser)s?(?: ship)?)\b"
+            ),
             rf"\1\2\3 within {m.local}",
         ),
         (r"\bin or adjacent to its sector\b", f"within {m.adjacent}"),

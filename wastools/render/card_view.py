@@ -299,16 +299,16 @@ def attack_table(
         by_band = {b.band: b for b in attack.bands}
         cells: list[dict[str, Any] | None] = []
         for band in bands:
-            b = by_band.get(band)
-            if b is None:
+            found = by_band.get(band)
+            if found is None:
                 cells.append(None)
                 continue
-            own = _reach(b)
+            own = _reach(found)
             cells.append(
                 {
-                    "dice": b.dice,
+                    "dice": found.dice,
                     "reach": own if header is not None and own != common.get(band) else None,
-                    "mark": marks.get(b.condition or "", ""),
+                    "mark": marks.get(found.condition or "", ""),
                 }
             )
         rows.append(AttackRow(ATTACK_LABELS[attack.type], cells))
@@ -323,8 +323,8 @@ def hex_rows(adapted: AdaptedUnit, marks: dict[str, str]) -> list[AttackRow]:
         arcs = adapted.rules.get(f"{attack.type}_arcs")
         arc_text = ""
         if arcs is not None:
-            ahead = notation([(band, d) for (band, _), d in zip(dice_by_band, arcs.value["fore"]) if d])
-            astern = notation([(band, d) for (band, _), d in zip(dice_by_band, arcs.value["aft"]) if d])
+            ahead = notation([(band, d) for (band, _), d in zip(dice_by_band, arcs.value["fore"], strict=True) if d])
+            astern = notation([(band, d) for (band, _), d in zip(dice_by_band, arcs.value["aft"], strict=True) if d])
             arc_text = f"ahead {ahead or 'none'} \u00b7 astern {astern or 'none'}"
         rows.append(AttackRow(CARD_LABELS[attack.type], notation=_marked_notation(attack, marks), arcs=arc_text))
     return rows
@@ -422,7 +422,7 @@ def _marks(conditions: list[str], abilities: list[dict[str, Any]]) -> tuple[dict
     """A mark per band condition; an ability that grants it carries the mark instead of a footnote."""
     marks: dict[str, str] = {}
     footnotes: list[tuple[str, str]] = []
-    for condition, mark in zip(conditions, MARKS):
+    for condition, mark in zip(conditions, MARKS, strict=False):  # fewer conditions than marks
         marks[condition] = mark
         granting = next((a for a in abilities if condition.startswith(a["name"])), None)
         if granting is not None:

@@ -145,7 +145,7 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
             raise RuntimeError(f"expected {len(todo)} card pages, got {len(document.pages)}")
         split = _split(document.write_pdf())
         again = []
-        for i, page, pdf in zip(todo, document.pages, split):
+        for i, page, pdf in zip(todo, document.pages, split, strict=True):
             too_big = overflows(page)
             smaller = _smaller(htmls[i]) if too_big else None
             if too_big and smaller is None:

@@ -20,7 +20,7 @@ class NationStyle:
 
 def _roundel(*rings: str) -> str:
     radii = (10, 6.6, 3.3)
-    return "".join(f'<circle cx="10" cy="10" r="{r}" fill="{c}"/>' for r, c in zip(radii, rings))
+    return "".join(f'<circle cx="10" cy="10" r="{r}" fill="{c}"/>' for r, c in zip(radii, rings, strict=True))
 
 
 def _star(fill: str, r: float = 8.5, cx: float = 10, cy: float = 10.6) -> str:
@@ -53,7 +53,8 @@ _EMBLEMS: dict[str, NationStyle] = {
     "poland": NationStyle(
         "#8a1c2b",
         '<rect x="1" y="1" width="18" height="18" fill="#fff" stroke="#222" stroke-width="0.6"/>'
-        '<rect x="1" y="1" width="9" height="9" fill="#dc143c"/><rect x="10" y="10" width="9" height="9" fill="#dc143c"/>',
+        '<rect x="1" y="1" width="9" height="9" fill="#dc143c"/>'
+        '<rect x="10" y="10" width="9" height="9" fill="#dc143c"/>',
     ),
     "soviet-union": NationStyle("#7a1d1d", _WHITE_DISC + _star("#c8102e", 8.8)),
     "germany": NationStyle(
@@ -154,7 +155,10 @@ def _ruler_motif(ticks: int) -> str:
 
 
 def _rose_motif() -> str:
-    return '<rect x="15" y="15" width="30" height="30"/><rect x="15" y="15" width="30" height="30" transform="rotate(45 30 30)"/>'
+    return (
+        '<rect x="15" y="15" width="30" height="30"/><rect x="15" y="15" width="30" height="30" '
+        'transform="rotate(45 30 30)"/>'
+    )
 
 
 _MOTIFS = {

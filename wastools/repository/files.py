@@ -78,7 +78,10 @@ def refusal(path: Path, root: Path) -> str | None:
         current = current / part
         if current.is_symlink():
             what = "file" if current == here else "folder"
-            return f"this {what} is a symbolic link ({current.relative_to(base).as_posix()}): data must be plain files inside the repository; not opened"
+            return (
+                f"this {what} is a symbolic link ({current.relative_to(base).as_posix()}): data must be plain "
+                "files inside the repository; not opened"
+            )
     if not here.resolve().is_relative_to(base.resolve()):
         return "the real path of this file lies outside the repository; not opened"
     return None
@@ -130,8 +133,8 @@ def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[
 def read_plain(path: Path) -> Any:
     """Trusted read of a project file (importer use); raises on any problem."""
     doc, problems = load_document(path, str(path))
-    if problems:
-        raise ValueError("\n".join(map(str, problems)))
+    if problems or doc is None:
+        raise ValueError("\n".join(map(str, problems)) or f"{path}: cannot read file")
     return doc.data
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import model
 from ..abilities import ability_pattern, ability_regex
@@ -151,7 +152,7 @@ def _type_problems(doc: Document, data: dict) -> list[Problem]:
         return []
     cat = model.category(unit_type)
     problems = []
-    attacks = data.get("attacks") if isinstance(data.get("attacks"), dict) else {}
+    attacks = _mapping(data.get("attacks"))
     for kind in attacks:
         if kind in model.ATTACK_KINDS and kind not in model.ALLOWED_ATTACKS[cat]:
             problems.append(doc.problem(["attacks", kind], f"a {unit_type} cannot have a {kind} attack"))
@@ -172,7 +173,7 @@ def _history_problems(doc: Document, data: dict) -> list[Problem]:
     if not isinstance(unit_type, str) or unit_type not in model.AIRCRAFT_TYPES | model.SHIP_TYPES | {"submarine"}:
         return []
     aircraft = unit_type in model.AIRCRAFT_TYPES
-    history = history if isinstance(history, dict) else {}
+    history = _mapping(history)
     problems = []
     speed = history.get("top_speed")
     if isinstance(speed, dict) and speed.get("unit") in ("kn", "mph"):
@@ -184,7 +185,7 @@ def _history_problems(doc: Document, data: dict) -> list[Problem]:
     if aircraft and "length" in history:
         problems.append(doc.problem(["history", "length"], "aircraft carry no length"))
     needed = ("top_speed",) if aircraft else ("top_speed", "length")
-    missing = history.get("missing") if isinstance(history.get("missing"), dict) else {}
+    missing = _mapping(history.get("missing"))
     for name in needed:
         where = doc.position(["history"] if "history" in data else [])
         if name not in history and not missing.get(name):
@@ -211,24 +212,29 @@ def _history_problems(doc: Document, data: dict) -> list[Problem]:
     return problems
 
 
+def _mapping(value: Any) -> dict:
+    """A mapping field's value, or an empty one when the schema check has already reported it."""
+    return value if isinstance(value, dict) else {}
+
+
 def cross_unit_problems(units: list[LoadedFile]) -> list[Problem]:
     """Unique ids and set numbers, checked on every parsed file, even one with other
     errors. A clash is reported in each file involved, naming the others."""
-    by_id: dict[str, list[LoadedFile]] = {}
-    by_number: dict[tuple[str, int], list[LoadedFile]] = {}
-    for loaded in (u for u in units if u.doc is not None):
-        data = loaded.doc.data
+    by_id: dict[str, list[tuple[LoadedFile, Document]]] = {}
+    by_number: dict[tuple[str, int], list[tuple[LoadedFile, Document]]] = {}
+    for loaded, doc in ((u, u.doc) for u in units if u.doc is not None):
+        data = doc.data
         if isinstance(data.get("id"), str):
-            by_id.setdefault(data["id"], []).append(loaded)
+            by_id.setdefault(data["id"], []).append((loaded, doc))
         if isinstance(data.get("set"), str) and isinstance(data.get("number"), int):
-            by_number.setdefault((data["set"], data["number"]), []).append(loaded)
+            by_number.setdefault((data["set"], data["number"]), []).append((loaded, doc))
     problems = []
     for groups, field_name, describe in (
         (by_id, "id", lambda key: f"duplicate id {key!r}"),
         (by_number, "number", lambda key: f"{key[0]} #{key[1]} is used twice"),
     ):
         for key, files in groups.items():
-            for loaded in files if len(files) > 1 else ():
-                others = ", ".join(sorted(f.shown_as for f in files if f is not loaded))
-                problems.append(loaded.doc.problem([field_name], f"{describe(key)}: also used by {others}"))
+            for loaded, doc in files if len(files) > 1 else ():
+                others = ", ".join(sorted(f.shown_as for f, _doc in files if f is not loaded))
+                problems.append(doc.problem([field_name], f"{describe(key)}: also used by {others}"))
     return problems

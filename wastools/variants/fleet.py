@@ -82,7 +82,10 @@ def victory_rules(variant: str, params: dict | None = None) -> VictoryRules:
     }
     if variant == "tabletop-inches" and params and "objective_enemy_clear_in" in params:
         claims[variant] = (
-            f"within {params['sector_in']:g} in of the token, with no enemy ship within {params['objective_enemy_clear_in']:g} in",
+            (
+                f"within {params['sector_in']:g} in of the token, with no enemy ship within "
+                f"{params['objective_enemy_clear_in']:g} in"
+            ),
             "seed 004",
         )
     claim, source = claims[variant]

@@ -88,19 +88,19 @@ def footprint(unit: Unit, params: dict[str, Any]) -> tuple[int, str, list[str]]:
 
 
 def movement(unit: Unit, params: dict[str, Any], crippled: bool) -> tuple[Value, list[str]]:
+    speed = unit.history.top_speed
     kmh = unit.history.top_speed_kmh
-    if kmh is None:
+    if speed is None or kmh is None:
         if unit.is_aircraft:
             return Value(
                 None, "hexes", "not derived: no historical top speed (add history.top_speed)", "not derived"
             ), [f"{unit.id}: history.top_speed missing: aircraft speed in hexes not derived"]
-        hexes = max(1, unit.speed * HEXES_PER_SECTOR - (1 if crippled else 0))
+        hexes = max(1, unit.ship_speed * HEXES_PER_SECTOR - (1 if crippled else 0))
         return Value(
             hexes,
             "hexes",
             f"fallback: card speed {unit.speed} x {HEXES_PER_SECTOR} hexes per sector (no historical top speed)",
         ), [f"{unit.id}: history.top_speed missing: hex speed falls back to card speed x {HEXES_PER_SECTOR}"]
-    speed = unit.history.top_speed
     hexes = speed_hexes(kmh)
     text = f"{speed.value:g} {speed.unit} = {kmh:.1f} km/h / 10, rounded half up ({SEED})"
     if crippled and not unit.is_aircraft:
@@ -154,7 +154,10 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         rules["aircraft_min_move"] = Value(
             low,
             "hexes",
-            f"the seed gives aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} x maximum, rounded up (parameter aircraft_min_fraction)",
+            (
+                f"the seed gives aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} x "
+                "maximum, rounded up (parameter aircraft_min_fraction)"
+            ),
         )
     if unit.type == "submarine":
         rules["surface_deck_gun"] = Value(
@@ -165,7 +168,10 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         rules["submerged_move"] = Value(
             params["submerged_hexes"],
             "hexes",
-            f"the seed gives no submerged speed; its surface speed (the historical top speed) is the higher; submerged {params['submerged_hexes']} (parameter submerged_hexes)",
+            (
+                "the seed gives no submerged speed; its surface speed (the historical top speed) is the higher; "
+                f"submerged {params['submerged_hexes']} (parameter submerged_hexes)"
+            ),
         )
     if crippled and not unit.is_aircraft:
         rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armour -1 (minimum 1)")
@@ -184,7 +190,10 @@ VARIANT = Variant(
         Parameter(
             "large_battleship_m",
             225.0,
-            "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are the seed's large ships)",
+            (
+                "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are "
+                "the seed's large ships)"
+            ),
             minimum=50.0,
             maximum=400.0,
         ),
@@ -198,7 +207,10 @@ VARIANT = Variant(
         Parameter(
             "submerged_hexes",
             1,
-            "hexes a submerged submarine moves a turn (the seed gives surface speed only; its submerged turn rule moves 1 hex)",
+            (
+                "hexes a submerged submarine moves a turn (the seed gives surface speed only; its submerged turn "
+                "rule moves 1 hex)"
+            ),
             minimum=0,
             maximum=10,
         ),

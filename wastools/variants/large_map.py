@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypedDict
 
 from ..model import Unit
 from .base import AdaptedUnit, Parameter, Value, Variant
@@ -81,9 +81,25 @@ CHART_BY_UNIT = {row.unit_id: row for row in AIR_RANGE_CHART if row.unit_id}
 
 # Stat blocks the seed gives as typical values (scenarios may change them).
 AIR_BASE = {"capacity": 4, "armor": 4, "hull": 6, "anti_air": 5}
-HEAVY_BATTERY = {"gunnery": (8, 7, 6), "armor": 5, "hull": 4, "anti_air": 6}
-LIGHT_BATTERY = {"gunnery": (5, 4, 3), "armor": 3, "hull": 2, "anti_air": 5}
-GARRISON = {"units": (1, 3), "armor": 3, "hull": 2, "anti_air": 4}
+
+
+class ShoreStats(TypedDict):
+    armor: int
+    hull: int
+    anti_air: int
+
+
+class BatteryStats(ShoreStats):
+    gunnery: tuple[int, int, int]
+
+
+class GarrisonStats(ShoreStats):
+    units: tuple[int, int]
+
+
+HEAVY_BATTERY: BatteryStats = {"gunnery": (8, 7, 6), "armor": 5, "hull": 4, "anti_air": 6}
+LIGHT_BATTERY: BatteryStats = {"gunnery": (5, 4, 3), "armor": 3, "hull": 2, "anti_air": 5}
+GARRISON: GarrisonStats = {"units": (1, 3), "armor": 3, "hull": 2, "anti_air": 4}
 
 
 def formula_sectors(mph: float) -> int:
@@ -121,7 +137,10 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         rules["rearm"] = Value(
             params["rearm_turns"],
             "turns",
-            f"{SEED}: after landing, one full turn re-arming; +1 re-arm marker when landing on a carrier it is not assigned to",
+            (
+                f"{SEED}: after landing, one full turn re-arming; +1 re-arm marker when landing on a carrier it is "
+                "not assigned to"
+            ),
         )
     else:
         movement = Value(

@@ -19,9 +19,15 @@ GRID_TO_LEG = 0.56
 AMENDED_ABILITIES = {
     "Combined Attack": "one extra torpedo die while attacking the same target as a friendly dive bomber",
     "Close Escort": "may end within 1 leg of one friendly ship (stacking otherwise needs more than 1 leg)",
-    "Divide the Defense": "once a game: the target and enemy ships within 2 legs of it take -1 per AA die; this unit -1 per bomb die and no torpedoes that turn",
+    "Divide the Defense": (
+        "once a game: the target and enemy ships within 2 legs of it take -1 per AA die; this unit -1 per bomb die "
+        "and no torpedoes that turn"
+    ),
     "Escort": "works while within range 0 (1 leg) of the enemy ship a friendly bomber targets",
-    "Guard the Convoy": "protects a friendly auxiliary within 2 legs: enemies cannot attack it until they have attacked this unit in the same phase, nor place aircraft on it until aircraft have been placed on this unit",
+    "Guard the Convoy": (
+        "protects a friendly auxiliary within 2 legs: enemies cannot attack it until they have attacked this unit "
+        "in the same phase, nor place aircraft on it until aircraft have been placed on this unit"
+    ),
     "Heavy Antiair": "anti-air reaches 2 legs short and 3 legs long",
     "Slow {n}": "no die roll: moves 1 leg less than its speed allows; speed 1 when crippled",
     "Sub Hunter": "after the second player's sea movement, may move 2 legs to end within range 0 of an enemy submarine",
@@ -72,7 +78,7 @@ def movement_legs(unit: Unit, crippled: bool) -> tuple[int | None, str]:
     if unit.is_aircraft:
         return None, "aircraft are placed touching their target, not moved"
     slow = unit.ability("Slow {n}")
-    legs = 2 * unit.speed
+    legs = 2 * unit.ship_speed
     if slow and crippled:
         # Speed 1 when crippled, but never more than the undamaged 2 x speed - 1 legs
         # (a speed-1 slow ship would otherwise gain a leg by being crippled).
@@ -96,8 +102,11 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     for attack in unit.attacks:
         if attack.kind == "anti_air":
             dice = next(d for d in attack.bands if d)
-            bands = (Band(0, dice, 0, short, "legs"), Band(1, dice, short, long_, "legs", "long range: -1 on each die"))
-            attacks.append(AdaptedAttack("anti_air", bands, (aa_text,)))
+            aa_bands = (
+                Band(0, dice, 0, short, "legs"),
+                Band(1, dice, short, long_, "legs", "long range: -1 on each die"),
+            )
+            attacks.append(AdaptedAttack("anti_air", aa_bands, (aa_text,)))
             continue
         bands = [Band(r, d, *band_reach(r), "legs") for r, d in enumerate(attack.bands) if d]
         bands += [Band(r, d, *band_reach(r), "legs", c) for r, d, c in extended_bands(unit, attack, crippled)]

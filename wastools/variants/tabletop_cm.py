@@ -71,7 +71,10 @@ def torpedo_rearm_counters(unit: Unit) -> tuple[int, str] | None:
 
 # Abilities seed 001 restates for the tabletop, in the project's own words ({reach}: range 0).
 AMENDED_ABILITIES = {
-    "Close Escort": "may fire anti-air at an aircraft that two other ships have fired on, if it is within {reach} of the target ship's conning tower",
+    "Close Escort": (
+        "may fire anti-air at an aircraft that two other ships have fired on, if it is within {reach} of the "
+        "target ship's conning tower"
+    ),
 }
 
 
@@ -95,11 +98,11 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         movement = Value(None, None, f"{SEED}: air attacks as in the base game (aircraft are placed)", "placed")
     else:
         movement = Value(
-            unit.speed * sector, "cm", f"card speed {unit.speed} x {sector:g} cm sectors ({scale} scale, {SEED})"
+            unit.ship_speed * sector, "cm", f"card speed {unit.speed} x {sector:g} cm sectors ({scale} scale, {SEED})"
         )
         for other, cm in SECTOR_CM.items():
             rules[f"movement_{other}"] = Value(
-                unit.speed * cm, "cm", f"card speed {unit.speed} x {cm:g} cm ({other} scale)"
+                unit.ship_speed * cm, "cm", f"card speed {unit.speed} x {cm:g} cm ({other} scale)"
             )
     number, why = detection_number(unit)
     rules["detection"] = Value(number, "d6", f"{SEED}: {why}")

@@ -59,7 +59,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     rules: dict[str, Value] = {}
     attacks = []
     for attack in unit.attacks:
-        dice_by_band = [(r, d, None) for r, d in enumerate(attack.bands) if d]
+        dice_by_band: list[tuple[int, int, str | None]] = [(r, d, None) for r, d in enumerate(attack.bands) if d]
         dice_by_band += [(r, d, c) for r, d, c in extended_bands(unit, attack, crippled)]
         if crippled and attack.kind == "torpedo":
             dice_by_band = [(r, max(1, d - 1), c) for r, d, c in dice_by_band]
@@ -84,7 +84,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             None, None, f"{SEED}: aircraft move in the air mission phase; the seed sets no distance", "air mission move"
         )
     elif params["movement_rule"] == "sectors":
-        inches = unit.speed * sector - (1 if crippled else 0)
+        inches = unit.ship_speed * sector - (1 if crippled else 0)
         movement = Value(
             inches,
             "in",
@@ -93,7 +93,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             + " (parameter movement_rule=sectors)",
         )
     else:
-        inches = max(0, unit.speed - (1 if crippled else 0))
+        inches = max(0, unit.ship_speed - (1 if crippled else 0))
         movement = Value(
             inches,
             "in",
@@ -106,8 +106,12 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     rules["objective_claim"] = Value(
         {"within": sector, "no_enemy_within": params["objective_enemy_clear_in"]},
         "in",
-        f"{SEED}: a ship within 1 sector ({sector:g} in) of the token and no enemy ship within {params['objective_enemy_clear_in']:g} in "
-        "(the seed says 5 in when it defines the sector and 10 in at the end of the turn: parameter objective_enemy_clear_in)",
+        (
+            f"{SEED}: a ship within 1 sector ({sector:g} in) of the token and no enemy ship within "
+            f"{params['objective_enemy_clear_in']:g} in "
+            "(the seed says 5 in when it defines the sector and 10 in at the end of the turn: parameter "
+            "objective_enemy_clear_in)"
+        ),
     )
     return AdaptedUnit(unit, "tabletop-inches", dict(params), movement, tuple(attacks), rules, crippled)
 
@@ -127,7 +131,10 @@ VARIANT = Variant(
         Parameter(
             "objective_enemy_clear_in",
             10.0,
-            "no enemy ship within this many inches of a claiming ship (the seed says 5 in one place and 10 in another; 10 is its end-of-turn claiming step)",
+            (
+                "no enemy ship within this many inches of a claiming ship (the seed says 5 in one place and 10 in "
+                "another; 10 is its end-of-turn claiming step)"
+            ),
             choices=(5.0, 10.0),
         ),
         Parameter(

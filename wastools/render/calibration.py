@@ -1,8 +1,9 @@
 """The duplex calibration sheet: a front with crosses, a back with scales under them.
 
-Print it double-sided (long-edge flip) at 100 %, hold it to the light and read where each
-front cross falls on the back's scales: that is the printer's back offset in millimetres,
-for `wastools build --backs --back-offset-x .. --back-offset-y ..`.
+Print it double-sided at 100 %, flipping on the edge the printer profile names (long by
+default, `--duplex-edge short` or `printer.duplex_edge` in wastools.toml for short), hold it
+to the light and read where each front cross falls on the back's scales: that is the printer's
+back offset in millimetres, for `wastools build --backs --back-offset-x .. --back-offset-y ..`.
 """
 
 from __future__ import annotations
@@ -40,7 +41,19 @@ def _page(layout: dict[str, Any], draw) -> bytes:
     return buf.getvalue()
 
 
-def _front(layout: dict[str, Any]):
+FLIP_ADVICE = {
+    "long": (
+        "Print both sides at 100 % (actual size), flipping on the long edge.",
+        "(Printer flips on the short edge? Build with --duplex-edge short and print this sheet again.)",
+    ),
+    "short": (
+        "Print both sides at 100 % (actual size), flipping on the short edge (--duplex-edge short).",
+        "(Printer flips on the long edge? Build without --duplex-edge short and print this sheet again.)",
+    ),
+}
+
+
+def _front(layout: dict[str, Any], edge: str):
     def draw(c) -> None:
         c.setLineWidth(0.4)
         for x, y in targets(layout):
@@ -52,7 +65,7 @@ def _front(layout: dict[str, Any]):
         c.drawCentredString(w / 2, h / 2 + 60, "Duplex calibration: front")
         c.setFont(FONT, 8)
         lines = [
-            "Print both sides at 100 % (actual size), flipping on the long edge.",
+            *FLIP_ADVICE[edge],
             "Hold the sheet to the light: read where each cross meets the scales on the back.",
             "Right and up are positive. Build with --back-offset-x X --back-offset-y Y (millimetres).",
         ]
@@ -62,23 +75,33 @@ def _front(layout: dict[str, Any]):
     return draw
 
 
-def _back(layout: dict[str, Any]):
+def seen_through(x: float, y: float, layout: dict[str, Any], edge: str) -> tuple[float, float]:
+    """Where a front point lies on the back page: a long-edge flip mirrors the sheet left
+    to right, a short-edge flip top to bottom (as `sheets.back_slot` places card backs)."""
+    if edge == "short":
+        return x, layout["page"]["height"] - y
+    return layout["page"]["width"] - x, y
+
+
+def _back(layout: dict[str, Any], edge: str):
+    # seen from the front the back is mirrored along one axis: +1 mm on the front is -1 mm there
+    sx, sy = (1, -1) if edge == "short" else (-1, 1)
+
     def draw(c) -> None:
-        w = layout["page"]["width"]
         c.setLineWidth(0.3)
         c.setFont(FONT, 6)
         for x, y in targets(layout):
-            bx = w - x  # the same spot seen through the sheet
+            bx, by = seen_through(x, y, layout, edge)
             for i in range(-SPAN_MM, SPAN_MM + 1):
                 tick = 5 if i % 5 == 0 else 2.5
-                # seen from the front the back is mirrored: +x on the front is -x here
-                c.line(bx - i * MM, y - tick, bx - i * MM, y + tick)
-                c.line(bx - tick, y + i * MM, bx + tick, y + i * MM)
+                c.line(bx + sx * i * MM, by - tick, bx + sx * i * MM, by + tick)
+                c.line(bx - tick, by + sy * i * MM, bx + tick, by + sy * i * MM)
                 if i % 5 == 0 and i:
-                    c.drawCentredString(bx - i * MM, y - 10, f"{i:+d}")
-                    c.drawString(bx + 7, y + i * MM - 1.5, f"{i:+d}")
+                    c.drawCentredString(bx + sx * i * MM, by - 10, f"{i:+d}")
+                    c.drawString(bx + 7, by + sy * i * MM - 1.5, f"{i:+d}")
         c.setFont(BOLD, 11)
-        c.drawCentredString(w / 2, layout["page"]["height"] / 2 + 60, "Duplex calibration: back")
+        w, h = layout["page"]["width"], layout["page"]["height"]
+        c.drawCentredString(w / 2, h / 2 + 60, "Duplex calibration: back")
 
     return draw
 
@@ -89,7 +112,8 @@ def calibration_pdf(layout: dict[str, Any], profile: PrinterProfile = PrinterPro
 
     writer = PdfWriter()
     w, h = layout["page"]["width"], layout["page"]["height"]
-    for name, draw in (("front", _front(layout)), ("back", _back(layout))):
+    edge = profile.duplex_edge
+    for name, draw in (("front", _front(layout, edge)), ("back", _back(layout, edge))):
         page = writer.add_blank_page(w, h)
         bars = _as_form(writer, _overlay(layout, f"duplex calibration ({layout['name']}, {name})", marks=False))
         drawing = _as_form(writer, _page(layout, draw))

@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test quick validate fmt bench clean
+.PHONY: build test quick lint validate fmt bench clean
 
 $(STAMP): pyproject.toml tools/system-deps.sh
 	bash tools/system-deps.sh
@@ -26,6 +26,12 @@ test: $(STAMP)
 	$(BIN)/wastools fmt --check
 	$(BIN)/python -m pytest -n 2
 	$(BIN)/python tools/check_reproducible.py
+
+# Code checks: ruff (lint and layout, line length 120) and mypy on wastools/.
+lint: $(STAMP)
+	$(BIN)/ruff check wastools tools tests
+	$(BIN)/ruff format --check wastools tools tests
+	$(BIN)/mypy
 
 quick: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -m "not slow"

@@ -69,9 +69,14 @@ def test_pre_commit_hooks_run_wherever_wastools_is_installed(tmp_path):
     from ruamel.yaml import YAML
 
     local = YAML(typ="safe").load((ROOT / ".pre-commit-config.yaml").read_text())
-    for hook in local["repos"][0]["hooks"]:
-        script = hook["entry"].split()[0]
-        assert not script.startswith(".venv") and (ROOT / script).exists()
+    hooks = local["repos"][0]["hooks"]
+    for hook in hooks:
+        if hook["language"] == "script":  # the data hooks: a script of this repository
+            script = hook["entry"].split()[0]
+            assert not script.startswith(".venv") and (ROOT / script).exists()
+        else:  # the code hooks: pre-commit installs their tool itself
+            assert hook["language"] == "python" and hook["additional_dependencies"], hook["id"]
+    assert {"ruff-check", "ruff-format", "mypy"} <= {h["id"] for h in hooks}
     shared = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert {h["language"] for h in shared} == {"python"} and all(h["entry"].startswith("wastools ") for h in shared)
     # on PATH: a stand-in wastools is found first

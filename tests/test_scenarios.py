@@ -117,6 +117,8 @@ def test_tabletop_cm_fleet_rules_apply_to_scenarios(scen_repo, cli):
 
 def test_new_scenario_and_unit_validate(scen_repo, cli):
     assert cli("new", "scenario", "my-battle", "--variant", "off-grid", root=scen_repo).exit_code == 0
+    written = (scen_repo / "scenarios" / "my-battle.yaml").read_text()
+    assert "every coordinate are in inches;" in written  # words for people, not the parser's "in"
     assert (
         cli(
             "new",

@@ -12,6 +12,8 @@ from .scenarios import MAP_UNITS
 from .slug import slugify
 from .suggest import unknown
 
+UNIT_WORDS = {"in": "inches", "cm": "centimetres"}  # the comment is for people, not the parser
+
 DEFAULT_MAPS = {
     "standard": (11, 7),
     "large-map": (24, 12),
@@ -101,7 +103,8 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
     doc.yaml_set_comment_before_after_key(
         "map",
         before=(
-            f"Map size and every coordinate are in {MAP_UNITS[variant]}; x from the west edge, y from the north edge."
+            f"Map size and every coordinate are in {UNIT_WORDS.get(MAP_UNITS[variant], MAP_UNITS[variant])}; "
+            "x from the west edge, y from the north edge."
         ),
     )
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -558,21 +558,7 @@ def new() -> None:
     "--type",
     "unit_type",
     required=True,
-    type=click.Choice(
-        [
-            "battleship",
-            "carrier",
-            "cruiser",
-            "destroyer",
-            "torpedo-boat",
-            "auxiliary",
-            "submarine",
-            "fighter",
-            "dive-bomber",
-            "torpedo-bomber",
-            "patrol-bomber",
-        ]
-    ),
+    type=click.Choice(UNIT_TYPES),
 )
 @click.option("--set", "card_set", required=True, help="Set id, e.g. surface-action.")
 @click.option("--number", type=int, required=True, help="Card number within the set.")

@@ -80,6 +80,25 @@ def test_object_off_the_map_is_rejected(scen_repo, cli):
     )
 
 
+def test_what_players_place_must_lie_in_the_declared_play_area(scen_repo, cli):
+    # the pack prints tiles only for the play area, so an objective outside it has no paper
+    edit(scen_repo, SAVO, "at: [35, 19]", "at: [37, 19]")
+    result = cli("validate", root=scen_repo)
+    assert result.exit_code == 1
+    line = line_of(scen_repo, SAVO, "at: [37, 19]")
+    assert (
+        f"scenarios/savo-island-1942.yaml:{line}:9: objectives[0].at: [37, 19] is outside the play area "
+        "(9..35 x 7..21 hexes, map.play_area)" in result.output
+    )
+    assert "off the map" not in result.output
+
+
+def test_terrain_may_reach_beyond_the_play_area(scen_repo, cli):
+    # Florida Island lies outside Savo's play area: shown on the plan, not an error
+    assert "[[30, 1], [40, 1], [40, 7], [34, 6]]" in (scen_repo / SAVO).read_text()
+    assert cli("validate", root=scen_repo).exit_code == 0
+
+
 @pytest.mark.parametrize(
     "old, new, message",
     [

@@ -268,8 +268,43 @@ def _coordinates(doc, data: dict, variant: str, found) -> None:
                 check([key, i, "at"], item.get("at"))
     for j, point in enumerate(data["map"].get("play_area") or []):
         check(["map", "play_area", j], point)
+    _in_play_area(doc, data, unit, found)
     for key in ("terrain", "deployment_zones"):
         for i, item in enumerate(data.get(key) or []):
             if isinstance(item, dict):
                 for j, point in enumerate(item.get("points") or []):
                     check([key, i, "points", j], point)
+
+
+def _in_play_area(doc, data: dict, unit: str, found) -> None:
+    """What the players place (deployment zones, objectives, bases, batteries, garrisons) must
+    lie in the play area a scenario declares: only that area is printed as tiles. Terrain may
+    reach beyond it (the plan of the whole map shows it)."""
+    corners = data["map"].get("play_area")
+    if not (isinstance(corners, list) and len(corners) == 2 and all(_is_point(p) for p in corners)):
+        return
+    (ax, ay), (bx, by) = corners
+    x0, x1, y0, y1 = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+
+    def check(parts, point) -> None:
+        if _is_point(point) and not (x0 <= point[0] <= x1 and y0 <= point[1] <= y1):
+            found.append(
+                doc.problem(
+                    parts,
+                    f"[{point[0]:g}, {point[1]:g}] is outside the play area "
+                    f"({x0:g}..{x1:g} x {y0:g}..{y1:g} {unit}, map.play_area): only that area is printed",
+                )
+            )
+
+    for key in PLACED:
+        for i, item in enumerate(data.get(key) or []):
+            if isinstance(item, dict):
+                check([key, i, "at"], item.get("at"))
+    for i, zone in enumerate(data.get("deployment_zones") or []):
+        if isinstance(zone, dict):
+            for j, point in enumerate(zone.get("points") or []):
+                check(["deployment_zones", i, "points", j], point)
+
+
+def _is_point(point) -> bool:
+    return isinstance(point, list) and len(point) == 2 and all(isinstance(v, (int, float)) for v in point)

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
-from .pages import MARGIN, Page, document, draw_label
-from .sheets import BOLD, FONT, PrinterProfile, text_width
+from .pages import HEADER_SIZE, MARGIN, Page, document, draw_label, header_lines
+from .sheets import BOLD, FONT, SAFE, PrinterProfile, text_width
 
 SEA = (0.86, 0.92, 0.97)
 GRID = (0.45, 0.5, 0.58)
@@ -121,6 +121,7 @@ def square_plan(columns: int, rows: int, sector: float) -> Plan:
 def hex_grid(columns: int, rows: int, flat: float) -> Draw:
     """Thin flat-topped hexes ``flat`` points flat to flat, labelled CCRR."""
     r = hex_radius(flat)
+    top = hex_grid_extent(columns, rows, flat)[1]
 
     def draw(c, tile: Tile) -> None:
         c.setStrokeColorRGB(*GRID)
@@ -135,7 +136,10 @@ def hex_grid(columns: int, rows: int, flat: float) -> Draw:
                 ):
                     continue
                 _hex_path(c, cx, cy, flat)
-                c.drawCentredString(cx, cy + flat / 2 - 10, hex_name(col, rows - 1 - row))
+                label_y = cy + flat / 2 - 10
+                if cy + flat / 2 >= top - 0.01:  # a hex on the map's top edge: its name below the page's margin
+                    label_y = min(label_y, tile.core_y1 - 8)
+                c.drawCentredString(cx, label_y, hex_name(col, rows - 1 - row))
 
     return draw
 
@@ -575,6 +579,7 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         c.setLineWidth(0.8 / scale)
         c.setStrokeColorRGB(0, 0, 0)
         c.rect(0, 0, spec.width, spec.height, stroke=1, fill=0)
+        taken: list[Box] = []  # what feature labels must not cover, in plan points
         for index, tile in enumerate(all_tiles):
             c.setLineWidth(0.8 / scale)
             c.setStrokeColorRGB(0.75, 0.1, 0.1)
@@ -583,22 +588,81 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
             cx, top = (tile.x0 + tile.core_x1) / 2, tile.core_y1
             c.setFont(BOLD, 7 / scale)
             c.drawCentredString(cx, top - 9 / scale, f"page {numbering.tile(index)}")
+            head = text_width(f"page {numbering.tile(index)}", 7, BOLD)
             span = spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)
             if text_width(span, 6) + 4 <= (tile.core_x1 - tile.x0) * scale:  # else the page's own header says it
                 c.setFont(FONT, 6 / scale)
                 c.drawCentredString(cx, top - 16 / scale, span)
-        c.setFillColorRGB(0, 0, 0)
+                head = max(head, text_width(span, 6))
+            taken.append(_box(cx * scale, top * scale - 18, head, 18))
+        for f in spec.features:
+            if len(f.points) == 1:  # the symbol itself
+                fx, fy = f.points[0][0] * scale, f.points[0][1] * scale
+                taken.append((fx - 7, fy - 7, fx + 7, fy + 7))
+        bottom = legend + 2 - (legend + (h - 14 - legend - spec.height * scale))  # down to the legend
+        bounds = (0.0, bottom, w, spec.height * scale)
         for f in spec.features:
             fx, fy = _label_point(f)
-            half = text_width(f.label, 6.5, BOLD) / 2 / scale
-            fx = min(max(fx, half - MARGIN / 2 / scale), spec.width + MARGIN / 2 / scale - half)  # on the page
-            c.setFont(BOLD, 6.5 / scale)
-            c.drawCentredString(fx, fy - (14 / scale if len(f.points) == 1 else 0), f.label)
+            anchor = (fx * scale, fy * scale)
+            size = text_width(f.label, 6.5, BOLD), 6.5
+            lx, ly, moved = place_label(anchor, size, len(f.points) == 1, taken, bounds)
+            box = _box(lx, ly - 1.5, size[0] + 2, size[1] + 1.5)
+            taken.append(box)
+            c.saveState()
+            c.scale(1 / scale, 1 / scale)  # plan points from here
+            if moved:  # a thin leader from the label to what it names
+                c.setStrokeColorRGB(0.3, 0.3, 0.3)
+                c.setLineWidth(0.4)
+                c.line(*anchor, min(max(anchor[0], box[0]), box[2]), min(max(anchor[1], box[1]), box[3]))
+            c.setFillColorRGB(1, 1, 1)
+            c.setFillAlpha(0.8)
+            c.rect(lx - size[0] / 2 - 1, ly - 1.5, size[0] + 2, size[1] + 1.5, stroke=0, fill=1)
+            c.setFillAlpha(1)
+            c.setFillColorRGB(0, 0, 0)
+            c.setFont(BOLD, 6.5)
+            c.drawCentredString(lx, ly, f.label)
+            c.restoreState()
         c.restoreState()
         if spec.features:
             _legend(c, x, y)
 
     return draw
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def _box(cx: float, y: float, width: float, height: float) -> Box:
+    return cx - width / 2, y, cx + width / 2, y + height
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def place_label(
+    anchor: tuple[float, float], size: tuple[float, float], point: bool, taken: list[Box], bounds: Box
+) -> tuple[float, float, bool]:
+    """Where a feature's label goes on the plan (centre x, baseline y, and whether it moved
+    away from its own place): under a point symbol (over an area's middle) if that is free,
+    else the nearest free place around it, moving out step by step; it never leaves
+    ``bounds``. Falls back to its own place if none is free."""
+    ax, ay = anchor
+    w, h = size
+    first = (ax, ay - 14) if point else (ax, ay - h / 2)
+    candidates = [first]
+    for step in range(1, 12):
+        d = 8.5 * step
+        candidates += [(first[0], first[1] - d), (first[0], first[1] + d + (14 if point else 0))]
+        candidates += [(ax + 12 + w / 2 + d - 8.5, ay - h / 2), (ax - 12 - w / 2 - d + 8.5, ay - h / 2)]
+    for i, (lx, ly) in enumerate(candidates):
+        lx = min(max(lx, bounds[0] + w / 2 + 1), bounds[2] - w / 2 - 1)
+        box = _box(lx, ly - 1.5, w + 2, h + 1.5)
+        inside = bounds[1] <= box[1] and box[3] <= bounds[3]
+        if inside and not any(_overlaps(box, other) for other in taken):
+            return lx, ly, i > 0
+    lx = min(max(first[0], bounds[0] + w / 2 + 1), bounds[2] - w / 2 - 1)
+    return lx, first[1], False
 
 
 def _legend(c, x: float, y: float) -> None:
@@ -616,13 +680,14 @@ def _legend(c, x: float, y: float) -> None:
     for kind, text in items:
         c.setStrokeColorRGB(0, 0, 0)
         c.setFillColorRGB(1, 1, 1)
-        if kind in ("objective", "battery"):
-            c.circle(cx + 4, y + 4, 4, stroke=1, fill=0)
-        elif kind == "air-base":
-            c.rect(cx, y, 8, 8, stroke=1, fill=0)
+        if kind in ("objective", "battery", "air-base"):  # the symbols as the map draws them
+            c.saveState()
+            _draw_point(c, Feature(kind, "", ((cx + 4, y + 4),)), 0.42)
+            c.restoreState()
         else:
             c.setDash(*((2, 1.5) if kind != "island" else (1, 0)))
-            c.rect(cx, y, 10, 8, stroke=1, fill=0)
+            c.setFillColorRGB(0.93, 0.93, 0.93)  # land is grey on the map
+            c.rect(cx, y, 10, 8, stroke=1, fill=1 if kind == "island" else 0)
             c.setDash(1, 0)
         c.setFillColorRGB(0, 0, 0)
         c.drawString(cx + 13, y + 1.5, text)
@@ -634,29 +699,46 @@ def _legend(c, x: float, y: float) -> None:
 
 
 def poster_pdf(spec: MapSpec, profile: PrinterProfile = PrinterProfile(), colour: bool = False) -> tuple[bytes, int]:
-    """One page: the whole map at true size with a half-inch border (for a print shop)."""
-    page = Page(spec.width + 2 * MARGIN, spec.height + 2 * MARGIN)
-    whole = Tile(0, 0, 0.0, 0.0, spec.width, spec.height, spec.width, spec.height)
+    """One page exactly the size of the map, at true size, for a print shop: the paper's edge
+    is the board's edge. As on every sheet, nothing is printed in the outer 12 pt (the grid
+    stops short of the edge there); the header, the check bars and the print note lie over
+    the board's outer band, inside the edge sectors or hexes."""
+    page = Page(spec.width, spec.height)
+    # coordinates, scale bars and labels keep to the part inside the margins
+    inner = Tile(0, 0, MARGIN, MARGIN, spec.width - 2 * MARGIN, spec.height - 2 * MARGIN, *_inner_corner(spec))
+
+    size = f"{round(spec.width / 72, 1):g} x {round(spec.height / 72, 1):g} in"
+    header = (
+        f"{spec.title}: the whole map on one {size} sheet at true size "
+        f"({spec.grid_note}). Print at 100 %: the paper's edge is the board's edge; its outer 12 pt are left blank."
+    )
 
     def draw(c) -> None:
-        draw_label(
-            c,
-            page,
-            f"{spec.title}: the whole map on one sheet, {spec.width / 72:g} x {spec.height / 72:g} in ({spec.grid_note}). Print at 100 % on a "
-            f"{page.width / 72:g} x {page.height / 72:g} in sheet.",
-        )
         c.saveState()
-        c.translate(MARGIN, MARGIN)
+        clip = c.beginPath()
+        clip.rect(SAFE, SAFE, spec.width - 2 * SAFE, spec.height - 2 * SAFE)
+        c.clipPath(clip, stroke=0, fill=0)
         if colour:
             c.setFillColorRGB(*SEA)
             c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
-        spec.draw_grid(c, whole)
+        spec.draw_grid(c, inner)
         _draw_features(c, spec.features, colour)
-        c.setLineWidth(0.6)
-        c.rect(0, 0, spec.width, spec.height, stroke=1, fill=0)
         c.restoreState()
+        c.saveState()  # the header on a white ground over the grid
+        c.setFillColorRGB(*((1, 1, 1) if not colour else SEA))
+        lines = header_lines(page, header)
+        top = spec.height - MARGIN + 12 + HEADER_SIZE if len(lines) == 1 else spec.height - SAFE - 10 + HEADER_SIZE
+        low = top - HEADER_SIZE - 3 - (len(lines) - 1) * (HEADER_SIZE + 1.5)
+        width = max(text_width(line, HEADER_SIZE) for line in lines)
+        c.rect(MARGIN - 3, low, width + 6, top + 1 - low, stroke=0, fill=1)
+        c.restoreState()
+        draw_label(c, page, header)
 
     return document([(page, draw)], f"{spec.title} (poster)", profile)
+
+
+def _inner_corner(spec: MapSpec) -> tuple[float, float]:
+    return spec.width - MARGIN, spec.height - MARGIN
 
 
 # --- map specs ------------------------------------------------------------------------------------
@@ -686,7 +768,7 @@ def hex_map(title: str, width: float, height: float, flat: float, features=(), o
         hex_grid(cols, rows, flat),
         tuple(features),
         overlap,
-        f"{cols} x {rows} hexes, {flat * 2.54 / 72:g} cm flat to flat",
+        f"{cols} x {rows} hexes, {round(flat * 2.54 / 72, 2):g} cm flat to flat",
         hex_range(cols, rows, flat),
         hex_plan(cols, rows, flat),
     )

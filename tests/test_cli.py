@@ -195,3 +195,65 @@ def test_config_settings_shape_the_outputs_and_their_keys(cli, tmp_repo):
     manifest = json.loads((tmp_repo / "build/manifest.json").read_text())["outputs"]
     assert manifest["off-grid/rulers-a4.pdf"]["key"] != key
     assert "wrote build/off-grid/rulers-a4.pdf" in again.output
+
+
+# --- coloured maps --------------------------------------------------------------------------
+
+
+def test_colour_maps_reach_every_map_job_and_change_its_key(repo):
+    from tests.conftest import DATA
+    from wastools import build as builder
+    from wastools.config import DEFAULTS
+
+    assert DEFAULTS["build.colour_maps"] is False  # ink-light unless asked
+    selection = builder.Selection(variants=("large-map", "hex"), units=("hms-cossack",))
+    plain, coloured = builder.Options(papers=("letter",)), builder.Options(papers=("letter",), colour_maps=True)
+    maps_of = {
+        name: {
+            rel: (key, job)
+            for rel, key, job in builder.sheet_targets(repo, selection, options, DATA)
+            if "/map-" in rel or rel.endswith("-poster.pdf")
+        }
+        for name, options in (("plain", plain), ("coloured", coloured))
+    }
+    assert set(maps_of["plain"]) == {
+        "large-map/map-square.pdf",
+        "hex/map-hex.pdf",
+        "large-map/map-square-poster.pdf",
+        "hex/map-hex-poster.pdf",
+        "scenarios/mers-el-kebir-1940-poster.pdf",
+        "scenarios/savo-island-1942-poster.pdf",
+    }
+    for rel, (key, (_fn, args)) in maps_of["coloured"].items():
+        assert args[-1] is True and maps_of["plain"][rel][1][1][-1] is False, rel
+        assert key != maps_of["plain"][rel][0], rel
+    packs = {
+        name: {rel: key for rel, key, *_ in builder.scenario_targets(repo, DATA, selection, options)}
+        for name, options in (("plain", plain), ("coloured", coloured))
+    }
+    assert packs["plain"] and all(packs["plain"][rel] != key for rel, key in packs["coloured"].items())
+
+
+def test_colour_maps_in_wastools_toml_and_on_the_command_line(cli, tmp_repo):
+    (tmp_repo / "wastools.toml").write_text("[build]\ncolour_maps = true\n")
+    lines = {line.split()[0]: line for line in cli("config", root=tmp_repo).output.splitlines() if line.strip()}
+    assert "true" in lines["build.colour_maps"] and "wastools.toml:2" in lines["build.colour_maps"]
+    (tmp_repo / "wastools.toml").write_text('[build]\ncolour_maps = "blue"\n')
+    result = cli("config", root=tmp_repo)
+    assert result.exit_code != 0 and "wastools.toml:2:1: build.colour_maps: expected true or false" in result.output
+    assert "--colour-maps / --no-colour-maps" in cli("build", "--help").output
+
+
+@pytest.mark.slow
+def test_colour_maps_print_a_blue_sea(cli, tmp_repo, tmp_path):
+    from tests.test_print_standard import ink_coverage
+
+    (tmp_repo / "scenarios").mkdir()
+    out = tmp_path / "out"
+    args = ("build", "--variant", "large-map", "--paper", "letter", "--unit", "hms-cossack", "--jobs", "2")
+    assert cli(*args, "--out", str(out / "plain"), root=tmp_repo).exit_code == 0
+    result = cli(*args, "--colour-maps", "--out", str(out / "blue"), root=tmp_repo)
+    assert result.exit_code == 0, result.output
+    light = ink_coverage((out / "plain/large-map/map-square.pdf").read_bytes(), 14)
+    blue = ink_coverage((out / "blue/large-map/map-square.pdf").read_bytes(), 14)
+    assert light < 0.05 < blue

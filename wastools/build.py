@@ -358,7 +358,9 @@ def build(
         jobs = []
         for rel, key, scenario, paper in stale_packs:
             paths = [str(cache / f"{k}.pdf") for k in cards["scenario:" + scenario.id]]
-            jobs.append((rel, key, (_scenario_pack, (scenario, paths, paper, options.profile, key))))
+            jobs.append(
+                (rel, key, (_scenario_pack, (scenario, paths, paper, options.profile, key, options.colour_maps)))
+            )
         for deck in stale:
             keys, back_key = cards[deck.variant.name], cards[deck.variant.name + ":back"][0]
             layout = sheets.load_layout(layout_name(deck.paper, options))
@@ -634,7 +636,12 @@ def scenario_targets(
         card_keys = [c.key for c in scenario_cards(repo, scenario)]
         for paper in options.papers:
             key = _key(
-                code_fingerprint(), hashlib.sha256(source).hexdigest(), card_keys, paper, asdict(options.profile)
+                code_fingerprint(),
+                hashlib.sha256(source).hexdigest(),
+                card_keys,
+                paper,
+                asdict(options.profile),
+                *(("colour maps",) if options.colour_maps else ()),
             )
             out.append((f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf", key, scenario, paper))
     return out
@@ -651,10 +658,12 @@ def scenario_cards(repo: Repository, scenario) -> list[CardSpec]:
     return specs
 
 
-def _scenario_pack(scenario, card_paths: list[str], paper: str, profile, key: str) -> tuple[bytes, int]:
+def _scenario_pack(
+    scenario, card_paths: list[str], paper: str, profile, key: str, colour: bool = False
+) -> tuple[bytes, int]:
     from .render.scenario_pack import scenario_pack_pdf
 
-    return scenario_pack_pdf(scenario, [Path(p).read_bytes() for p in card_paths], paper, profile, key)
+    return scenario_pack_pdf(scenario, [Path(p).read_bytes() for p in card_paths], paper, profile, key, colour)
 
 
 # --- rulers, maps and counters -----------------------------------------------------------------
@@ -713,7 +722,16 @@ def sheet_targets(
                 out.append(
                     (
                         "large-map/map-square-poster.pdf",
-                        (_square_poster, (board["columns"], board["rows"], board["sector_in"] * 72, options.profile)),
+                        (
+                            _square_poster,
+                            (
+                                board["columns"],
+                                board["rows"],
+                                board["sector_in"] * 72,
+                                options.profile,
+                                options.colour_maps,
+                            ),
+                        ),
                     )
                 )
             if "hex" in chosen:
@@ -722,13 +740,24 @@ def sheet_targets(
                         "hex/map-hex-poster.pdf",
                         (
                             _hex_poster,
-                            (width, height, options.variant_params(VARIANTS["hex"])["hex_cm"], options.profile),
+                            (
+                                width,
+                                height,
+                                options.variant_params(VARIANTS["hex"])["hex_cm"],
+                                options.profile,
+                                options.colour_maps,
+                            ),
                         ),
                     )
                 )
             for scenario in repo.extra.get("scenarios", {}).values():
                 if scenario.variant in chosen:
-                    out.append((f"scenarios/{scenario.id}-poster.pdf", (_scenario_poster, (scenario, options.profile))))
+                    out.append(
+                        (
+                            f"scenarios/{scenario.id}-poster.pdf",
+                            (_scenario_poster, (scenario, options.profile, options.colour_maps)),
+                        )
+                    )
         leg = options.variant_params(VARIANTS["off-grid"])
         out.append(
             (
@@ -793,24 +822,24 @@ def _hex_map(
     )
 
 
-def _square_poster(columns: int, rows: int, sector: float, profile) -> tuple[bytes, int]:
+def _square_poster(columns: int, rows: int, sector: float, profile, colour: bool = False) -> tuple[bytes, int]:
     from .render.maps import poster_pdf, square_map
 
-    return poster_pdf(square_map("large-map board", columns, rows, sector), profile)
+    return poster_pdf(square_map("large-map board", columns, rows, sector), profile, colour)
 
 
-def _hex_poster(width: float, height: float, hex_cm: float, profile) -> tuple[bytes, int]:
+def _hex_poster(width: float, height: float, hex_cm: float, profile, colour: bool = False) -> tuple[bytes, int]:
     from .geometry import PT_PER_CM
     from .render.maps import hex_map, poster_pdf
 
-    return poster_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes", width, height, hex_cm * PT_PER_CM), profile)
+    return poster_pdf(hex_map(f"hex board, {hex_cm:g} cm hexes", width, height, hex_cm * PT_PER_CM), profile, colour)
 
 
-def _scenario_poster(scenario, profile) -> tuple[bytes, int]:
+def _scenario_poster(scenario, profile, colour: bool = False) -> tuple[bytes, int]:
     from .render.maps import poster_pdf
     from .render.scenario_pack import scenario_map
 
-    return poster_pdf(scenario_map(scenario), profile)
+    return poster_pdf(scenario_map(scenario), profile, colour)
 
 
 def _counters(paper: str, leg_in: float, profile) -> tuple[bytes, int]:

@@ -390,6 +390,11 @@ def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
 )
 @click.option("--backs/--no-backs", default=None, help="Add a back sheet after each sheet, mirrored for duplex.")
 @click.option("--bleed/--no-bleed", default=None, help="3 mm bleed round each card (6-up landscape sheets).")
+@click.option(
+    "--colour-maps/--no-colour-maps",
+    default=None,
+    help="Boards and scenario maps with a blue sea and sandy land (default: white, ink-light).",
+)
 @click.option("--scale-x", type=float, help="Printer correction across the page (1.01 = 1 % larger; default 1).")
 @click.option("--scale-y", type=float, help="Printer correction down the page (default 1).")
 @click.option("--back-offset-x", type=float, help="Back-side shift in mm, read off the calibration sheet (default 0).")
@@ -424,6 +429,7 @@ def build(
     paper,
     backs,
     bleed,
+    colour_maps,
     scale_x,
     scale_y,
     back_offset_x,
@@ -450,6 +456,7 @@ def build(
         "build.variants": variants or None,
         "build.backs": backs,
         "build.bleed": bleed,
+        "build.colour_maps": colour_maps,
         "printer.scale_x": scale_x,
         "printer.scale_y": scale_y,
         "printer.back_offset_x": back_offset_x,
@@ -498,7 +505,13 @@ def build(
         for key, value in sorted(pairs.items())
     )
     options = builder.Options(
-        tuple(settings["build.papers"]), profile, settings["build.backs"], settings["build.bleed"], jobs, overrides
+        tuple(settings["build.papers"]),
+        profile,
+        settings["build.backs"],
+        settings["build.bleed"],
+        jobs,
+        overrides,
+        colour_maps=settings["build.colour_maps"],
     )
     from .site.commands import roster_step, site_step
 

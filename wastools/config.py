@@ -5,6 +5,7 @@
     variants = ["hex", "off-grid"]  # what a plain `wastools build` makes
     backs = false
     bleed = false
+    colour_maps = false             # boards and scenario maps with a blue sea and sandy land
 
     [printer]                       # read off the calibration sheet once
     scale_x = 1.0
@@ -39,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "build.variants": list(VARIANTS),
     "build.backs": False,
     "build.bleed": False,
+    "build.colour_maps": False,
     "printer.scale_x": 1.0,
     "printer.scale_y": 1.0,
     "printer.back_offset_x": 0.0,
@@ -169,7 +171,7 @@ def check(name: str, value: Any) -> str | None:
         wrong = [v for v in value if v not in allowed]
         if wrong:
             return f"{wrong[0]!r} is not one of {', '.join(allowed)}{did_you_mean(wrong[0], allowed)}"
-    elif name in ("build.backs", "build.bleed"):
+    elif name in ("build.backs", "build.bleed", "build.colour_maps"):
         if not isinstance(value, bool):
             return "expected true or false"
     elif name.startswith("printer.scale_"):

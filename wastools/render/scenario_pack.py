@@ -416,10 +416,15 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
 
 
 def scenario_pack_pdf(
-    s: Scenario, card_pdfs: list[bytes], paper: str, profile: PrinterProfile = PrinterProfile(), key: str | None = None
+    s: Scenario,
+    card_pdfs: list[bytes],
+    paper: str,
+    profile: PrinterProfile = PrinterProfile(),
+    key: str | None = None,
+    colour: bool = False,
 ) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
-    area, numbered as pages of this PDF."""
+    area, numbered as pages of this PDF (``colour``: a blue sea and sandy land)."""
     from pypdf import PdfReader, PdfWriter
 
     briefing = briefing_pdf(s, paper)
@@ -428,7 +433,8 @@ def scenario_pack_pdf(
     spec, to_map = map_spec(s)
     spec = dataclasses.replace(spec, features=features(s, to_map))
     area = play_area(s, spec, to_map)
-    the_map = map_pdf(spec, paper, profile, numbering=Numbering(first=before + 1), area=area, note=map_note(s, area))[0]
+    numbering = Numbering(first=before + 1)
+    the_map = map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=map_note(s, area))[0]
     writer = PdfWriter()
     for part in (briefing, cards, the_map):
         writer.append(PdfReader(io.BytesIO(part)))

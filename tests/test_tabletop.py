@@ -78,7 +78,7 @@ def test_inch_rulers_mark_the_seed_distances():
     assert len(minor) > 20
 
 
-@pytest.mark.parametrize("scale, sector", [("6ft", 10), ("8ft", 15)])
+@pytest.mark.parametrize("scale, sector", [("6 ft", 10), ("8 ft", 15)])
 def test_centimetre_rulers(scale, sector):
     v = VARIANTS["tabletop-cm"]
     ruler = next(r for r in v.extras["rulers"](v.defaults()) if scale in r.title)

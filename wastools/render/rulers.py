@@ -139,9 +139,13 @@ def _draw_piece(c, piece: Piece, left: float, top: float) -> None:
     c.drawString(left + 3, bottom + 19, piece.title + part)
     c.setFont(FONT, 6)
     if seg.index > 0:
-        c.drawRightString(
-            left + length - 3, bottom + 19, f"join {seg.index}: lay this end over the tab of part {seg.index}"
-        )
+        for note in (
+            f"join {seg.index}: this left end goes over the tab of part {seg.index}",
+            f"over part {seg.index}'s tab",
+        ):
+            if text_width(piece.title + part, 6.5, BOLD) + text_width(note, 6) + 12 <= length:
+                c.drawRightString(left + length - 3, bottom + 19, note)
+                break
     if piece.continues:
         _glue_tab(c, left + length, bottom, seg.index + 2)
     c.restoreState()

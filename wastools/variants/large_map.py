@@ -214,7 +214,7 @@ def rulers(params: dict[str, Any]) -> list:
     """A sector ruler for counting air moves (up to 12 sectors a phase) across the board."""
     from ..geometry import PT_PER_IN, Ruler, Zone
 
-    zones = tuple(Zone(str(n), n - 1, n) for n in range(1, 13))
+    zones = tuple(Zone(f"sector {n}", n - 1, n) for n in range(1, 13))
     return [
         Ruler(
             f"Air movement in {params['sector_in']:g}-inch sectors",

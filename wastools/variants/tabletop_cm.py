@@ -143,10 +143,13 @@ def rulers(params: dict[str, Any]) -> list:
 
     out = []
     for scale, sector in SECTOR_CM.items():
-        zones = tuple(Zone(f"band {b}" + (" (ext.)" if b > 3 else ""), *reach_cm(b, sector)) for b in range(7))
+        zones = tuple(
+            Zone(f"band {b}" + (" (Extended Range, Long Shot)" if b > 3 else ""), *reach_cm(b, sector))
+            for b in range(7)
+        )
         out.append(
             Ruler(
-                f"Range, {scale} scale ({sector:g} cm sectors)",
+                f"Range, {scale.removesuffix('ft')} ft scale ({sector:g} cm sectors)",
                 "cm",
                 PT_PER_CM,
                 7 * sector,

@@ -38,13 +38,13 @@ def turns(n: int) -> str:
     return "1 full turn" if n == 1 else f"{n} full turns"
 
 
-def dice(torpedoes: str = "Torpedoes hit only on 6 and do hull damage directly, ignoring armour.") -> Section:
+def dice(torpedoes: str = "Torpedoes hit only on 6 and do hull damage directly, ignoring armor.") -> Section:
     return Section(
         "Dice and damage",
         "base game, as restated by seeds 002 and 004",
         (
             "Roll the dice the card gives for the range. Each 4 or 5 is one success, each 6 two.",
-            "Successes at least equal to the target's armour: 1 point of hull damage. At least its vital armour: the target is destroyed.",
+            "Successes at least equal to the target's armor: 1 point of hull damage. At least its vital armor: the target is destroyed.",
             torpedoes,
             "A unit with 1 hull point left is crippled; damage equal to its hull points sinks it.",
         ),
@@ -143,7 +143,7 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
         "chart = the seed's Air Range Chart; formula = floor(mph / 12 x 1760 / 5000)",
     )
     blocks = Table(
-        ("position", "armour", "hit points", "anti-air", "other"),
+        ("position", "armor", "hit points", "anti-air", "other"),
         (
             (
                 "Air base",
@@ -201,7 +201,7 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
                 "A carrier or air base launches plus lands at most its capacity in squadrons each air phase.",
                 f"After landing a squadron re-arms for {turns(params['rearm_turns'])}; landing on a carrier it is not assigned to adds a marker.",
                 "Aircraft must land to re-arm only after they attack. An aborted squadron falls back 1 sector and waits a phase.",
-                "Carrier vulnerability: vital armour -1 for each squadron aboard. A sunk carrier takes its squadrons with it.",
+                "Carrier vulnerability: vital armor -1 for each squadron aboard. A sunk carrier takes its squadrons with it.",
             ),
         ),
         Section(
@@ -221,7 +221,7 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
 
 def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
     bands = Table(
-        ("band",) + tuple(f"{s} scale" for s in tabletop_cm.SECTOR_CM),
+        ("band",) + tuple(f"{s.removesuffix('ft')} ft scale" for s in tabletop_cm.SECTOR_CM),
         tuple(
             (b,) + tuple(f"{tabletop_cm.reach_cm(b, cm)[1]:g} cm" for cm in tabletop_cm.SECTOR_CM.values())
             for b in range(7)
@@ -229,7 +229,7 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
         "bands 4-6 need Extended Range or Long Shot",
     )
     move = Table(
-        ("speed",) + tuple(f"{s} scale" for s in tabletop_cm.SECTOR_CM),
+        ("speed",) + tuple(f"{s.removesuffix('ft')} ft scale" for s in tabletop_cm.SECTOR_CM),
         tuple((sp,) + tuple(f"{sp * cm:g} cm" for cm in tabletop_cm.SECTOR_CM.values()) for sp in (1, 2, 3)),
     )
     detect = Table(
@@ -347,17 +347,17 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             "Crippled and submerged",
             hexv.SEED,
             (
-                "Crippled: armour, vital armour and speed -1 (minimum 1) and one die fewer per attack, so a 1-die attack is lost.",
+                "Crippled: armor, vital armor and speed -1 (minimum 1) and one die fewer per attack, so a 1-die attack is lost.",
                 "A submerging submarine leaves 1d6 / 2 dummy tokens; only depth charges reach a submerged submarine.",
             ),
         ),
-        dice("Torpedoes hit only on a 6, and each 6 does 2 points of hull damage, ignoring armour."),
+        dice("Torpedoes hit only on a 6, and each 6 does 2 points of hull damage, ignoring armor."),
         _victory("hex"),
     ]
 
 
 def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
-    leg, text = off_grid.leg_inches(params)
+    leg, _text = off_grid.leg_inches(params)
     ranges = Table(
         ("range", "legs", "inches"),
         tuple(
@@ -379,7 +379,7 @@ def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
         Section(
             "Legs",
             off_grid.SEED,
-            (f"Measure with a compass set to one leg ({text}); step it from the bow.",),
+            (f"Measure with a compass set to one leg ({_leg_phrase(params, leg)}); step it from the bow.",),
             (moves, ranges),
         ),
         Section(
@@ -428,7 +428,7 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
             t.SEED,
             (
                 "Torpedo dice: 5 is 1 point of hull damage, 6 is 2.",
-                "Damage lands at the end of each phase. Crippled ships: armour, vital armour -1, speed -1 in, -1 on each attack die, a torpedo die fewer.",
+                "Damage lands at the end of each phase. Crippled ships: armor, vital armor -1, speed -1 in, -1 on each attack die, a torpedo die fewer.",
                 "Hedgehogs: units built after 1943 or with Sub Hunter.",
             ),
         ),
@@ -437,7 +437,7 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
             t.SEED,
             ("Each enemy unit destroyed scores its points; each objective held scores 50; 150 points wins.",),
         ),
-        dice("Torpedoes ignore armour: see Torpedoes and damage above (5 is 1 point, 6 is 2)."),
+        dice("Torpedoes ignore armor: see Torpedoes and damage above (5 is 1 point, 6 is 2)."),
         _victory("tabletop-inches", params),
     ]
 
@@ -504,7 +504,7 @@ def _large_map_more(params: dict) -> list[Section]:
                 "Landing at an air base never costs an extra marker, whatever the squadron's home.",
                 "Squadrons must land to re-arm only after an attack: bombers after attacking a ship, submarine or air base; fighters after air defence or strafing.",
                 "A unit that fired anti-air in the air mission or air defence phase cannot fire in the air return phase.",
-                "An air base takes 1 damage each time an attack reaches its armour; at its full hit points it is destroyed with every aircraft on it.",
+                "An air base takes 1 damage each time an attack reaches its armor; at its full hit points it is destroyed with every aircraft on it.",
                 "A shore battery beside an air base gives the base its anti-air.",
                 "The base game's stacking limits stay, even with fleets of 500 points or more, unless the scenario changes them.",
             ),
@@ -647,3 +647,10 @@ MORE_RULES = {
     "off-grid": _off_grid_more,
     "tabletop-inches": _tabletop_inches_more,
 }
+
+
+def _leg_phrase(params: dict, leg: float) -> str:
+    """'3 in', or how a leg follows from the grid a player already has."""
+    if params.get("grid_in", 0) > 0:
+        return f"{leg:.2f} in: {params['grid_in']:g} in of grid x {off_grid.GRID_TO_LEG:g}"
+    return f"{leg:g} in"

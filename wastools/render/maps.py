@@ -584,16 +584,23 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
             c.setLineWidth(0.8 / scale)
             c.setStrokeColorRGB(0.75, 0.1, 0.1)
             c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=1, fill=0)
-            c.setFillColorRGB(0.75, 0.1, 0.1)
             cx, top = (tile.x0 + tile.core_x1) / 2, tile.core_y1
-            c.setFont(BOLD, 7 / scale)
-            c.drawCentredString(cx, top - 9 / scale, f"page {numbering.tile(index)}")
             head = text_width(f"page {numbering.tile(index)}", 7, BOLD)
             span = spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)
-            if text_width(span, 6) + 4 <= (tile.core_x1 - tile.x0) * scale:  # else the page's own header says it
+            spans = text_width(span, 6) + 4 <= (tile.core_x1 - tile.x0) * scale  # else the page's own header says it
+            if spans:
+                head = max(head, text_width(span, 6))
+            c.setFillColorRGB(1, 1, 1)
+            c.setFillAlpha(0.85)
+            ground = (head + 4) / scale, (18 if spans else 10) / scale
+            c.rect(cx - ground[0] / 2, top - 1.5 / scale - ground[1], ground[0], ground[1], stroke=0, fill=1)
+            c.setFillAlpha(1)
+            c.setFillColorRGB(0.75, 0.1, 0.1)
+            c.setFont(BOLD, 7 / scale)
+            c.drawCentredString(cx, top - 9 / scale, f"page {numbering.tile(index)}")
+            if spans:
                 c.setFont(FONT, 6 / scale)
                 c.drawCentredString(cx, top - 16 / scale, span)
-                head = max(head, text_width(span, 6))
             taken.append(_box(cx * scale, top * scale - 18, head, 18))
         for f in spec.features:
             if len(f.points) == 1:  # the symbol itself
@@ -625,8 +632,38 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         c.restoreState()
         if spec.features:
             _legend(c, x, y)
+        plan_bottom = y + legend + (h - 14 - legend - spec.height * scale)
+        if len(all_tiles) > 1:
+            _assembly_steps(c, x, plan_bottom - 16, w, plan_bottom - 16 - (y + legend + 4))
 
     return draw
+
+
+ASSEMBLY_STEPS = (
+    "To assemble the map:",
+    "1. Print the pages at actual size (100 %) and check that each bar measures what its label says.",
+    "2. Lay the pages out as on this plan, the top left page first.",
+    "3. On every page that has a page to its left or below it, trim that left or bottom edge on the solid line "
+    "(the page's header says which edges).",
+    "4. Lay the trimmed edge on the inner edge of the dashed glue strip of the page next to it, so that the half "
+    "circles on the seam close into whole circles, and glue it down. Work along the top row, then row by row "
+    "downwards.",
+)
+
+
+def _assembly_steps(c, x: float, top: float, width: float, room: float) -> None:
+    """How to put the pages together, under the plan where there is room for it."""
+    from reportlab.lib.utils import simpleSplit
+
+    lines = [line for step in ASSEMBLY_STEPS for line in simpleSplit(step, FONT, 7.5, width)]
+    if room < len(lines) * 10:
+        return
+    c.saveState()
+    c.setFillColorRGB(0, 0, 0)
+    for i, line in enumerate(lines):
+        c.setFont(BOLD if i == 0 else FONT, 7.5)
+        c.drawString(x, top - i * 10, line)
+    c.restoreState()
 
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1

@@ -74,7 +74,7 @@ def victory_rules(variant: str, params: dict | None = None) -> VictoryRules:
             "seed 001",
         ),
         "hex": (
-            "in the objective's sector, 3 hexes across, with no enemy ship there",
+            "in the objective's area, 3 hexes across, with no enemy ship there",
             "seed 002 keeps the base game rules",
         ),
         "off-grid": ("within 1 leg of the marker with no enemy ship within 1 leg", "seed 003"),

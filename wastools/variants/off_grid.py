@@ -147,7 +147,7 @@ VARIANT = Variant(
     ),
     adapt_fn=adapt,
     distance_unit="legs",
-    description="3-inch legs stepped with a compass; move 2 legs per sector of speed.",
+    description="3-inch legs stepped with a compass; move 2 legs per point of speed.",
 )
 
 

@@ -180,6 +180,22 @@ def test_the_hex_poster_is_the_hex_grid_and_names_every_hex():
     assert check(pdf) == []
 
 
+def test_a_scenario_poster_outlines_the_declared_play_area(repo):
+    from wastools.render import scenario_pack
+
+    savo = repo.extra["scenarios"]["savo-island-1942"]
+    spec, to_map = scenario_pack.map_spec(savo)
+    x, y, w, h = scenario_pack.play_area(savo, spec, to_map)
+    outlines = [f for f in scenario_pack.scenario_map(savo).features if f.kind == "play-area"]
+    assert [f.points for f in outlines] == [((x, y), (x + w, y), (x + w, y + h), (x, y + h))]
+    pdf, _pages = maps.poster_pdf(scenario_pack.scenario_map(savo))
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        text = doc.pages[0].extract_text()
+    assert "play area" in text and "map: the whole map" not in text
+    denmark = repo.extra["scenarios"]["denmark-strait-1941"]  # no play area declared: no outline
+    assert not [f for f in scenario_pack.scenario_map(denmark).features if f.kind == "play-area"]
+
+
 @pytest.mark.parametrize("scenario_id", ["denmark-strait-1941", "mers-el-kebir-1940", "savo-island-1942"])
 def test_scenario_briefing_and_map_keep_the_print_standard(repo, scenario_id):
     import dataclasses

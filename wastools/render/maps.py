@@ -353,11 +353,20 @@ def _draw_features(
         c.saveState()
         if f.hexes:
             _draw_hex_feature(c, f, colour, u, tint)
+        elif f.kind == "play-area":
+            c.setStrokeColorRGB(0.2, 0.2, 0.2)
+            c.setLineWidth(2 * u)
+            c.setDash(12 * u, 6 * u)
+            c.drawPath(_outline(c, f.points), stroke=1, fill=0)
         elif f.kind in ("island", "shoal", "deployment"):
             _draw_area(c, f, colour, u, tint)
         else:
             _draw_point(c, f, u)
-        if labels:
+        if labels and f.kind == "play-area":  # in its top left corner, clear of what it holds
+            c.setFillColorRGB(0.2, 0.2, 0.2)
+            c.setFont(BOLD, 9 * u)
+            c.drawString(min(p[0] for p in f.points) + 60 * u, max(p[1] for p in f.points) + 6 * u, f.label)
+        elif labels:
             c.setFillColorRGB(0, 0, 0)
             c.setFont(BOLD, 7 * u)
             x, y = _label_point(f)
@@ -746,7 +755,7 @@ def poster_pdf(spec: MapSpec, profile: PrinterProfile = PrinterProfile(), colour
 
     size = f"{round(spec.width / 72, 1):g} x {round(spec.height / 72, 1):g} in"
     header = (
-        f"{spec.title}: the whole map on one {size} sheet at true size "
+        f"{spec.title.removesuffix(': map')}: the whole map on one {size} sheet at true size "
         f"({spec.grid_note}). Print at 100 %: the paper's edge is the board's edge; its outer 12 pt are left blank."
     )
 

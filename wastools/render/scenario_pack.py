@@ -261,8 +261,16 @@ def features(s: Scenario, to_map) -> tuple[Feature, ...]:
 
 
 def scenario_map(s: Scenario) -> MapSpec:
+    """The whole map with its features and, where the scenario declares one, the outline of
+    its play area (the poster shows where the game is played)."""
     spec, to_map = map_spec(s)
-    return dataclasses.replace(spec, features=features(s, to_map))
+    found = features(s, to_map)
+    area = play_area(s, spec, to_map) if s.data["map"].get("play_area") else None
+    if area:
+        x, y, w, h = area
+        outline = Feature("play-area", "play area", ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+        found = (outline, *found)
+    return dataclasses.replace(spec, features=found)
 
 
 # --- briefing ----------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def _context(view: CardView) -> dict[str, Any]:
         band_colour=emblems.nation_style(view.nation_id).band if view.side != "special" else "#555",
         emblem=emblems.emblem_svg(view.nation_id, 10) if view.side != "special" else Markup(""),
         type_icon=emblems.type_icon_svg(view.type_id, 8),
-        side_label=SIDE_LABELS.get(view.side, "Scenario"),
+        side_label=SIDE_LABELS.get(view.side, "stat block"),
     )
     return context
 

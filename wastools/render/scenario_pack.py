@@ -37,7 +37,8 @@ COLOURS = {"blue": "blue", "red": "axis", "green": "green", "grey": "grey"}
 
 def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
     """A card for each air base, shore battery and garrison, with the seed's typical
-    values unless the scenario sets its own."""
+    values unless the scenario sets its own; each card's foot names the side that holds it."""
+    owner = {side.side: side.name for side in s.sides}
     blocks = []
     for base in s.data.get("air_bases", []):
         blocks.append(
@@ -51,7 +52,7 @@ def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
                     ("squadrons", base["capacity"]),
                 ),
                 notes=("inoperable at half its hit points", "repairs 1 a turn when unused and not attacked"),
-                source=s.title,
+                source=owner.get(base["side"], s.title),
             )
         )
     for battery in s.data.get("shore_batteries", []):
@@ -70,7 +71,7 @@ def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
                     )
                     if x
                 ),
-                source=s.title,
+                source=owner.get(battery["side"], s.title),
             )
         )
     for garrison in s.data.get("garrisons", []):
@@ -85,7 +86,7 @@ def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
                     ("units", garrison["units"]),
                 ),
                 notes=("invaders need 2 to 1 odds in landed transports",),
-                source=s.title,
+                source=owner.get(garrison["side"], s.title),
             )
         )
     return blocks

@@ -258,3 +258,26 @@ def test_a_packs_map_pages_carry_the_pdfs_own_page_numbers(packs):
     for i in range(plan + 1, total):
         assert f"page {i + 1} of {total}:" in texts[i]  # tiles: this file's own numbering
         assert f"page {i + 1}" in texts[plan]  # and the plan shows them by it
+
+
+def test_plan_labels_move_off_what_they_would_cover_and_stay_in_bounds():
+    taken = [(40.0, 90.0, 160.0, 110.0)]  # a page label where the feature's label would go
+    bounds = (0.0, 0.0, 300.0, 200.0)
+    x, y, moved = maps.place_label((100.0, 100.0), (60.0, 6.5), False, taken, bounds)
+    box = (x - 31, y - 1.5, x + 31, y + 6.5)
+    assert moved and not (box[0] < 160 and 40 < box[2] and box[1] < 110 and 90 < box[3])
+    assert bounds[0] <= box[0] and box[2] <= bounds[2] and bounds[1] <= box[1] and box[3] <= bounds[3]
+    assert maps.place_label((100.0, 100.0), (60.0, 6.5), False, [], bounds) == (100.0, 96.75, False)
+    x, _y, _moved = maps.place_label((2.0, 100.0), (60.0, 6.5), True, [], bounds)  # near the left edge
+    assert x - 31 >= bounds[0]
+
+
+def test_a_board_plan_says_how_to_assemble_its_pages():
+    pdf, pages = maps.map_pdf(maps.square_map("board", 24, 12, 4 * PT_PER_IN), "letter")
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        plan = " ".join(doc.pages[0].extract_text().split())
+    assert "To assemble the map:" in plan
+    assert all(f"{n}. " in plan for n in (1, 2, 3, 4)) and "trim that left or bottom edge on the solid line" in plan
+    one_page, _ = maps.map_pdf(maps.square_map("small", 2, 1, 4 * PT_PER_IN), "letter")
+    with pdfplumber.open(io.BytesIO(one_page)) as doc:
+        assert "To assemble" not in doc.pages[0].extract_text()  # one tile: nothing to assemble

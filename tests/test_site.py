@@ -220,3 +220,64 @@ def test_card_faces_are_cached_one_by_one_and_made_alike_on_several_cores(repo, 
     edited = dataclasses.replace(repo, units=dict(repo.units, **{"uss-bagley-dd-386": changed}))
     fresh = site_cards(edited, jobs, cache)["uss-bagley-dd-386", "hex"]
     assert fresh != "<section>cached</section>" and "99" in fresh  # a changed unit gets a new card
+
+
+def stamps(site: Path) -> dict[str, tuple[int, int]]:
+    return {
+        p.relative_to(site).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in site.rglob("*") if p.is_file()
+    }
+
+
+def test_only_pages_whose_content_changed_are_written(repo, tmp_path):
+    spec = small_spec(repo)
+    build_site(repo, tmp_path, spec, repo_fingerprint="data-1")
+    site = tmp_path / "site"
+    before = {rel: (site / rel).read_bytes() for rel in stamps(site)}
+    first = stamps(site)
+    changed = dataclasses.replace(repo.units["uss-bagley-dd-386"], points=99)
+    edited = dataclasses.replace(repo, units=dict(repo.units, **{"uss-bagley-dd-386": changed}))
+    units = tuple(changed if u.id == changed.id else u for u in spec.units if u.id != "u-47")
+    report = build_site(edited, tmp_path, SiteSpec(units, spec.variants), repo_fingerprint="data-2")
+    after = stamps(site)
+    differs = {rel for rel in after if rel in before and (site / rel).read_bytes() != before[rel]}
+    assert "units/uss-bagley-dd-386.html" in differs and "index.html" in differs
+    assert not (site / "units/u-47.html").exists()  # a unit no longer on the site loses its page
+    assert report.changed == len(differs) + 1 < len(after) / 2
+    kept = [rel for rel in after if rel not in differs]
+    assert "units/bismarck.html" in kept and "assets/site.css" in kept
+    assert {rel: after[rel] for rel in kept} == {rel: first[rel] for rel in kept}  # not written again
+    assert all_problems(site) == []
+
+
+def test_the_site_shows_the_card_faces_the_build_made(repo, tmp_path):
+    from wastools.site.cards import card_key
+
+    decks = tmp_path / "cards"
+    decks.mkdir()
+    spec = small_spec(repo, ("hms-cossack",))
+    for variant, params in spec.variants:
+        key = card_key(repo, repo.units["hms-cossack"], variant.name, params, 0.125)
+        (decks / f"{key}.html").write_text(f'<section class="card">made by the build for {variant.name}</section>')
+    build_site(repo, tmp_path, spec, force=True, decks=(decks, 0.125))
+    page = (tmp_path / "site" / "units" / "hms-cossack.html").read_text()
+    assert all(f"made by the build for {v.name}<" in page for v in VARIANTS.values())
+    assert not list((tmp_path / ".cache" / "site-cards").glob("*.html"))  # nothing made, nothing kept twice
+
+
+@pytest.mark.slow
+def test_a_full_build_hands_its_cards_to_the_site(cli, tmp_path, monkeypatch):
+    """`wastools build` sizes every card once: the site reads the faces the decks were laid
+    out from, and makes only the base cards of a build without the standard deck."""
+    from wastools.site import cards
+
+    made: list[tuple[str, str]] = []
+    real = cards._make
+    monkeypatch.setattr(
+        cards, "_make", lambda repo, jobs, workers: made.extend(j[:2] for j in jobs) or real(repo, jobs, workers)
+    )
+    out = tmp_path / "out"
+    result = cli("build", "--nation", "uk", "--variant", "hex", "--paper", "letter", "--jobs", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    units = sorted(p.stem for p in (out / "site" / "units").glob("*.html"))
+    assert units and sorted(made) == [(u, "standard") for u in units]
+    assert len(list((out / ".cache" / "cards").glob("*.html"))) == len(list((out / ".cache" / "cards").glob("*.pdf")))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from pathlib import Path
@@ -118,3 +119,23 @@ def test_a_roster_builds_a_deck_of_exactly_its_cards(cli, repo, tmp_path):
     assert sheets.count("Bismarck") >= entries["bismarck"]
     assert small >= 6 and edge >= 12  # the print standard on the report page
     assert re.search(rf"{cards} cards, {points} points", result.output)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_report_page_keeps_the_print_standard(repo, tmp_path, paper):
+    """The roster's first page, like every sheet: a horizontal and a vertical check bar that
+    measure what their labels say, nothing within 12 pt of an edge, no text under 6 pt."""
+    from tests import printcheck
+    from wastools.site.roster import report_pdf
+
+    path = write(tmp_path, "name: Hunters\nvariant: hex\npoints_limit: 100\nunits:\n  - unit: u-47\n    count: 2\n")
+    pdf = report_pdf(load_roster(path, repo, ROOT), repo, paper)
+    assert printcheck.ink_near_edges(pdf) == []
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        assert len(doc.pages) == 1
+        page = doc.pages[0]
+        bars = printcheck.check_bars(page)
+        assert printcheck.small_text(page) == []
+    assert {(b.label, b.vertical) for b in bars} == {("100 mm", True), ("4 in", True), ("100 mm", False)}
+    for bar in bars:
+        assert bar.measured == pytest.approx(bar.wanted, abs=0.05), bar

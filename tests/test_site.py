@@ -14,7 +14,7 @@ from wastools.build import Options, Selection
 from wastools.model import Figure, History
 from wastools.site import SiteSpec, build_site, render_site
 from wastools.site.assets import card_css
-from wastools.site.data import link
+from wastools.site.data import link, tidy
 from wastools.variants import VARIANTS
 
 HOSTILE = '<script>alert("pwned")</script> & "Q" <blink>'
@@ -62,7 +62,7 @@ def test_index_lists_every_unit_with_its_facts(repo, site):
     unit = repo.units["hms-cossack"]
     assert cells == [
         repo.nations[unit.nation].name,
-        repo.nations[unit.nation].side,
+        repo.nations[unit.nation].side.capitalize(),
         unit.type,
         repo.sets[unit.set].name,
         str(unit.number),
@@ -82,13 +82,36 @@ def test_unit_page_shows_every_variant_card_and_each_derivation(repo, site):
     unit = repo.units["uss-fletcher-dd-445"]
     for variant in (v for v in VARIANTS.values() if v.name != "standard"):  # the base card converts nothing
         adapted = variant.adapt(unit)
-        assert adapted.movement.source.replace("'", "&#39;") in text, variant.name
+        assert tidy(adapted.movement.source).replace("'", "&#39;") in text, variant.name
         for value in adapted.rules.values():
-            assert value.source.replace("'", "&#39;").replace('"', "&#34;") in text
+            assert tidy(value.source).replace("'", "&#39;").replace('"', "&#34;") in text
     assert "36.5 kn = 67.6 km/h / 10, rounded half up" in text  # the hex derivation the issue asks for
     sources = {a.get("href") for a in tree.iter(tag("a"))}
     assert unit.history.top_speed.source in sources and unit.history.length.source in sources
     assert "../../hex/cards.pdf" in sources and "../scenarios/savo-island-1942.html" not in sources
+
+
+def test_unit_pages_read_as_a_person_writes(repo, site):
+    """Row labels are words, not keys; every attack's distances say the variant's rule; no
+    value is a dump of keys; sources link under their site's name."""
+    for unit_id in SMALL:
+        tree = parse((site / "units" / f"{unit_id}.html").read_text())
+        for section in (s for s in tree.iter(tag("section")) if s.get("class") == "variant"):
+            for row in section.iter(tag("tr")):
+                cells = ["".join(c.itertext()) for c in row]
+                if row.find(tag("th")) is None or row.find(tag("td")) is None:
+                    continue
+                what, value, source = cells
+                assert "_" not in what + value and "=" not in value, (unit_id, section.get("id"), cells)
+                assert "((" not in source and "))" not in source, (unit_id, cells)  # no brackets in brackets
+                if value.startswith("band 0:") and section.get("id") != "tabletop-inches":
+                    assert re.match(r"(seed 00\d|base game)", source), (unit_id, section.get("id"), cells)
+            settings = [p for p in section.iter(tag("p")) if "".join(p.itertext()).startswith("Settings:")]
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", "".join(settings[0].itertext()) if settings else "")
+        for link in (a for a in tree.iter(tag("a")) if (a.get("href") or "").startswith("http")):
+            assert link.text == link.get("href").split("/")[2].removeprefix("www."), link.get("href")
+    standard = parse((site / "units" / "bismarck.html").read_text())
+    assert "in its own sector" in "".join(standard.itertext())  # range 0 of the sector games, not "0 sectors"
 
 
 def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):

@@ -25,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from .. import __version__
 from ..model import Repository
+from ..variants import VARIANTS
 from . import data
 from .assets import SITE_TEMPLATES, static_files
 from .cards import site_cards
@@ -91,6 +92,7 @@ def render_site(
         rows=rows,
         choices=data.filter_choices(rows),
         fleet_variants=data.fleet_variants(spec),
+        capped=VARIANTS["tabletop-cm"].title,
         **common,
     )
     cards = site_cards(repo, data.card_jobs(spec), cache, workers, prune, decks)

@@ -108,8 +108,8 @@ def test_unit_pages_read_as_a_person_writes(repo, site):
                     assert re.match(r"(seed 00\d|base game)", source), (unit_id, section.get("id"), cells)
             settings = [p for p in section.iter(tag("p")) if "".join(p.itertext()).startswith("Settings:")]
             assert not re.search(r"\b[a-z]+_[a-z_]+\b", "".join(settings[0].itertext()) if settings else "")
-        for link in (a for a in tree.iter(tag("a")) if (a.get("href") or "").startswith("http")):
-            assert link.text == link.get("href").split("/")[2].removeprefix("www."), link.get("href")
+        for anchor in (a for a in tree.iter(tag("a")) if (a.get("href") or "").startswith("http")):
+            assert anchor.text == anchor.get("href").split("/")[2].removeprefix("www."), anchor.get("href")
     standard = parse((site / "units" / "bismarck.html").read_text())
     assert "in its own sector" in "".join(standard.itertext())  # range 0 of the sector games, not "0 sectors"
 

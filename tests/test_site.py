@@ -205,8 +205,9 @@ def test_build_site_only_from_the_command_line(cli, tmp_path):
 
 
 def test_site_build_adds_little_time(repo, tmp_path):
-    """Every unit on every variant, cold (no cached card): well under the minutes the PDFs
-    take, even on a loaded 2-core machine (about 18 s there; 2-3 s with cached cards)."""
+    """Every unit on every variant with no card made yet (``--site-only`` before any build):
+    well under the minutes the PDFs take, even on a loaded 2-core machine (about 18 s there).
+    Within a build the cards come from the decks (see the test below): about 2 s."""
     import time
 
     spec = SiteSpec(

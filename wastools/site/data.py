@@ -169,17 +169,27 @@ def range_rule(variant: str, params: dict[str, Any]) -> str | None:
 
 
 SEED_NAME = re.compile(r"seed (\d{3}) \(([^()]*)\)")
+PARAMETER = re.compile(r"parameter ([a-z][a-z0-9_]*)(?:=([\w.]+))?")
 
 
-def tidy(source: str) -> str:
-    """A source without brackets in brackets: '(seed 000 (Large Map House Rules))' reads
-    '(seed 000, Large Map House Rules)'."""
+def tidy(source: str, variant: Variant | None = None) -> str:
+    """A source as a person writes it: no brackets in brackets ('(seed 000 (Large Map House
+    Rules))' reads '(seed 000, Large Map House Rules)'), and a variant's parameter by its
+    name on the variant page's settings ('the setting "aircraft minimum move ..."')."""
 
-    def one(match: re.Match[str]) -> str:
+    def seed(match: re.Match[str]) -> str:
         depth = source[: match.start()].count("(") - source[: match.start()].count(")")
         return f"seed {match.group(1)}, {match.group(2)}" if depth > 0 else match.group(0)
 
-    return SEED_NAME.sub(one, source)
+    labels = {p.name: setting_label(p) for p in (variant.parameters if variant else ())}
+
+    def setting(match: re.Match[str]) -> str:
+        if match.group(1) not in labels:
+            return match.group(0)
+        value = f" set to {match.group(2)}" if match.group(2) else ""
+        return f"the setting “{labels[match.group(1)]}”{value}"
+
+    return PARAMETER.sub(setting, SEED_NAME.sub(seed, source))
 
 
 def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
@@ -198,7 +208,7 @@ def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
         rows.append({"what": label, "value": cells or "-", "source": source or "the card's dice, as printed"})
     for name, value in adapted.rules.items():
         rows.append({"what": rule_label(name), "value": _rule_value(name, value), "source": value.source})
-    return [dict(row, source=tidy(row["source"])) for row in rows]
+    return [dict(row, source=tidy(row["source"], VARIANTS.get(adapted.variant))) for row in rows]
 
 
 def _rule_value(name: str, value: Any) -> str:
@@ -349,7 +359,7 @@ def unit_page(
         "base": base,
         "variants": variants,
         "history": history_rows(unit),
-        "missing": [f"{field}: {why}" for field, why in unit.history.missing],
+        "missing": [f"{field.replace('_', ' ')}: {why}" for field, why in unit.history.missing],
         "decks": deck_links(unit, spec, scenarios),
         "scenarios": in_scenarios,
         "rarity": unit.rarity,

@@ -14,7 +14,7 @@ from wastools.build import Options, Selection
 from wastools.model import Figure, History
 from wastools.site import SiteSpec, build_site, render_site
 from wastools.site.assets import card_css
-from wastools.site.data import link
+from wastools.site.data import link, tidy
 from wastools.variants import VARIANTS
 
 HOSTILE = '<script>alert("pwned")</script> & "Q" <blink>'
@@ -62,7 +62,7 @@ def test_index_lists_every_unit_with_its_facts(repo, site):
     unit = repo.units["hms-cossack"]
     assert cells == [
         repo.nations[unit.nation].name,
-        repo.nations[unit.nation].side,
+        repo.nations[unit.nation].side.capitalize(),
         unit.type,
         repo.sets[unit.set].name,
         str(unit.number),
@@ -82,13 +82,37 @@ def test_unit_page_shows_every_variant_card_and_each_derivation(repo, site):
     unit = repo.units["uss-fletcher-dd-445"]
     for variant in (v for v in VARIANTS.values() if v.name != "standard"):  # the base card converts nothing
         adapted = variant.adapt(unit)
-        assert adapted.movement.source.replace("'", "&#39;") in text, variant.name
+        assert tidy(adapted.movement.source, variant).replace("'", "&#39;") in text, variant.name
         for value in adapted.rules.values():
-            assert value.source.replace("'", "&#39;").replace('"', "&#34;") in text
+            assert tidy(value.source, variant).replace("'", "&#39;").replace('"', "&#34;") in text
     assert "36.5 kn = 67.6 km/h / 10, rounded half up" in text  # the hex derivation the issue asks for
     sources = {a.get("href") for a in tree.iter(tag("a"))}
     assert unit.history.top_speed.source in sources and unit.history.length.source in sources
     assert "../../hex/cards.pdf" in sources and "../scenarios/savo-island-1942.html" not in sources
+
+
+def test_unit_pages_read_as_a_person_writes(repo, site):
+    """Row labels are words, not keys; every attack's distances say the variant's rule; no
+    value is a dump of keys; sources link under their site's name."""
+    for unit_id in SMALL:
+        tree = parse((site / "units" / f"{unit_id}.html").read_text())
+        for section in (s for s in tree.iter(tag("section")) if s.get("class") == "variant"):
+            for row in section.iter(tag("tr")):
+                cells = ["".join(c.itertext()) for c in row]
+                if row.find(tag("th")) is None or row.find(tag("td")) is None:
+                    continue
+                what, value, source = cells
+                assert "_" not in what + value and "=" not in value, (unit_id, section.get("id"), cells)
+                assert "((" not in source and "))" not in source, (unit_id, cells)  # no brackets in brackets
+                assert not re.search(r"\b[a-z]+_[a-z_]+\b", source), (unit_id, cells)  # no parameter keys
+                if value.startswith("band 0:") and section.get("id") != "tabletop-inches":
+                    assert re.match(r"(seed 00\d|base game)", source), (unit_id, section.get("id"), cells)
+            settings = [p for p in section.iter(tag("p")) if "".join(p.itertext()).startswith("Settings:")]
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", "".join(settings[0].itertext()) if settings else "")
+        for anchor in (a for a in tree.iter(tag("a")) if (a.get("href") or "").startswith("http")):
+            assert anchor.text == anchor.get("href").split("/")[2].removeprefix("www."), anchor.get("href")
+    standard = parse((site / "units" / "bismarck.html").read_text())
+    assert "in its own sector" in "".join(standard.itertext())  # range 0 of the sector games, not "0 sectors"
 
 
 def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):
@@ -182,8 +206,9 @@ def test_build_site_only_from_the_command_line(cli, tmp_path):
 
 
 def test_site_build_adds_little_time(repo, tmp_path):
-    """Every unit on every variant, cold (no cached card): well under the minutes the PDFs
-    take, even on a loaded 2-core machine (about 18 s there; 2-3 s with cached cards)."""
+    """Every unit on every variant with no card made yet (``--site-only`` before any build):
+    well under the minutes the PDFs take, even on a loaded 2-core machine (about 18 s there).
+    Within a build the cards come from the decks (see the test below): about 2 s."""
     import time
 
     spec = SiteSpec(
@@ -220,3 +245,64 @@ def test_card_faces_are_cached_one_by_one_and_made_alike_on_several_cores(repo, 
     edited = dataclasses.replace(repo, units=dict(repo.units, **{"uss-bagley-dd-386": changed}))
     fresh = site_cards(edited, jobs, cache)["uss-bagley-dd-386", "hex"]
     assert fresh != "<section>cached</section>" and "99" in fresh  # a changed unit gets a new card
+
+
+def stamps(site: Path) -> dict[str, tuple[int, int]]:
+    return {
+        p.relative_to(site).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in site.rglob("*") if p.is_file()
+    }
+
+
+def test_only_pages_whose_content_changed_are_written(repo, tmp_path):
+    spec = small_spec(repo)
+    build_site(repo, tmp_path, spec, repo_fingerprint="data-1")
+    site = tmp_path / "site"
+    before = {rel: (site / rel).read_bytes() for rel in stamps(site)}
+    first = stamps(site)
+    changed = dataclasses.replace(repo.units["uss-bagley-dd-386"], points=99)
+    edited = dataclasses.replace(repo, units=dict(repo.units, **{"uss-bagley-dd-386": changed}))
+    units = tuple(changed if u.id == changed.id else u for u in spec.units if u.id != "u-47")
+    report = build_site(edited, tmp_path, SiteSpec(units, spec.variants), repo_fingerprint="data-2")
+    after = stamps(site)
+    differs = {rel for rel in after if rel in before and (site / rel).read_bytes() != before[rel]}
+    assert "units/uss-bagley-dd-386.html" in differs and "index.html" in differs
+    assert not (site / "units/u-47.html").exists()  # a unit no longer on the site loses its page
+    assert report.changed == len(differs) + 1 < len(after) / 2
+    kept = [rel for rel in after if rel not in differs]
+    assert "units/bismarck.html" in kept and "assets/site.css" in kept
+    assert {rel: after[rel] for rel in kept} == {rel: first[rel] for rel in kept}  # not written again
+    assert all_problems(site) == []
+
+
+def test_the_site_shows_the_card_faces_the_build_made(repo, tmp_path):
+    from wastools.site.cards import card_key
+
+    decks = tmp_path / "cards"
+    decks.mkdir()
+    spec = small_spec(repo, ("hms-cossack",))
+    for variant, params in spec.variants:
+        key = card_key(repo, repo.units["hms-cossack"], variant.name, params, 0.125)
+        (decks / f"{key}.html").write_text(f'<section class="card">made by the build for {variant.name}</section>')
+    build_site(repo, tmp_path, spec, force=True, decks=(decks, 0.125))
+    page = (tmp_path / "site" / "units" / "hms-cossack.html").read_text()
+    assert all(f"made by the build for {v.name}<" in page for v in VARIANTS.values())
+    assert not list((tmp_path / ".cache" / "site-cards").glob("*.html"))  # nothing made, nothing kept twice
+
+
+@pytest.mark.slow
+def test_a_full_build_hands_its_cards_to_the_site(cli, tmp_path, monkeypatch):
+    """`wastools build` sizes every card once: the site reads the faces the decks were laid
+    out from, and makes only the base cards of a build without the standard deck."""
+    from wastools.site import cards
+
+    made: list[tuple[str, str]] = []
+    real = cards._make
+    monkeypatch.setattr(
+        cards, "_make", lambda repo, jobs, workers: made.extend(j[:2] for j in jobs) or real(repo, jobs, workers)
+    )
+    out = tmp_path / "out"
+    result = cli("build", "--nation", "uk", "--variant", "hex", "--paper", "letter", "--jobs", "1", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    units = sorted(p.stem for p in (out / "site" / "units").glob("*.html"))
+    assert units and sorted(made) == [(u, "standard") for u in units]
+    assert len(list((out / ".cache" / "cards").glob("*.html"))) == len(list((out / ".cache" / "cards").glob("*.pdf")))

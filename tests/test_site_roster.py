@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from pathlib import Path
@@ -10,6 +11,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
+from tests import printcheck
 from wastools.problems import DataError
 from wastools.site.roster import MAX_CARDS, load_roster
 from wastools.variants.fleet import check_fleet
@@ -106,15 +108,30 @@ def test_a_roster_builds_a_deck_of_exactly_its_cards(cli, repo, tmp_path):
     with pdfplumber.open(pdf) as doc:
         first = doc.pages[0].extract_text()
         sheets = "\n".join(p.extract_text() for p in doc.pages[1:])
-        small = min(c["size"] for page in doc.pages[:1] for c in page.chars)
-        edge = min(
-            min(c["x0"], c["top"], page.width - c["x1"], page.height - c["bottom"])
-            for page in doc.pages[:1]
-            for c in page.chars
-        )
+        small = printcheck.small_text(doc.pages[0])
+    edges = printcheck.ink_near_edges(pdf.read_bytes())
     assert f"{cards} cards, {points} points" in first and "Mixed <squadron>" in first
     check = check_fleet("hex", [(repo.units[u], n) for u, n in entries.items()], 150)
     assert (f"legal: {points} of 150" in first) == check.legal
     assert sheets.count("Bismarck") >= entries["bismarck"]
-    assert small >= 6 and edge >= 12  # the print standard on the report page
+    assert small == [] and edges == []  # the print standard on every page (the report page's bars: see below)
     assert re.search(rf"{cards} cards, {points} points", result.output)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_report_page_keeps_the_print_standard(repo, tmp_path, paper):
+    """The roster's first page, like every sheet: a horizontal and a vertical check bar that
+    measure what their labels say, nothing within 12 pt of an edge, no text under 6 pt."""
+    from wastools.site.roster import report_pdf
+
+    path = write(tmp_path, "name: Hunters\nvariant: hex\npoints_limit: 100\nunits:\n  - unit: u-47\n    count: 2\n")
+    pdf = report_pdf(load_roster(path, repo, ROOT), repo, paper)
+    assert printcheck.ink_near_edges(pdf) == []
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        assert len(doc.pages) == 1
+        page = doc.pages[0]
+        bars = printcheck.check_bars(page)
+        assert printcheck.small_text(page) == []
+    assert {(b.label, b.vertical) for b in bars} == {("100 mm", True), ("4 in", True), ("100 mm", False)}
+    for bar in bars:
+        assert bar.measured == pytest.approx(bar.wanted, abs=0.05), bar

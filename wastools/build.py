@@ -558,7 +558,8 @@ def _make_cards(
     tracker: _Tracker,
 ) -> dict[str, list[str]]:
     """Cache keys of every card of every set, in order; lays out the cards not cached yet.
-    Beside each cached card, ``<key>.json`` keeps what the build report says of it."""
+    Beside each cached card, ``<key>.json`` keeps what the build report says of it and
+    ``<key>.html`` its face, which the site shows instead of sizing the card again."""
     cache = out / ".cache" / "cards"
     planned: dict[str, list[str]] = {}
     missing: dict[str, CardJob] = {}
@@ -593,6 +594,7 @@ def _make_cards(
         for key, pdf in result:
             if metas.get(key):
                 writer.write(cache / f"{key}.json", json.dumps(metas[key], sort_keys=True).encode())
+            writer.write(cache / f"{key}.html", missing[key].html.encode())
             writer.write(cache / f"{key}.pdf", pdf)
         tracker.tick(len(result))
     return planned

@@ -21,9 +21,15 @@ def build_site_for(
 ) -> SiteReport:
     """The site for a build's selection (``wastools.build.Selection``) and options: the chosen
     units, and each chosen variant with the parameters the decks use."""
-    from ..build import data_fingerprint
+    from ..build import data_fingerprint, layout_name
+    from ..render.sheets import load_layout
 
     spec = SiteSpec(
         tuple(selection.chosen_units(repo)), tuple((v, options.variant_params(v)) for v in selection.chosen_variants())
     )
-    return build_site(repo, out, spec, data_fingerprint(root), force, options.jobs, prune=selection.is_everything)
+    # the card faces the PDF build made, under the keys it made them with (as in ``build.build``)
+    bleed = load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
+    decks = (out / ".cache" / "cards", bleed)
+    return build_site(
+        repo, out, spec, data_fingerprint(root), force, options.jobs, prune=selection.is_everything, decks=decks
+    )

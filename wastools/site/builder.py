@@ -1,10 +1,12 @@
-"""Write the site: every page rendered in memory first, then the folder swapped in whole.
+"""Write the site: every page rendered in memory first, then only the files that changed.
 
 ``build/site/`` holds ``index.html`` (every unit, filters, search), ``units.json`` beside it,
 ``units/<id>.html``, ``variants/<name>.html``, ``scenarios/<id>.html``, ``fleet.html``
-and ``assets/``. A build that fails leaves the previous site as it was; a build whose
-inputs did not change leaves it alone (the key of the last build is kept in
-``build/.cache/site-key``).
+and ``assets/``. Nothing is written until every page is rendered, so a build that fails
+leaves the previous site as it was. A file whose bytes did not change is not written
+again (its date stays, so a sync to a web server sends only what changed); a changed file
+is written beside its place and moved in whole. A build whose inputs did not change does
+not render at all (the key of the last build is kept in ``build/.cache/site-key``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from .. import __version__
 from ..model import Repository
+from ..variants import VARIANTS
 from . import data
 from .assets import SITE_TEMPLATES, static_files
 from .cards import site_cards
@@ -34,6 +37,7 @@ from .scenario import scenario_page
 class SiteReport:
     pages: int = 0
     files: int = 0
+    changed: int = 0  # files written or removed; the others were left alone
     written: bool = False
     skipped_ids: tuple[str, ...] = ()
 
@@ -55,10 +59,16 @@ def _render(template: str, **values: Any) -> bytes:
 
 
 def render_site(
-    repo: Repository, spec: SiteSpec, cache: Path | None = None, workers: int = 1, prune: bool = False
+    repo: Repository,
+    spec: SiteSpec,
+    cache: Path | None = None,
+    workers: int = 1,
+    prune: bool = False,
+    decks: tuple[Path, float] | None = None,
 ) -> tuple[dict[str, bytes], SiteReport]:
-    """Every file of the site by its path inside the site folder; card faces come from
-    ``cache`` (a folder) where current, the rest are made on ``workers`` processes."""
+    """Every file of the site by its path inside the site folder; card faces come from the
+    build's card cache ``decks`` or from ``cache`` (a folder) where current, the rest are
+    made on ``workers`` processes."""
     report = SiteReport()
     skipped = [u.id for u in spec.units if not safe_id(u.id)]
     units = [u for u in spec.units if safe_id(u.id)]
@@ -82,9 +92,10 @@ def render_site(
         rows=rows,
         choices=data.filter_choices(rows),
         fleet_variants=data.fleet_variants(spec),
+        capped=VARIANTS["tabletop-cm"].title,
         **common,
     )
-    cards = site_cards(repo, data.card_jobs(spec), cache, workers, prune)
+    cards = site_cards(repo, data.card_jobs(spec), cache, workers, prune, decks)
     for unit in units:
         files[f"units/{unit.id}.html"] = _render(
             "unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios, cards), **common
@@ -130,37 +141,54 @@ def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
-def write_site(files: dict[str, bytes], target: Path) -> None:
-    """Write into a fresh folder beside ``target``, then swap it in: readers see the old
-    site or the new one, never a mixture, and a failure leaves the old one untouched."""
+def write_site(files: dict[str, bytes], target: Path) -> int:
+    """Make ``target`` hold exactly ``files``: a file is written only when its bytes differ
+    (into a folder beside ``target``, then moved into place whole), files the site no longer
+    has are removed. Returns how many files were written or removed."""
     from ..build import _alive
 
     target.parent.mkdir(parents=True, exist_ok=True)
     for leftover in target.parent.glob(".site-*"):  # of a build that was killed while writing the site
-        pid = leftover.name.split("-")[2] if leftover.name.startswith(".site-old-") else leftover.name.split("-")[1]
-        if not _alive(pid):
+        if not _alive(leftover.name.split("-")[1]):
             shutil.rmtree(leftover, ignore_errors=True)
-    fresh = Path(tempfile.mkdtemp(prefix=f".site-{os.getpid()}-", dir=target.parent))
-    old = None
+    target.mkdir(exist_ok=True)
+    target.chmod(0o755)
+    changed = 0
+    staging = Path(tempfile.mkdtemp(prefix=f".site-{os.getpid()}-", dir=target.parent))
     try:
         for name, content in files.items():
-            path = fresh / name
+            path = target / name
+            if _same(path, content):
+                continue
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(content)
-        for folder in [fresh, *(p for p in fresh.rglob("*") if p.is_dir())]:
-            folder.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server
-        if target.exists():
-            old = target.parent / f".site-old-{os.getpid()}"
-            shutil.rmtree(old, ignore_errors=True)
-            target.rename(old)
-        fresh.rename(target)
-    except BaseException:
-        shutil.rmtree(fresh, ignore_errors=True)
-        if old is not None and not target.exists():
-            old.rename(target)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+            fresh = staging / name.replace("/", "_")
+            fresh.write_bytes(content)
+            fresh.chmod(0o644)
+            os.replace(fresh, path)
+            changed += 1
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for path in sorted(target.rglob("*"), reverse=True):  # files before the folders that hold them
+        rel = path.relative_to(target).as_posix()
+        if path.is_dir() and not path.is_symlink():
+            if not any(path.iterdir()):
+                path.rmdir()
+        elif rel not in files:
+            path.unlink()
+            changed += 1
+    return changed
+
+
+def _same(path: Path, content: bytes) -> bool:
+    try:
+        return (
+            path.is_file()
+            and not path.is_symlink()
+            and path.stat().st_size == len(content)
+            and path.read_bytes() == content
+        )
+    except OSError:
+        return False
 
 
 def build_site(
@@ -171,8 +199,11 @@ def build_site(
     force: bool = False,
     workers: int = 1,
     prune: bool = False,
+    decks: tuple[Path, float] | None = None,
 ) -> SiteReport:
-    """Render and write ``out/site``; a no-op when nothing it depends on changed."""
+    """Render ``out/site`` and write what changed; a no-op when nothing it depends on
+    changed. ``decks`` is the build's card cache and the bleed of its keys, whose card faces
+    are reused."""
     target = out / "site"
     key_file = out / ".cache" / "site-key"
     key = site_key(repo_fingerprint, spec)
@@ -184,8 +215,8 @@ def build_site(
         and key_file.read_text().strip() == key
     ):
         return SiteReport()
-    files, report = render_site(repo, spec, out / ".cache" / "site-cards", workers, prune)
-    write_site(files, target)
+    files, report = render_site(repo, spec, out / ".cache" / "site-cards", workers, prune, decks)
+    report.changed = write_site(files, target)
     key_file.parent.mkdir(parents=True, exist_ok=True)
     key_file.write_text(key + "\n")
     report.written = True

@@ -1,15 +1,16 @@
-"""The site's card faces: the decks' own HTML cards, cached one by one and made on every core.
+"""The site's card faces: the decks' own HTML cards, reused from the build or made on every core.
 
 Sizing a card to its text (``render.card_fit``) measures every line with the fonts'
-metrics, which is most of the site's cost. Each card's HTML is therefore kept in
-``build/.cache/site-cards/`` under a key of everything ``card_view`` reads: the card code,
-the variant and its parameters, the unit, its nation, its set and its abilities. A data
-change remakes only the cards it touches; a cold build spreads them over the cores.
+metrics, which is most of the site's cost. The PDF build already sized every card it laid
+out and keeps its face beside the cached PDF (``build/.cache/cards/<key>.html``, under the
+deck's own card key), so the site reads those. Cards the build did not make (the site
+built alone, or the base card of a build without the standard deck) are kept in
+``build/.cache/site-cards/`` under the same kind of key: a data change remakes only the
+cards it touches, and a cold build spreads them over the cores.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -26,20 +27,12 @@ Job = tuple[str, str, dict[str, Any]]  # unit id, variant name, parameters
 _worker_repo: Repository | None = None
 
 
-def card_key(repo: Repository, unit: Unit, variant: str, params: dict[str, Any]) -> str:
-    from ..build import code_fingerprint
+def card_key(repo: Repository, unit: Unit, variant: str, params: dict[str, Any], bleed: float = 0.0) -> str:
+    """The deck's key of this card (``wastools.build.unit_card_key``): everything ``card_view``
+    reads. The face does not depend on the bleed, but the deck's key does."""
+    from ..build import unit_card_key
 
-    abilities = [repr(repo.abilities.get(a.pattern)) for a in unit.abilities]
-    parts = [
-        code_fingerprint(),
-        variant,
-        sorted((k, repr(v)) for k, v in params.items()),
-        repr(unit),
-        repr(repo.nations.get(unit.nation)),
-        repr(repo.sets.get(unit.set)),
-        abilities,
-    ]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()
+    return unit_card_key(repo, VARIANTS[variant], params, unit, bleed)
 
 
 def _html(repo: Repository, job: Job) -> str:
@@ -70,20 +63,32 @@ def _make(repo: Repository, jobs: list[Job], workers: int) -> list[str]:
 
 
 def site_cards(
-    repo: Repository, jobs: list[Job], cache: Path | None = None, workers: int = 1, prune: bool = False
+    repo: Repository,
+    jobs: list[Job],
+    cache: Path | None = None,
+    workers: int = 1,
+    prune: bool = False,
+    decks: tuple[Path, float] | None = None,
 ) -> dict[tuple[str, str], Markup]:
-    """HTML of each (unit, variant) card, from the cache where it is current. ``prune``
+    """HTML of each (unit, variant) card: from the build's card cache ``decks`` (its folder
+    and the bleed its keys were made with) where the build made it, else from ``cache``
+    where current, else made on ``workers`` processes and kept in ``cache``. ``prune``
     (for a site of every unit) drops cached cards that no longer match any unit."""
-    keys = {(u, v): card_key(repo, repo.units[u], v, p) for u, v, p in jobs}
     out: dict[tuple[str, str], Markup] = {}
+    keys: dict[tuple[str, str], str] = {}
     missing = []
     for unit_id, name, params in jobs:
-        path = cache / f"{keys[unit_id, name]}.html" if cache else None
-        if path is not None and path.is_file():
-            out[unit_id, name] = Markup(path.read_text("utf-8"))
-        else:
+        unit = repo.units[unit_id]
+        keys[unit_id, name] = key = card_key(repo, unit, name, params)
+        found = [cache / f"{key}.html"] if cache else []
+        if decks is not None:
+            found.insert(0, decks[0] / f"{card_key(repo, unit, name, params, decks[1])}.html")
+        html = next((_read(path) for path in found if path.is_file()), None)
+        if html is None:
             missing.append((unit_id, name, params))
-    for (unit_id, name, _params), html in zip(missing, _make(repo, missing, workers)):
+        else:
+            out[unit_id, name] = Markup(html)
+    for (unit_id, name, _params), html in zip(missing, _make(repo, missing, workers), strict=True):
         out[unit_id, name] = Markup(html)
         if cache is not None:
             _store(cache / f"{keys[unit_id, name]}.html", html)
@@ -93,6 +98,13 @@ def site_cards(
             if old.name not in wanted:
                 old.unlink(missing_ok=True)
     return out
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):  # removed meanwhile or damaged: made again
+        return None
 
 
 def _store(path: Path, html: str) -> None:

@@ -24,7 +24,9 @@ def site_step(repo: Repository, root: Path, out: Path, selection, options) -> st
     skipped = (
         f" (left out ids that are not safe file names: {', '.join(report.skipped_ids)})" if report.skipped_ids else ""
     )
-    return f"site: {report.pages} pages in {time.perf_counter() - started:.1f} s{skipped}; open {where}/index.html"
+    changed = f"{report.changed} file{'' if report.changed == 1 else 's'} changed"
+    seconds = time.perf_counter() - started
+    return f"site: {report.pages} pages ({changed}) in {seconds:.1f} s{skipped}; open {where}/index.html"
 
 
 def roster_step(repo: Repository, root: Path, out: Path, path: Path, options, limits) -> int:

@@ -50,6 +50,13 @@ def link(source: str) -> str | None:
     return None
 
 
+def link_text(href: str) -> str:
+    """What a link to a source says: the site's name ('navsource.org'), the full address
+    being in the link itself and its tooltip."""
+    host = urlsplit(href).hostname or href
+    return host.removeprefix("www.")
+
+
 def side_of(repo: Repository, unit: Unit) -> str:
     nation = repo.nations.get(unit.nation)
     return nation.side if nation else "neutral"
@@ -88,7 +95,7 @@ def filter_choices(rows: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]
 
     return {
         "nation": pairs("nation", "nation_name"),
-        "side": pairs("side", "side"),
+        "side": [(value, label.capitalize()) for value, label in pairs("side", "side")],
         "type": pairs("type", "type_label"),
         "set": pairs("set", "set_name"),
     }
@@ -97,42 +104,151 @@ def filter_choices(rows: list[dict[str, Any]]) -> dict[str, list[tuple[str, str]
 # --- unit pages ----------------------------------------------------------------------------
 
 
+RULE_LABELS = {
+    "take_off": "Take-off",
+    "rearm": "Re-arming",
+    "launch_land_per_phase": "Launches and landings a phase",
+    "vital_armor_by_squadrons_aboard": "Vital Armor by squadrons aboard",
+    "leg": "A leg",
+    "movement_in": "Move in inches",
+    "stacking": "Distance from friendly ships",
+    "asw_threat": "Threat to submarines",
+    "smoke_radius": "Smoke radius",
+    "movement_6ft": "Move on the 6 ft scale",
+    "movement_8ft": "Move on the 8 ft scale",
+    "detection": "Finds submarines",
+    "rearm_counters": "Re-arm counters",
+    "torpedo_rearm_counters": "Torpedo re-arm counters",
+    "range_0_reach": "Range 0 reaches",
+    "objective_clear": "No enemy near an objective",
+    "objective_claim": "Claiming an objective",
+    "torpedo_immune": "Safe from torpedoes",
+    "hedgehog": "Hedgehog",
+    "armor": "Armor when crippled",
+    "vital_armor": "Vital Armor when crippled",
+    "attack_die_penalty": "Attack dice when crippled",
+    "depth_charge_hexes": "Depth charges",
+    "card_notation": "Card notation",
+    "footprint": "Footprint",
+    "aircraft_min_move": "Aircraft minimum move",
+    "surface_deck_gun": "Deck gun on the surface",
+    "submerged_move": "Submerged move",
+}
+
+
+def rule_label(key: str) -> str:
+    """What a person calls a variant's extra rule: 'Move on the 6 ft scale', not 'movement_6ft'."""
+    if key in RULE_LABELS:
+        return RULE_LABELS[key]
+    if key.startswith("amended: "):
+        return f"{key.removeprefix('amended: ')} (amended)"
+    if key.endswith("_arcs") and key.removesuffix("_arcs") in ATTACK_LABELS:
+        return f"{ATTACK_LABELS[key.removesuffix('_arcs')]} arcs"
+    return key.replace("_", " ").capitalize()
+
+
+def range_rule(variant: str, params: dict[str, Any]) -> str | None:
+    """How a variant turns the card's range bands into distances, in words with its numbers;
+    None where each attack's notes say it (tabletop-inches' per-weapon tables)."""
+    from ..variants.tabletop_cm import SECTOR_CM
+
+    seed = VARIANTS[variant].seed
+    if variant == "standard":
+        return "base game: range band r is r sectors away, as printed"
+    if variant == "large-map":
+        return f"{seed}: range band r is r sectors away; a sector is {w.number(params['sector_in'])} in"
+    if variant == "tabletop-cm":
+        sector = SECTOR_CM[params["table_scale"]]
+        scale = params["table_scale"].replace("ft", " ft")
+        return f"{seed}: band r reaches from r to r + 1 sectors of {w.number(sector)} cm (the {scale} scale)"
+    if variant == "hex":
+        return f"{seed}: band 0 is 1 hex; band r is 3r - 1 to 3r + 1 hexes"
+    if variant == "off-grid":
+        return f"{seed}: range 0 is within 1 leg; band r reaches from beyond 2r - 1 to 2r + 1 legs"
+    return None
+
+
+SEED_NAME = re.compile(r"seed (\d{3}) \(([^()]*)\)")
+PARAMETER = re.compile(r"parameter ([a-z][a-z0-9_]*)(?:=([\w.]+))?")
+
+
+def tidy(source: str, variant: Variant | None = None) -> str:
+    """A source as a person writes it: no brackets in brackets ('(seed 000 (Large Map House
+    Rules))' reads '(seed 000, Large Map House Rules)'), and a variant's parameter by its
+    name on the variant page's settings ('the setting "aircraft minimum move ..."')."""
+
+    def seed(match: re.Match[str]) -> str:
+        depth = source[: match.start()].count("(") - source[: match.start()].count(")")
+        return f"seed {match.group(1)}, {match.group(2)}" if depth > 0 else match.group(0)
+
+    labels = {p.name: setting_label(p) for p in (variant.parameters if variant else ())}
+
+    def setting(match: re.Match[str]) -> str:
+        if match.group(1) not in labels:
+            return match.group(0)
+        value = f" set to {match.group(2)}" if match.group(2) else ""
+        return f"the setting “{labels[match.group(1)]}”{value}"
+
+    return PARAMETER.sub(setting, SEED_NAME.sub(seed, source))
+
+
 def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
     """Every converted number of one adapted card with where it came from."""
     move = adapted.movement
     shown = _value_text(move.value, move.unit) if move.value is not None else (move.note or "-")
     rows = [{"what": "Move", "value": shown, "source": move.source}]
+    reach = range_rule(adapted.variant, adapted.parameters)
     for attack in adapted.attacks:
         label = ATTACK_LABELS.get(attack.type, attack.type)
-        cells = "; ".join(f"band {b.band}: {w.dice(b.dice)} at {_reach(b.min, b.max, b.unit)}" for b in attack.bands)
-        conditions = "; ".join(f"band {b.band}: {b.condition}" for b in attack.bands if b.condition)
-        source = (
-            "; ".join(filter(None, [conditions, *attack.notes]))
-            or "the card's dice, each range band in the variant's distances"
-        )
-        rows.append({"what": label, "value": cells or "-", "source": source})
+        cells = "; ".join(f"band {b.band}: {w.dice(b.dice)} {_reach(b.min, b.max, b.unit)}" for b in attack.bands)
+        conditions = [f"band {b.band}: {b.condition}" for b in attack.bands if b.condition]
+        own = attack.notes and adapted.variant == "off-grid"  # its anti-air has its own short and long reach
+        source = "; ".join(filter(None, [None if own else reach, *conditions, *attack.notes]))
+        source = f"{VARIANTS[adapted.variant].seed}: {source}" if own else source
+        rows.append({"what": label, "value": cells or "-", "source": source or "the card's dice, as printed"})
     for name, value in adapted.rules.items():
-        rows.append(
-            {
-                "what": name.replace("_", " ").capitalize(),
-                "value": _value_text(value.value, value.unit),
-                "source": value.source,
-            }
+        rows.append({"what": rule_label(name), "value": _rule_value(name, value), "source": value.source})
+    return [dict(row, source=tidy(row["source"], VARIANTS.get(adapted.variant))) for row in rows]
+
+
+def _rule_value(name: str, value: Any) -> str:
+    """A rule's value in words; the few that are several numbers at once read as a sentence."""
+    v = value.value
+    if name == "depth_charge_hexes" and isinstance(v, dict):
+        port, astern, starboard = v["port_astern_starboard"]
+        return (
+            f"{w.dice(v['total'])} in all, at most {w.number(v['per_hex_max'])} a hex: "
+            f"{w.number(port)} port, {w.number(astern)} astern, {w.number(starboard)} starboard"
         )
-    return rows
+    if name == "surface_deck_gun" and isinstance(v, dict):
+        return f"{w.dice(v['dice'])} at up to {w.quantity(v['hexes'], 'hexes')}"
+    if name == "objective_claim" and isinstance(v, dict):
+        return (
+            f"a ship within {w.quantity(v['within'], value.unit)}, "
+            f"no enemy ship within {w.quantity(v['no_enemy_within'], value.unit)}"
+        )
+    if isinstance(v, dict):
+        text = "; ".join(f"{str(k).replace('_', ' ')} {fmt_value(x)}" for k, x in v.items())
+        return text + (f" ({value.unit})" if value.unit else "")
+    return _value_text(v, value.unit)
 
 
 def _value_text(value: Any, unit: str | None) -> str:
     """'1 hex', '20 cm', '3 in'; lists, tables and words as they are."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if unit == "d6" and isinstance(value, int):
+        return f"{value}+ on a d6"
     if isinstance(value, (int, float)) and value is not None:
         return w.quantity(value, unit)
     return fmt_value(value) + (f" ({unit})" if unit and value is not None and not isinstance(value, str) else "")
 
 
 def _reach(low: float, high: float, unit: str) -> str:
-    return w.quantity(high, unit) if low == high else f"{w.number(low)}-{w.quantity(high, unit)}"
+    """'at 2-4 hexes', 'at 1 sector', 'in its own sector' (range 0 of the sector games)."""
+    if high == 0 and unit in ("sector", "sectors"):
+        return "in its own sector"
+    return "at " + (w.quantity(high, unit) if low == high else f"{w.number(low)}-{w.quantity(high, unit)}")
 
 
 def history_rows(unit: Unit) -> list[dict[str, Any]]:
@@ -142,12 +258,13 @@ def history_rows(unit: Unit) -> list[dict[str, Any]]:
         rows.append({"what": "Class", "value": h.class_name, "source": None, "href": None, "note": None})
     for what, figure in (("Top speed", h.top_speed), ("Length", h.length)):
         if figure is not None:
+            href = link(figure.source)
             rows.append(
                 {
                     "what": what,
                     "value": f"{fmt_value(figure.value)} {figure.unit}",
-                    "source": figure.source,
-                    "href": link(figure.source),
+                    "source": link_text(href) if href else figure.source,
+                    "href": href,
                     "note": figure.note,
                 }
             )
@@ -183,6 +300,17 @@ def shown(value: Any) -> str:
     return fmt_value(value)
 
 
+def setting_label(parameter: Any) -> str:
+    """A parameter as a person names it: its help text up to any explanation in brackets."""
+    text = parameter.help.split(" (")[0]
+    return parameter.name.replace("_", " ") if ":" in text else text
+
+
+def settings(variant: Variant, params: dict[str, Any]) -> list[str]:
+    """'sector side in inches: 4', for each of the variant's parameters."""
+    return [f"{setting_label(p)}: {shown(params.get(p.name, p.default))}" for p in variant.parameters]
+
+
 def card_jobs(spec: SiteSpec) -> list[tuple[str, str, dict[str, Any]]]:
     """(unit, variant, parameters) of every card the site shows: each variant's card of
     each unit, and the base game's card even when the standard deck is not built."""
@@ -206,7 +334,7 @@ def unit_page(
             "card": cards[unit.id, variant.name],
             "derivations": derivations(adapted),
             "warnings": list(adapted.warnings),
-            "parameters": [(k, shown(v)) for k, v in sorted(adapted.parameters.items()) if "." not in k],
+            "settings": settings(variant, adapted.parameters),
         }
         if variant.name == BASE_VARIANT:
             base = entry
@@ -231,7 +359,7 @@ def unit_page(
         "base": base,
         "variants": variants,
         "history": history_rows(unit),
-        "missing": [f"{field}: {why}" for field, why in unit.history.missing],
+        "missing": [f"{field.replace('_', ' ')}: {why}" for field, why in unit.history.missing],
         "decks": deck_links(unit, spec, scenarios),
         "scenarios": in_scenarios,
         "rarity": unit.rarity,

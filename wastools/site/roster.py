@@ -24,6 +24,7 @@ from ..resources import PACKAGE, TEMPLATES
 from ..variants import VARIANTS
 from ..variants.fleet import FleetCheck, check_fleet
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_document
+from .data import type_label
 
 MAX_CARDS = 300  # a roster is a fleet, not a print run: this keeps a hostile file from filling memory
 SCHEMA = "roster.schema.json"
@@ -87,7 +88,8 @@ def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAU
     for error in _schema(root).iter_errors(doc.data):
         problems.extend(_located(doc, error))
     entries: dict[str, list] = {}
-    items = doc.data.get("units") if isinstance(doc.data.get("units"), list) else []
+    given = doc.data.get("units")
+    items: list = given if isinstance(given, list) else []
     for i, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("unit"), str):
             continue  # the schema has said what is wrong with it
@@ -120,7 +122,7 @@ def report_view(roster: Roster, repo: Repository) -> dict[str, Any]:
         {
             "name": u.name,
             "nation": repo.nations[u.nation].name if u.nation in repo.nations else u.nation,
-            "type": u.type,
+            "type": type_label(u.type),
             "count": n,
             "points": u.points * n,
         }
@@ -145,13 +147,18 @@ def report_view(roster: Roster, repo: Repository) -> dict[str, Any]:
         "cards": roster.cards,
         "points": roster.points,
         "checks": checks,
+        "capped": VARIANTS["tabletop-cm"].title,
     }
 
 
 def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
+    """The roster's first page: its units, totals and the verdict of every variant's fleet
+    rules, with the check bars of every sheet (the template's margins leave room for them)."""
+    from pypdf import PdfReader, PdfWriter
     from weasyprint import HTML
 
     from ..render.fetcher import ProjectFetcher
+    from ..render.pages import stamp_check_bars
     from ..render.scenario_pack import PAGE_SIZES
 
     env = Environment(
@@ -160,9 +167,15 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
         autoescape=select_autoescape(default=True, default_for_string=True),
     )
     html = env.get_template(REPORT_TEMPLATE).render(r=report_view(roster, repo), page=PAGE_SIZES[paper])
-    return HTML(
+    pdf = HTML(
         string=html, base_url=(TEMPLATES / "site" / REPORT_TEMPLATE).as_uri(), url_fetcher=ProjectFetcher()
     ).write_pdf()
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(pdf)))
+    stamp_check_bars(writer)  # like every printed sheet: a horizontal and a vertical bar in the margins
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def roster_output(roster: Roster, paper: str) -> str:
@@ -188,7 +201,7 @@ def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, option
         )["roster"]
         cache = out / ".cache" / "cards"
         faces = [(cache / f"{k}.pdf").read_bytes() for k in keys]
-        dealt = [face for face, (_u, n) in zip(faces, roster.entries) for _ in range(n)]
+        dealt = [face for face, (_u, n) in zip(faces, roster.entries, strict=True) for _ in range(n)]
         for paper in options.papers:
             rel = roster_output(roster, paper)
             title = f"{roster.name}: {variant.title} cards ({paper})"

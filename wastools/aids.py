@@ -44,7 +44,10 @@ def dice(torpedoes: str = "Torpedoes hit only on 6 and do hull damage directly, 
         "base game, as restated by seeds 002 and 004",
         (
             "Roll the dice the card gives for the range. Each 4 or 5 is one success, each 6 two.",
-            "Successes at least equal to the target's armor: 1 point of hull damage. At least its vital armor: the target is destroyed.",
+            (
+                "Successes at least equal to the target's armor: 1 point of hull damage. At least its vital armor: "
+                "the target is destroyed."
+            ),
             torpedoes,
             "A unit with 1 hull point left is crippled; damage equal to its hull points sinks it.",
         ),
@@ -65,7 +68,10 @@ def _sequence(
     if extra_air:
         air = "Air missions: players take turns flying aircraft up to their sectors a phase."
     elif moving_air:
-        air = "Air missions: aircraft move to their targets; re-arming counters go on or come off at the start of this phase."
+        air = (
+            "Air missions: aircraft move to their targets; re-arming counters go on or come off at the start of "
+            "this phase."
+        )
     else:
         air = "Air missions: aircraft are placed with their targets."
     air = air_text or air
@@ -98,7 +104,10 @@ def _victory(name: str, params: dict | None = None) -> Section:
         "Objectives and victory",
         rules.source,
         (
-            f"Objective: {rules.objective_points} points. Victory at {rules.win_points} points (or the scenario's conditions).",
+            (
+                f"Objective: {rules.objective_points} points. Victory at {rules.win_points} points (or the "
+                "scenario's conditions)."
+            ),
             f"Claim: {rules.claim}.",
         ),
     )
@@ -181,14 +190,20 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
             "The board",
             large_map.SEED,
             (
-                f"{params['columns']} x {params['rows']} sectors of {params['sector_in']:g} in. Ships move their card speed in sectors; ranges count sectors as in the base game.",
+                (
+                    f"{params['columns']} x {params['rows']} sectors of {params['sector_in']:g} in. Ships move "
+                    "their card speed in sectors; ranges count sectors as in the base game."
+                ),
             ),
         ),
         Section(
             "Air Range Chart",
             large_map.SEED,
             (
-                "Every aircraft in the data. Aircraft move up to this many sectors in each air mission and air return phase, and may stay aloft between turns.",
+                (
+                    "Every aircraft in the data. Aircraft move up to this many sectors in each air mission and air "
+                    "return phase, and may stay aloft between turns."
+                ),
             ),
             (air,),
         ),
@@ -196,19 +211,34 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
             "Flying, launching and re-arming",
             large_map.SEED,
             (
-                "Passing through a sector with enemy anti-air lets that unit fire at once; a unit fires its anti-air once a turn.",
+                (
+                    "Passing through a sector with enemy anti-air lets that unit fire at once; a unit fires its "
+                    "anti-air once a turn."
+                ),
                 "In the phase it takes off a squadron moves at most 1 sector.",
                 "A carrier or air base launches plus lands at most its capacity in squadrons each air phase.",
-                f"After landing a squadron re-arms for {turns(params['rearm_turns'])}; landing on a carrier it is not assigned to adds a marker.",
-                "Aircraft must land to re-arm only after they attack. An aborted squadron falls back 1 sector and waits a phase.",
-                "Carrier vulnerability: vital armor -1 for each squadron aboard. A sunk carrier takes its squadrons with it.",
+                (
+                    f"After landing a squadron re-arms for {turns(params['rearm_turns'])}; landing on a carrier it "
+                    "is not assigned to adds a marker."
+                ),
+                (
+                    "Aircraft must land to re-arm only after they attack. An aborted squadron falls back 1 sector "
+                    "and waits a phase."
+                ),
+                (
+                    "Carrier vulnerability: vital armor -1 for each squadron aboard. A sunk carrier takes its "
+                    "squadrons with it."
+                ),
             ),
         ),
         Section(
             "Air bases, shore batteries, garrisons",
             large_map.SEED + ", typical values",
             (
-                "An air base at half its hit points or worse cannot launch or land; it repairs 1 point a turn when unused and not attacked.",
+                (
+                    "An air base at half its hit points or worse cannot launch or land; it repairs 1 point a turn "
+                    "when unused and not attacked."
+                ),
                 "A shore battery is an immobile ship; each point of damage costs it a die the next turn.",
                 "Invaders need 2 to 1 odds in landed transports (1 unit each) against a garrison.",
             ),
@@ -247,7 +277,10 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
             "Sectors in centimetres",
             tabletop_cm.SEED,
             (
-                "A sector is 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; band r reaches (r + 1) sectors. Measure ranges between conning towers, movement from the bow.",
+                (
+                    "A sector is 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; band r reaches (r + 1) "
+                    "sectors. Measure ranges between conning towers, movement from the bow."
+                ),
             ),
             (move, bands),
         ),
@@ -255,7 +288,10 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
             "Hidden submarines",
             tabletop_cm.SEED,
             (
-                "A hidden submarine stays put and saves a move each turn; when found or attacking it moves its speed plus the saved moves.",
+                (
+                    "A hidden submarine stays put and saves a move each turn; when found or attacking it moves its "
+                    "speed plus the saved moves."
+                ),
                 _hidden_example(),
                 "Any unit that comes within its range-0 reach may search:",
             ),
@@ -265,18 +301,30 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
             "Re-arming and torpedoes",
             tabletop_cm.SEED,
             (
-                "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; submarines and torpedo boats take none.",
+                (
+                    "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; submarines and "
+                    "torpedo boats take none."
+                ),
                 "Carrier aircraft take a re-arming counter on landing, land-based aircraft two.",
-                "Submarine torpedoes fire only within 45 degrees of dead ahead; shallow-draft vessels cannot be torpedoed.",
+                (
+                    "Submarine torpedoes fire only within 45 degrees of dead ahead; shallow-draft vessels cannot "
+                    "be torpedoed."
+                ),
             ),
         ),
         Section(
             "Fleet limits",
             tabletop_cm.SEED,
             (
-                "A fleet with more than a third of its points in US units is capped at 90% of the points limit (90 of 100, 180 of 200).",
+                (
+                    "A fleet with more than a third of its points in US units is capped at 90% of the points limit "
+                    "(90 of 100, 180 of 200)."
+                ),
                 "Submarines may take at most 25% of the points limit.",
-                "Ships keep at least 2 cm apart; turns over 45 degrees need a ship's length of straight movement before and after.",
+                (
+                    "Ships keep at least 2 cm apart; turns over 45 degrees need a ship's length of straight "
+                    "movement before and after."
+                ),
             ),
         ),
         DICE,
@@ -305,16 +353,31 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
     return [
         _sequence(
             winner_moves_second=True,
-            air_text="Air missions: each flight flies between its minimum and maximum hexes to attack the hex straight ahead.",
+            air_text=(
+                "Air missions: each flight flies between its minimum and maximum hexes to attack the hex straight "
+                "ahead."
+            ),
         ),
         Section(
             "Movement",
             hexv.SEED,
             (
-                f"A ship moves up to its historical top speed in km/h / 10 hexes, rounded half up; hexes are {params['hex_cm']:g} cm flat to flat.",
-                "Each 60-degree turn costs 1 hex of movement and needs the ship's own length of straight movement first; long ships pivot on the stern.",
-                "A ship that moved more than 1 hex last turn must move at least 1 hex forward; a stopped ship may go 1 hex astern.",
-                "Only one base may occupy a hex: destroyers and smaller 1 hex, cruisers, carriers and small battleships 2, large battleships 3.",
+                (
+                    "A ship moves up to its historical top speed in km/h / 10 hexes, rounded half up; hexes are "
+                    f"{params['hex_cm']:g} cm flat to flat."
+                ),
+                (
+                    "Each 60-degree turn costs 1 hex of movement and needs the ship's own length of straight "
+                    "movement first; long ships pivot on the stern."
+                ),
+                (
+                    "A ship that moved more than 1 hex last turn must move at least 1 hex forward; a stopped ship "
+                    "may go 1 hex astern."
+                ),
+                (
+                    "Only one base may occupy a hex: destroyers and smaller 1 hex, cruisers, carriers and small "
+                    "battleships 2, large battleships 3."
+                ),
             ),
             (speeds,),
         ),
@@ -328,7 +391,10 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             "Arcs and depth charges",
             hexv.SEED,
             (
-                "Main, secondary and tertiary guns roll half their dice (rounded up) ahead, half (rounded down) astern, and all on the beam.",
+                (
+                    "Main, secondary and tertiary guns roll half their dice (rounded up) ahead, half (rounded "
+                    "down) astern, and all on the beam."
+                ),
                 "Guns, torpedoes and depth charges are exclusive: one kind of attack a turn.",
                 "Depth charges go into the three hexes astern, up to a third of the dice (rounded up) in each.",
             ),
@@ -337,7 +403,10 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             "Collisions, mines and sinking ships",
             hexv.SEED,
             (
-                "Entering a hex with another ship is a collision: each rolls a die and takes half (rounded down) as hull damage.",
+                (
+                    "Entering a hex with another ship is a collision: each rolls a die and takes half (rounded "
+                    "down) as hull damage."
+                ),
                 "A destroyed ship becomes a sinking marker for 1d6 turns and blocks movement like a ship.",
                 "Entering a mined hex:",
             ),
@@ -347,7 +416,10 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             "Crippled and submerged",
             hexv.SEED,
             (
-                "Crippled: armor, vital armor and speed -1 (minimum 1) and one die fewer per attack, so a 1-die attack is lost.",
+                (
+                    "Crippled: armor, vital armor and speed -1 (minimum 1) and one die fewer per attack, so a "
+                    "1-die attack is lost."
+                ),
                 "A submerging submarine leaves 1d6 / 2 dummy tokens; only depth charges reach a submerged submarine.",
             ),
         ),
@@ -388,7 +460,10 @@ def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
             (
                 "Anti-air reaches 1 leg at full effect and 2 legs at -1 per die.",
                 "Ships end more than 1 leg from friendly ships, submarines from submarines, fighters from fighters.",
-                "Ships with ASW threaten submarines within 2 legs; objectives are claimed within 1 leg; smoke covers a 1-leg circle.",
+                (
+                    "Ships with ASW threaten submarines within 2 legs; objectives are claimed within 1 leg; smoke "
+                    "covers a 1-leg circle."
+                ),
             ),
         ),
         Section("Amended abilities", off_grid.SEED, (), (amended,)),
@@ -420,7 +495,10 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
             t.SEED,
             (
                 "Swap one attack die for a luck die of another colour.",
-                "On a 1 remove your highest attack die; on a 6 count two successes and roll it again, and again on each further 6.",
+                (
+                    "On a 1 remove your highest attack die; on a 6 count two successes and roll it again, and "
+                    "again on each further 6."
+                ),
             ),
         ),
         Section(
@@ -428,7 +506,10 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
             t.SEED,
             (
                 "Torpedo dice: 5 is 1 point of hull damage, 6 is 2.",
-                "Damage lands at the end of each phase. Crippled ships: armor, vital armor -1, speed -1 in, -1 on each attack die, a torpedo die fewer.",
+                (
+                    "Damage lands at the end of each phase. Crippled ships: armor, vital armor -1, speed -1 in, -1 "
+                    "on each attack die, a torpedo die fewer."
+                ),
                 "Hedgehogs: units built after 1943 or with Sub Hunter.",
             ),
         ),
@@ -487,7 +568,10 @@ def _standard_more(params: dict) -> list[Section]:
             "Aircraft",
             BASE + ", as seeds 000 and 001 describe it",
             (
-                "Aircraft are not moved: they are placed in their target's sector in the air mission phase and go home in the air return phase.",
+                (
+                    "Aircraft are not moved: they are placed in their target's sector in the air mission phase and "
+                    "go home in the air return phase."
+                ),
                 "Ranges and anti-air count sectors; every attack is rolled and resolved on its own.",
             ),
         )
@@ -500,13 +584,28 @@ def _large_map_more(params: dict) -> list[Section]:
             "Carriers, air bases and stacking",
             large_map.SEED,
             (
-                "At set-up each squadron is assigned to a carrier or air base; a carrier's special abilities go only to its own squadrons, and are lost with them.",
+                (
+                    "At set-up each squadron is assigned to a carrier or air base; a carrier's special abilities "
+                    "go only to its own squadrons, and are lost with them."
+                ),
                 "Landing at an air base never costs an extra marker, whatever the squadron's home.",
-                "Squadrons must land to re-arm only after an attack: bombers after attacking a ship, submarine or air base; fighters after air defence or strafing.",
-                "A unit that fired anti-air in the air mission or air defence phase cannot fire in the air return phase.",
-                "An air base takes 1 damage each time an attack reaches its armor; at its full hit points it is destroyed with every aircraft on it.",
+                (
+                    "Squadrons must land to re-arm only after an attack: bombers after attacking a ship, submarine "
+                    "or air base; fighters after air defence or strafing."
+                ),
+                (
+                    "A unit that fired anti-air in the air mission or air defence phase cannot fire in the air "
+                    "return phase."
+                ),
+                (
+                    "An air base takes 1 damage each time an attack reaches its armor; at its full hit points it "
+                    "is destroyed with every aircraft on it."
+                ),
                 "A shore battery beside an air base gives the base its anti-air.",
-                "The base game's stacking limits stay, even with fleets of 500 points or more, unless the scenario changes them.",
+                (
+                    "The base game's stacking limits stay, even with fleets of 500 points or more, unless the "
+                    "scenario changes them."
+                ),
             ),
         )
     ]
@@ -528,9 +627,15 @@ def _tabletop_cm_more(params: dict) -> list[Section]:
             "At the table",
             tabletop_cm.SEED,
             (
-                "Fleets deploy up to 1 sector in from their short table edge; submarines may start further forward but at least 1 sector from the centre line.",
+                (
+                    "Fleets deploy up to 1 sector in from their short table edge; submarines may start further "
+                    "forward but at least 1 sector from the centre line."
+                ),
                 "Ships keep 5 cm or their own length, whichever is more, from land unless they have Shallow Draft.",
-                "A turn of 90 degrees or more counts as two turns over 45 degrees; turns under 45 degrees in a whole move are free.",
+                (
+                    "A turn of 90 degrees or more counts as two turns over 45 degrees; turns under 45 degrees in a "
+                    "whole move are free."
+                ),
                 "Abilities that move a ship (Sub Hunter and the like) work as closely as the table allows.",
                 "Guns fire all round; only submarine torpedoes need the target ahead.",
                 "Ranges run between conning towers, or between model centres where there is none.",
@@ -540,10 +645,19 @@ def _tabletop_cm_more(params: dict) -> list[Section]:
             "Found submarines and aircraft",
             tabletop_cm.SEED,
             (
-                "A submarine found by aircraft moves as normal and the aircraft move with it; found by a ship, it moves up to that ship's speed and the ship may follow. It need not move toward a target.",
+                (
+                    "A submarine found by aircraft moves as normal and the aircraft move with it; found by a ship, "
+                    "it moves up to that ship's speed and the ship may follow. It need not move toward a target."
+                ),
                 "Once a submarine has moved it cannot hide again.",
-                f"Anti-air: besides the target, one friendly ship with its conning tower within range 0 ({six:g} cm; {eight:g} cm on the 8 ft scale) of the target's may fire.",
-                "Close Escort: may fire anti-air at an aircraft that two other ships have fired on, within range 0 of the target ship's conning tower.",
+                (
+                    "Anti-air: besides the target, one friendly ship with its conning tower within range 0 "
+                    f"({six:g} cm; {eight:g} cm on the 8 ft scale) of the target's may fire."
+                ),
+                (
+                    "Close Escort: may fire anti-air at an aircraft that two other ships have fired on, within "
+                    "range 0 of the target ship's conning tower."
+                ),
                 "At most 4 aircraft may attack one ship, friendly and enemy aircraft counted together.",
             ),
         ),
@@ -557,10 +671,22 @@ def _hex_more(params: dict) -> list[Section]:
             "Flights of aircraft",
             hexv.SEED,
             (
-                "Aircraft fly in flights of 3, or as single bombers; each turn a flight flies between its minimum and maximum hexes, turning at most 60 degrees per hex flown.",
-                "A flight takes off over the bow and lands over the stern, flying 1 hex straight ahead in line with the carrier; the minimum move does not apply then.",
-                "A flight attacks only the hex straight ahead. A flight that attacks flies home and re-arms for 1 full turn; a carrier cannot launch and recover in the same turn.",
-                "Each flight takes off with a face-down load: depth charges (the only weapon against a submerged submarine), bombs or torpedoes (2 dice a flight).",
+                (
+                    "Aircraft fly in flights of 3, or as single bombers; each turn a flight flies between its "
+                    "minimum and maximum hexes, turning at most 60 degrees per hex flown."
+                ),
+                (
+                    "A flight takes off over the bow and lands over the stern, flying 1 hex straight ahead in line "
+                    "with the carrier; the minimum move does not apply then."
+                ),
+                (
+                    "A flight attacks only the hex straight ahead. A flight that attacks flies home and re-arms "
+                    "for 1 full turn; a carrier cannot launch and recover in the same turn."
+                ),
+                (
+                    "Each flight takes off with a face-down load: depth charges (the only weapon against a "
+                    "submerged submarine), bombs or torpedoes (2 dice a flight)."
+                ),
                 "Only one flight a turn may attack each hex of a ship: a 3-hex ship may be attacked by 3 flights.",
                 "A flight that takes 1 damage aborts and flies home; a flight that fails to land is lost.",
                 "Anti-air fires at enemy aircraft within 1 hex; against Swordfish it rolls one die fewer.",
@@ -570,13 +696,33 @@ def _hex_more(params: dict) -> list[Section]:
             "Submarines and surface fire",
             hexv.SEED,
             (
-                f"Submerged: a token showing its heading; it moves up to {w_quantity(params['submerged_hexes'], 'hex')} and may make one free 60 degree turn before it moves.",
-                f"On the surface: a model like any ship, moving at its card's higher surface speed under the normal turning rules, with its torpedoes and one deck gun ({w_quantity(deck[0], 'die')} up to {w_quantity(deck[1], 'hex')}).",
+                (
+                    "Submerged: a token showing its heading; it moves up to "
+                    f"{w_quantity(params['submerged_hexes'], 'hex')} and may make one free 60 degree turn before "
+                    "it moves."
+                ),
+                (
+                    "On the surface: a model like any ship, moving at its card's higher surface speed under the "
+                    f"normal turning rules, with its torpedoes and one deck gun ({w_quantity(deck[0], 'die')} up "
+                    f"to {w_quantity(deck[1], 'hex')})."
+                ),
                 "Submarines fire torpedoes straight ahead along their heading.",
-                "Ships torpedo out of the beam, within 60 degrees of the ship's centre point, at the gun ranges (1, 4, 7 hexes).",
-                "The second player's ships fire back even if the first player's attacks destroyed them. Each salvo is resolved on its own and damage from two attackers is not added.",
-                "Line of sight: no ship, smoke or land between the firing hex and the target. Depth charges only in a turn without gunnery or torpedoes.",
-                "A ship entering a hex next to land (not a dock) runs aground and is out of the battle. A minesweeper may clear adjacent mines instead of firing: each goes on a 4-6.",
+                (
+                    "Ships torpedo out of the beam, within 60 degrees of the ship's centre point, at the gun "
+                    "ranges (1, 4, 7 hexes)."
+                ),
+                (
+                    "The second player's ships fire back even if the first player's attacks destroyed them. Each "
+                    "salvo is resolved on its own and damage from two attackers is not added."
+                ),
+                (
+                    "Line of sight: no ship, smoke or land between the firing hex and the target. Depth charges "
+                    "only in a turn without gunnery or torpedoes."
+                ),
+                (
+                    "A ship entering a hex next to land (not a dock) runs aground and is out of the battle. A "
+                    "minesweeper may clear adjacent mines instead of firing: each goes on a 4-6."
+                ),
             ),
         ),
     ]
@@ -588,25 +734,47 @@ def _off_grid_more(params: dict) -> list[Section]:
             "Abilities in legs",
             off_grid.SEED,
             (
-                "The cards give every ability in legs: where the base game means the same place or local, read within 1 leg; two friendly ships together, within 2 legs; adjacent, within 2 legs.",
-                "A range in an ability is an attack range, read off the range table; a move in an ability is movement, 2 legs for each step of speed.",
+                (
+                    "The cards give every ability in legs: where the base game means the same place or local, read "
+                    "within 1 leg; two friendly ships together, within 2 legs; adjacent, within 2 legs."
+                ),
+                (
+                    "A range in an ability is an attack range, read off the range table; a move in an ability is "
+                    "movement, 2 legs for each step of speed."
+                ),
             ),
         ),
         Section(
             "Headings and arcs (optional)",
             off_grid.SEED,
             (
-                "A ship that moves at least 1 leg less than its full speed may end facing any way; at full speed it ends lined up with the compass points.",
-                "Guns fire with full effect into a 140 degree arc on each beam; within 20 degrees of dead ahead or astern they roll at -1 per die. A ship with no aft turret cannot fire main guns astern. Torpedoes, ASW and anti-air ignore headings.",
+                (
+                    "A ship that moves at least 1 leg less than its full speed may end facing any way; at full "
+                    "speed it ends lined up with the compass points."
+                ),
+                (
+                    "Guns fire with full effect into a 140 degree arc on each beam; within 20 degrees of dead "
+                    "ahead or astern they roll at -1 per die. A ship with no aft turret cannot fire main guns "
+                    "astern. Torpedoes, ASW and anti-air ignore headings."
+                ),
             ),
         ),
         Section(
             "Placing aircraft and measuring anti-air",
             off_grid.SEED,
             (
-                "Aircraft that bomb, torpedo, strafe or attack submarines are placed touching their target, chosen when placed; others may go anywhere.",
-                "Anti-air is measured from a ship's bow or the front of an aircraft's base, to the bow of the ship an aircraft is attacking, or to the aircraft's base when it attacks none.",
-                "Fighters in contact with enemy ships are free of stacking; bombers have no limit; a torpedo boat may end within 1 leg of one other ship.",
+                (
+                    "Aircraft that bomb, torpedo, strafe or attack submarines are placed touching their target, "
+                    "chosen when placed; others may go anywhere."
+                ),
+                (
+                    "Anti-air is measured from a ship's bow or the front of an aircraft's base, to the bow of the "
+                    "ship an aircraft is attacking, or to the aircraft's base when it attacks none."
+                ),
+                (
+                    "Fighters in contact with enemy ships are free of stacking; bombers have no limit; a torpedo "
+                    "boat may end within 1 leg of one other ship."
+                ),
                 "Only Shallow Draft ships may come within 1 leg of islands and shoals.",
             ),
         ),
@@ -622,12 +790,28 @@ def _tabletop_inches_more(params: dict) -> list[Section]:
             (
                 "Initiative: a crippled flagship gives no bonus.",
                 "Ships may not share space: a ship stops short of any unit its move would touch.",
-                "Before aircraft move, give each fighter its mission (escort, strafing or CAP) and each bomber its attack and target.",
-                f"Aircraft stop within {t.AIRCRAFT_ATTACK_IN} in of enemy fighters that intercept them or escort others. Anti-air reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target.",
+                (
+                    "Before aircraft move, give each fighter its mission (escort, strafing or CAP) and each bomber "
+                    "its attack and target."
+                ),
+                (
+                    f"Aircraft stop within {t.AIRCRAFT_ATTACK_IN} in of enemy fighters that intercept them or "
+                    f"escort others. Anti-air reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target."
+                ),
                 "Aborted units (PT boats and aircraft) cannot attack, but may still fire anti-air in that phase.",
-                f"Hedgehogs fire ahead only, up to {t.HEDGEHOG_IN} in; depth charges astern only, up to {t.DEPTH_CHARGE_IN} in.",
-                "Line of sight runs from the attacker's centre to any part of the target: any ship but a surfaced submarine or PT boat blocks it within 5 in, any ship but a destroyer, surfaced submarine or PT boat beyond 5 in, and islands, fog, squalls and smoke always.",
-                "Stalemate (one side has only a fighter, the other only a submarine): the side with more points left wins.",
+                (
+                    f"Hedgehogs fire ahead only, up to {t.HEDGEHOG_IN} in; depth charges astern only, up to "
+                    f"{t.DEPTH_CHARGE_IN} in."
+                ),
+                (
+                    "Line of sight runs from the attacker's centre to any part of the target: any ship but a "
+                    "surfaced submarine or PT boat blocks it within 5 in, any ship but a destroyer, surfaced "
+                    "submarine or PT boat beyond 5 in, and islands, fog, squalls and smoke always."
+                ),
+                (
+                    "Stalemate (one side has only a fighter, the other only a submarine): the side with more "
+                    "points left wins."
+                ),
             ),
         )
     ]

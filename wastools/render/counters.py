@@ -8,7 +8,9 @@ underneath). One type scale: 8 pt bold for a counter's word, 6.5 pt for its note
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..geometry import PT_PER_IN
 from .pages import Page, document, draw_label
@@ -105,7 +107,7 @@ def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterPro
     slots = counter_positions(page)
     items = counter_set()
     chunks = [items[i : i + len(slots)] for i in range(0, len(items), len(slots))]
-    pages = []
+    pages: list[tuple[Page, Callable[[Any], None]]] = []
     for n, chunk in enumerate(chunks, start=1):
 
         def front(c, chunk=chunk, n=n) -> None:
@@ -115,16 +117,19 @@ def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterPro
                 f"Counters, sheet {n} of {len(chunks)}: {SIZE / PT_PER_IN:g} in squares, cut along the lines. "
                 "Print the next page on the back (flip on the long edge): submarines are told apart only there.",
             )
-            for counter, (x, y) in zip(chunk, slots):
+            for counter, (x, y) in zip(chunk, slots, strict=False):  # the last sheet may have free slots
                 _draw_counter(c, counter, x, y)
 
         def back(c, chunk=chunk, n=n) -> None:
             draw_label(
                 c,
                 page,
-                f"Counters, sheet {n} of {len(chunks)}: backs, mirrored for printing on the back of the sheet before this one.",
+                (
+                    f"Counters, sheet {n} of {len(chunks)}: backs, mirrored for printing on the back of the sheet "
+                    "before this one."
+                ),
             )
-            for counter, (x, y) in zip(chunk, slots):
+            for counter, (x, y) in zip(chunk, slots, strict=False):  # the last sheet may have free slots
                 _draw_back(c, counter, *back_position(page, x, y))
 
         pages += [(page, front), (page, back)]

@@ -208,7 +208,10 @@ def plain_range(unit: str, unit_pt: float, height: float) -> Range:
     """A rectangle of the table as a player measures it: from the left and the top edges."""
 
     def name(x0: float, y0: float, x1: float, y1: float) -> str:
-        return f"{x0 / unit_pt:.3g}-{x1 / unit_pt:.3g} {unit} from the left edge, {(height - y1) / unit_pt:.3g}-{(height - y0) / unit_pt:.3g} {unit} from the top"
+        return (
+            f"{x0 / unit_pt:.3g}-{x1 / unit_pt:.3g} {unit} from the left edge, "
+            f"{(height - y1) / unit_pt:.3g}-{(height - y0) / unit_pt:.3g} {unit} from the top"
+        )
 
     return name
 
@@ -453,7 +456,7 @@ def map_pdf(
     all_tiles = area_tiles(spec, page, area) if region[2] > 0 else []
     total = numbering.total or numbering.first + len(all_tiles)
     pages = [(plan, _assembly(spec, all_tiles, plan, numbering, colour, note))]
-    for index, tile in enumerate(all_tiles):
+    for tile in all_tiles:
         pages.append((page, _tile_page(spec, tile, all_tiles, page, numbering, total, colour)))
     return document(pages, spec.title, profile)
 
@@ -489,7 +492,8 @@ def _tile_page(
         if left is not None or below is not None:
             edges = [name for name, n in (("left", left), ("bottom", below)) if n is not None]
             steps.append(
-                f"trim the {' and '.join(edges)} edge{'s on the solid lines' if len(edges) > 1 else ' on the solid line'}"
+                f"trim the {' and '.join(edges)} "
+                f"edge{'s on the solid lines' if len(edges) > 1 else ' on the solid line'}"
             )
         steps += [
             f"glue it over the {where} strip of page {numbering.tile(n)}"
@@ -500,14 +504,19 @@ def _tile_page(
         draw_label(
             c,
             page,
-            f"{spec.title} - page {numbering.tile(index)} of {total}: {spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)}. "
+            (
+                f"{spec.title} - page {numbering.tile(index)} of {total}: "
+                f"{spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)}. "
+            )
             + how[0].upper()
             + how[1:],
         )
         c.saveState()
         c.translate(x - tile.x0, y - tile.y0)  # map point (x0, y0) at the area's corner
         for where, (sx, sy, sw, sh) in glue_strips(tile).items():
-            _glue_strip(c, sx, sy, sw, sh, colour, numbering.tile(right if where == "right" else above))
+            neighbour = right if where == "right" else above
+            if neighbour is not None:  # a strip always faces the next page of the area
+                _glue_strip(c, sx, sy, sw, sh, colour, numbering.tile(neighbour))
         c.saveState()
         core = c.beginPath()
         core.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0)
@@ -568,7 +577,10 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         draw_label(
             c,
             page,
-            f"{spec.title} - page {numbering.first}: plan of the whole map ({spec.width / 72:.3g} x {spec.height / 72:.3g} in, {spec.grid_note}). {pages}",
+            (
+                f"{spec.title} - page {numbering.first}: plan of the whole map ({spec.width / 72:.3g} x "
+                f"{spec.height / 72:.3g} in, {spec.grid_note}). {pages}"
+            ),
         )
         if note:
             c.saveState()

@@ -69,7 +69,7 @@ def pieces(rulers: list[Ruler], usable: float) -> list[Piece]:
     out = []
     for ruler in rulers:
         sets = band_sets(ruler.zones)
-        for i, zones in enumerate(sets):
+        for zones in sets:
             title = ruler.title if len(sets) == 1 else f"{ruler.title}: {', '.join(z.label for z in zones)}"
             segments = split(ruler.length_pt, usable - TAB)
             out += [Piece(ruler, title, zones, seg, len(segments)) for seg in segments]

@@ -35,6 +35,11 @@ PAGE_SIZES = {"letter": "8.5in 11in", "a4": "210mm 297mm"}
 COLOURS = {"blue": "blue", "red": "axis", "green": "green", "grey": "grey"}
 
 
+def _battery(kind: str) -> lm.BatteryStats:
+    """The large-map seed's stats for a heavy or a light shore battery."""
+    return lm.HEAVY_BATTERY if kind == "heavy" else lm.LIGHT_BATTERY
+
+
 def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
     """A card for each air base, shore battery and garrison, with the seed's typical
     values unless the scenario sets its own; each card's foot names the side that holds it."""
@@ -56,7 +61,7 @@ def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
             )
         )
     for battery in s.data.get("shore_batteries", []):
-        stats = lm.HEAVY_BATTERY if battery["kind"] == "heavy" else lm.LIGHT_BATTERY
+        stats = _battery(battery["kind"])
         blocks.append(
             StatBlock(
                 battery["name"],
@@ -210,7 +215,7 @@ def _inside(point: tuple[float, float], polygon: list[tuple[float, float]], tole
     """Point in polygon, points on (or within ``tolerance`` of) the outline included."""
     x, y = point
     inside = False
-    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
         dx, dy = x2 - x1, y2 - y1
         t = max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy or 1)))
         if math.hypot(x - (x1 + t * dx), y - (y1 + t * dy)) <= tolerance:
@@ -342,9 +347,7 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
             label = kind if key != "shore_batteries" else f"{item['kind']} battery"
             stats = {
                 "air_bases": lambda i: f"capacity {i['capacity']}",
-                "shore_batteries": lambda i: (
-                    f"gunnery {'/'.join(map(str, (lm.HEAVY_BATTERY if i['kind'] == 'heavy' else lm.LIGHT_BATTERY)['gunnery']))}"
-                ),
+                "shore_batteries": lambda i: "gunnery " + "/".join(map(str, _battery(i["kind"])["gunnery"])),
                 "garrisons": lambda i: f"{i['units']} units",
             }[key](item)
             blocks.append(

@@ -41,11 +41,9 @@ def _found(result: repository.Validation) -> list[str]:
 
 
 def test_cached_validation_finds_exactly_what_a_fresh_one_finds(tmp_repo, tmp_path, parses):
-    _damage(tmp_repo)
     folder = tmp_path / "cache"
     fresh = repository.validate(tmp_repo)
-    assert any("points" in p and "'seven'" in p for p in _found(fresh))
-    assert any("uk/bismarck.yaml" in p for p in _found(fresh))  # found only by looking across files
+    assert fresh.warnings and not fresh.errors  # the fixture has a unit with missing figures
     parsed_fresh = len(parses)
 
     filling = repository.validate(tmp_repo, cache=folder)
@@ -55,6 +53,23 @@ def test_cached_validation_finds_exactly_what_a_fresh_one_finds(tmp_repo, tmp_pa
     assert parses == []  # every file from the cache
     assert _found(cached) == _found(filling) == _found(fresh)
     assert cached.files_checked == fresh.files_checked
+    assert cached.repository == fresh.repository
+
+    _damage(tmp_repo)  # problems in one file (schema) and across files (a duplicate id)
+    parses.clear()
+    damaged = repository.validate(tmp_repo, cache=folder)
+    assert sorted(parses) == ["cards/uk/bismarck.yaml", "cards/uk/hms-cossack.yaml"]
+    found = _found(damaged)
+    assert any("points" in p and "'seven'" in p for p in found)
+    assert any(p.startswith("cards/uk/bismarck.yaml") for p in found)  # seen only across files
+    assert found == _found(repository.validate(tmp_repo))
+
+
+def test_a_run_with_errors_writes_no_entry(tmp_repo, tmp_path):
+    _damage(tmp_repo)
+    folder = tmp_path / "cache"
+    result = repository.validate(tmp_repo, cache=folder)
+    assert result.errors and not folder.exists()  # a build stopped by bad data leaves build/ alone
 
 
 def test_editing_a_file_invalidates_only_its_entry(tmp_repo, tmp_path, parses):
@@ -89,11 +104,10 @@ def test_a_schema_change_misses_every_entry(tmp_repo, tmp_path, parses):
 
 
 def test_an_unwritable_cache_is_ignored(tmp_repo, tmp_path):
-    _damage(tmp_repo)
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the cache folder would go\n")
-    result = repository.validate(tmp_repo, cache=blocked / "validate")
-    assert _found(result) == _found(repository.validate(tmp_repo))
+    result = repository.validate(tmp_repo, cache=blocked / "validate")  # no errors: it tries to write
+    assert _found(result) == _found(repository.validate(tmp_repo)) and result.repository is not None
     assert blocked.read_text() == "a file where the cache folder would go\n"
 
 

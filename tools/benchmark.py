@@ -125,7 +125,7 @@ def main() -> int:
         change, _ = run(WASTOOLS + base)
         change_stages = stage_report(root / "build")
         validate, _ = run(WASTOOLS + ["--root", str(root), "validate", "--quiet"])
-        shutil.rmtree(root / ".wastools-cache", ignore_errors=True)  # for reference: every file parsed
+        shutil.rmtree(root / "build" / ".cache" / "validate", ignore_errors=True)  # for reference: every file parsed
         validate_uncached, _ = run(WASTOOLS + ["--root", str(root), "validate", "--quiet"])
     rows = [
         ("REF (40 plain card pages)", ref, "1 REF", None),

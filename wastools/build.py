@@ -139,7 +139,7 @@ def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | No
             return pickle.loads(cached.read_bytes()), None
         except Exception:  # a stale or damaged cache is simply rebuilt
             cached.unlink(missing_ok=True)
-    result = repository.validate(root, limits=limits, cache=repository.default_folder(root))
+    result = repository.validate(root, limits=limits, cache=out / ".cache" / "validate")
     if result.repository is None:
         return result.usable, result  # None, or the model without the scenarios that have errors
     if result.repository is not None:

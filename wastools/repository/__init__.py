@@ -88,7 +88,8 @@ def validate(
     """Validate the repository at ``root``. With ``paths``, report only problems in those
     files (the rest of the repository is still read, so that cross-file checks work).
     With ``cache`` (a folder), each file's own parse and problems are kept there and reused
-    while its bytes are unchanged; checks across files always run whole."""
+    while its bytes are unchanged (written only when the data can be used); checks across
+    files always run whole."""
     problems: list[Problem] = []
     files_cache = FileCache(cache, root, limits) if cache is not None else None
     catalogues = {
@@ -147,4 +148,6 @@ def validate(
         result.blocked = sorted(bad_files)
         if not bad_files:
             result.repository = result.usable
+    if files_cache is not None and (not result.errors or result.usable is not None):
+        files_cache.flush()  # a run stopped by bad data writes nothing
     return result

@@ -6,7 +6,8 @@ kind and shown name, the repository's schemas, the limits, and the tool's own co
 libraries, so any change to one of them misses the cache. Checks across files (ids,
 references, numbers) always run on every file's document, cached or not.
 
-The cache is a folder of small pickles, written atomically. It is only a speed-up: a
+The cache is a folder of small pickles, written atomically, and only by a run whose data
+can be used (so a build stopped by bad data leaves build/ as it was). It is only a speed-up: a
 folder that cannot be created or written, or a damaged entry, is ignored (the file is
 simply parsed), and it is never placed inside the installed package.
 """
@@ -62,6 +63,7 @@ class FileCache:
         self.folder = _usable(folder)
         self.limits = limits
         self.hits = self.misses = 0
+        self._pending: dict[str, Any] = {}
         self._base = (
             hashlib.sha256(
                 "\0".join((code_version(), _schemas_hash(root), repr(sorted(asdict(limits).items())))).encode()
@@ -92,6 +94,16 @@ class FileCache:
         return value
 
     def put(self, key: str, value: Any) -> None:
+        """Kept in memory until ``flush``: a run that finds errors writes nothing (see validate)."""
+        if self.folder is not None:
+            self._pending[key] = value
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        for key, value in pending.items():
+            self._write(key, value)
+
+    def _write(self, key: str, value: Any) -> None:
         if self.folder is None:
             return
         try:
@@ -119,6 +131,6 @@ def _usable(folder: Path | None) -> Path | None:
 
 
 def default_folder(root: Path) -> Path:
-    """Where `wastools validate` and `wastools build` keep this cache: beside the data, never
-    in build/ (a build that fails on bad data leaves build/ as it was)."""
-    return root / ".wastools-cache" / "validate"
+    """Where `wastools validate` keeps this cache: with the build's caches (``wastools build``
+    uses ``<out>/.cache/validate``)."""
+    return root / "build" / ".cache" / "validate"

@@ -35,6 +35,7 @@ from .render import cards as card_render
 from .resources import PACKAGE
 from .variants import VARIANTS, Variant
 
+Job = tuple[Callable[..., tuple[bytes, int]], tuple]  # a worker function and its arguments
 BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
 Progress = Callable[[int, int], None]
 
@@ -357,7 +358,7 @@ def build(
         cards = _make_cards(card_sets, out, writer, report, options.jobs, tracker)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         cache = out / ".cache" / "cards"
-        jobs = []
+        jobs: list[tuple[str, str, Job]] = []
         for rel, key, scenario, paper in stale_packs:
             paths = [str(cache / f"{k}.pdf") for k in cards["scenario:" + scenario.id]]
             jobs.append(
@@ -705,7 +706,7 @@ def _assemble_deck(sheet_paths: list[str], title: str, key: str) -> tuple[bytes,
 
 def scenario_targets(
     repo: Repository, root: Path, selection: Selection, options: Options
-) -> list[tuple[str, str, object, str]]:
+) -> list[tuple[str, str, Any, str]]:
     """(path, key, scenario, paper) for every scenario pack; a variant filter selects packs too."""
     from .scenarios import Scenario
 

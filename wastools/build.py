@@ -350,7 +350,7 @@ def build(
         card_sets = {name: cs for name, cs in card_sets.items() if name.split(":")[0] in stale_variants}
         packs = scenario_targets(repo, root, selection, options)
         stale_packs = [p for p in packs if not _current(out, p[0], p[1], previous, report)]
-        for _rel, _key_, scenario, _paper in stale_packs:
+        for _rel, _pack_key, scenario, _paper in stale_packs:
             card_sets["scenario:" + scenario.id] = (scenario_cards(repo, scenario), 0.0)
         report.timed("adapt and card views", time.perf_counter() - adapting)
         tracker.add(len(stale) + len(stale_packs) + len(stale_calibrations))
@@ -391,7 +391,9 @@ def build(
         jobs += stale_sheets
         deck_files = {d.rel for d in decks}
         making = time.perf_counter()
-        for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, _map_iter(_run, [j[2] for j in jobs], options.jobs)):
+        for (rel, key, job), ((pdf, pages), seconds) in zip(
+            jobs, _map_iter(_run, [j[2] for j in jobs], options.jobs), strict=True
+        ):
             report.timed(stage_name(job[0]), seconds)
             writer.write(out / rel, pdf)
             report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
@@ -611,7 +613,7 @@ def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
     """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs and the number
     of WeasyPrint documents it took (1 when every card fitted at its chosen size)."""
     pages, documents = card_render.lay_out_cards([j.html for j in jobs], jobs[0].bleed, count=True)
-    return [(job.key, page) for job, page in zip(jobs, pages)], documents
+    return [(job.key, page) for job, page in zip(jobs, pages, strict=True)], documents
 
 
 # --- sheets of cards ------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from .render import cards as card_render
 from .resources import PACKAGE
 from .variants import VARIANTS, Variant
 
+Job = tuple[Callable[..., tuple[bytes, int]], tuple]  # a worker function and its arguments
 BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
 Progress = Callable[[int, int], None]
 
@@ -139,7 +140,7 @@ def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | No
             return pickle.loads(cached.read_bytes()), None
         except Exception:  # a stale or damaged cache is simply rebuilt
             cached.unlink(missing_ok=True)
-    result = repository.validate(root, limits=limits)
+    result = repository.validate(root, limits=limits, cache=out / ".cache" / "validate")
     if result.repository is None:
         return result.usable, result  # None, or the model without the scenarios that have errors
     if result.repository is not None:
@@ -227,6 +228,7 @@ class BuildReport:
     files: list[str] = field(default_factory=list)  # written by this build, in order
     card_text: dict[str, CardText] = field(default_factory=dict)  # per variant whose deck was laid out
     card_layouts: int = 0  # WeasyPrint documents made for cards (1 per batch when every card fits)
+    sheets_imposed: int = 0  # card sheets imposed (the others came from the cache)
     stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
 
     def timed(self, stage: str, seconds: float) -> None:
@@ -237,6 +239,7 @@ class BuildReport:
             "stages": self.stages,
             "cards_laid_out": self.cards_rendered,
             "card_layouts": self.card_layouts,
+            "sheets_imposed": self.sheets_imposed,
             "written": self.written,
             "unchanged": self.unchanged,
         }
@@ -347,7 +350,7 @@ def build(
         card_sets = {name: cs for name, cs in card_sets.items() if name.split(":")[0] in stale_variants}
         packs = scenario_targets(repo, root, selection, options)
         stale_packs = [p for p in packs if not _current(out, p[0], p[1], previous, report)]
-        for _rel, _key_, scenario, _paper in stale_packs:
+        for _rel, _pack_key, scenario, _paper in stale_packs:
             card_sets["scenario:" + scenario.id] = (scenario_cards(repo, scenario), 0.0)
         report.timed("adapt and card views", time.perf_counter() - adapting)
         tracker.add(len(stale) + len(stale_packs) + len(stale_calibrations))
@@ -355,28 +358,18 @@ def build(
         cards = _make_cards(card_sets, out, writer, report, options.jobs, tracker)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         cache = out / ".cache" / "cards"
-        jobs = []
+        jobs: list[tuple[str, str, Job]] = []
         for rel, key, scenario, paper in stale_packs:
             paths = [str(cache / f"{k}.pdf") for k in cards["scenario:" + scenario.id]]
             jobs.append(
                 (rel, key, (_scenario_pack, (scenario, paths, paper, options.profile, key, options.colour_maps)))
             )
         for deck in stale:
-            keys, back_key = cards[deck.variant.name], cards[deck.variant.name + ":back"][0]
-            layout = sheets.load_layout(layout_name(deck.paper, options))
-            paths = [str(cache / f"{k}.pdf") for k in keys]
-            back = str(cache / f"{back_key}.pdf") if options.backs else None
             deck.text = report.card_text.get(deck.variant.name)
-            jobs.append(
-                (
-                    deck.rel,
-                    deck.key,
-                    (
-                        _impose_deck,
-                        (paths, back, layout, f"{deck.variant.title} cards ({deck.paper})", options.profile, deck.key),
-                    ),
-                )
-            )
+        deck_sheets = _make_sheets(stale, cards, options, out, writer, report, tracker)
+        for deck in stale:
+            paths = [str(out / ".cache" / "sheets" / f"{k}.pdf") for k in deck_sheets[deck.rel]]
+            jobs.append((deck.rel, deck.key, (_assemble_deck, (paths, deck_title(deck), deck.key))))
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
         moved = {
@@ -397,8 +390,11 @@ def build(
         tracker.add(len(stale_sheets))
         jobs += stale_sheets
         deck_files = {d.rel for d in decks}
-        for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, _map_iter(_run, [j[2] for j in jobs], options.jobs)):
-            report.timed(STAGES.get(job[0].__name__, job[0].__name__), seconds)
+        making = time.perf_counter()
+        for (rel, key, job), ((pdf, pages), seconds) in zip(
+            jobs, _map_iter(_run, [j[2] for j in jobs], options.jobs), strict=True
+        ):
+            report.timed(stage_name(job[0]), seconds)
             writer.write(out / rel, pdf)
             report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
             deck_text = next((d.text for d in stale if d.rel == rel and d.text is not None), None)
@@ -409,6 +405,8 @@ def build(
             report.written += 1
             report.files.append(rel)
             tracker.tick()
+        if jobs:
+            report.timed("decks, packs, aids, maps (wall)", time.perf_counter() - making)
         kept = {rel: entry for rel, entry in previous.items() if rel not in report.outputs and (out / rel).exists()}
         manifest = {"tool": f"wastools {__version__}", "outputs": dict(sorted({**kept, **report.outputs}.items()))}
         text = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
@@ -615,7 +613,94 @@ def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
     """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs and the number
     of WeasyPrint documents it took (1 when every card fitted at its chosen size)."""
     pages, documents = card_render.lay_out_cards([j.html for j in jobs], jobs[0].bleed, count=True)
-    return [(job.key, page) for job, page in zip(jobs, pages)], documents
+    return [(job.key, page) for job, page in zip(jobs, pages, strict=True)], documents
+
+
+# --- sheets of cards ------------------------------------------------------------------------
+
+
+def deck_title(deck: _Deck) -> str:
+    return f"{deck.variant.title} cards ({deck.paper})"
+
+
+@dataclass(frozen=True)
+class SheetJob:
+    """One sheet of a deck: its cache key, the card faces on it and what its margin says."""
+
+    key: str
+    cards: tuple[str, ...]  # paths of the cached card faces
+    back: str | None  # path of the cached card back, when backs are printed
+    layout: dict
+    label: str
+    profile: sheets.PrinterProfile
+
+
+def deck_sheet_jobs(deck: _Deck, card_keys: list[str], back_key: str, options: Options, out: Path) -> list[SheetJob]:
+    """The sheets of one deck, in order. A sheet's key is everything it prints: its cards'
+    keys, the card back, the layout, the printer profile, its label and the code, so a
+    one-unit change remakes only the sheets that hold that unit."""
+    cache = out / ".cache" / "cards"
+    name = layout_name(deck.paper, options)
+    layout = sheets.load_layout(name)
+    per, total = len(layout["slots"]), sheets.sheets_needed(len(card_keys), layout)
+    back = back_key if options.backs else None
+    jobs = []
+    for index in range(total):
+        chunk = card_keys[index * per : (index + 1) * per]
+        label = sheets.sheet_label(deck_title(deck), index, total)
+        key = _key(code_fingerprint(), "sheet", chunk, back, name, asdict(options.profile), label)
+        jobs.append(
+            SheetJob(
+                key,
+                tuple(str(cache / f"{k}.pdf") for k in chunk),
+                str(cache / f"{back}.pdf") if back else None,
+                layout,
+                label,
+                options.profile,
+            )
+        )
+    return jobs
+
+
+def _make_sheets(
+    decks: list[_Deck],
+    cards: dict[str, list[str]],
+    options: Options,
+    out: Path,
+    writer: AtomicWriter,
+    report: BuildReport,
+    tracker: _Tracker,
+) -> dict[str, list[str]]:
+    """Sheet keys of every stale deck, in order; imposes (on every core) the sheets not cached
+    yet into ``build/.cache/sheets``."""
+    cache = out / ".cache" / "sheets"
+    planned: dict[str, list[str]] = {}
+    missing: dict[str, SheetJob] = {}
+    for deck in decks:
+        jobs = deck_sheet_jobs(deck, cards[deck.variant.name], cards[deck.variant.name + ":back"][0], options, out)
+        planned[deck.rel] = [job.key for job in jobs]
+        missing.update({job.key: job for job in jobs if not (cache / f"{job.key}.pdf").exists()})
+    report.sheets_imposed = len(missing)
+    tracker.add(len(missing))
+    todo = list(missing.values())
+    started = time.perf_counter()
+    work = [(_impose_sheet, (job,)) for job in todo]
+    for job, (pdf, seconds) in zip(todo, _map_iter(_run, work, options.jobs), strict=True):
+        report.timed("card sheet imposition", seconds)
+        writer.write(cache / f"{job.key}.pdf", pdf)
+        tracker.tick()
+    if todo:
+        report.timed("card sheet imposition (wall)", time.perf_counter() - started)
+    return planned
+
+
+def _impose_sheet(job: SheetJob) -> bytes:
+    back = Path(job.back).read_bytes() if job.back else None
+    return sheets.sheet_pdf([Path(p).read_bytes() for p in job.cards], job.layout, job.label, job.profile, back)
+
+
+def _assemble_deck(sheet_paths: list[str], title: str, key: str) -> tuple[bytes, int]:
+    return sheets.assemble([Path(p).read_bytes() for p in sheet_paths], title, key)
 
 
 # --- scenario packs ----------------------------------------------------------------------
@@ -623,7 +708,7 @@ def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
 
 def scenario_targets(
     repo: Repository, root: Path, selection: Selection, options: Options
-) -> list[tuple[str, str, object, str]]:
+) -> list[tuple[str, str, Any, str]]:
     """(path, key, scenario, paper) for every scenario pack; a variant filter selects packs too."""
     from .scenarios import Scenario
 
@@ -676,8 +761,9 @@ def sheet_targets(
 ) -> list[tuple[str, str, tuple]]:
     """(path, key, job) for every aid, ruler, map and counter sheet of the chosen variants.
     A key hashes the job's arguments; aids also read the data, so theirs hashes the data."""
-    out = []
+    out: list = []
     aids = []
+    poster_keys: dict[str, tuple] = {}
     chosen = {v.name: v for v in selection.chosen_variants()}
     for paper in options.papers:
         sfx = paper_suffix(paper)
@@ -754,12 +840,10 @@ def sheet_targets(
                 )
             for scenario in repo.extra.get("scenarios", {}).values():
                 if scenario.variant in chosen:
-                    out.append(
-                        (
-                            f"scenarios/{scenario.id}-poster.pdf",
-                            (_scenario_poster, (scenario, options.profile, options.colour_maps)),
-                        )
-                    )
+                    rel = f"scenarios/{scenario.id}-poster.pdf"
+                    out.append((rel, (_scenario_poster, (scenario, options.profile, options.colour_maps))))
+                    # keyed by the scenario file's own data (all the map draws), not its units'
+                    poster_keys[rel] = (scenario.data, scenario.parameters, options.profile, options.colour_maps)
         leg = options.variant_params(VARIANTS["off-grid"])
         out.append(
             (
@@ -767,7 +851,9 @@ def sheet_targets(
                 (_counters, (paper, leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"], options.profile)),
             )
         )
-    jobs = [(rel, _key(code_fingerprint(), rel, job[0].__name__, job[1]), job) for rel, job in out]
+    jobs = [
+        (rel, _key(code_fingerprint(), rel, job[0].__name__, poster_keys.get(rel, job[1])), job) for rel, job in out
+    ]
     jobs += [
         (rel, _key(code_fingerprint(), rel, args, aid_content(repo, args[0], args[1], args[3])), (_aid, (repo,) + args))
         for rel, args in aids
@@ -853,27 +939,41 @@ def _counters(paper: str, leg_in: float, profile) -> tuple[bytes, int]:
 # --- workers -------------------------------------------------------------------------------
 
 
-def _impose_deck(paths, back, layout, title, profile, key) -> tuple[bytes, int]:
-    back_pdf = Path(back).read_bytes() if back else None
-    return sheets.impose([Path(p).read_bytes() for p in paths], layout, title, profile, back_pdf, key)
-
-
 def _calibration(paper, profile) -> tuple[bytes, int]:
     from .render.calibration import calibration_pdf
 
     return calibration_pdf(sheets.load_layout(paper), profile)
 
 
-STAGES = {
-    "_impose_deck": "imposition",
-    "_calibration": "sheets",
-    "_rulers": "sheets",
-    "_counters": "sheets",
+STAGES = {  # what the build report and `make bench` call each kind of job
+    "_assemble_deck": "deck assembly",
+    "_calibration": "calibration sheets",
+    "_rulers": "rulers",
+    "_counters": "counters",
     "_square_map": "maps",
     "_hex_map": "maps",
-    "_scenario_pack": "packs",
-    "_aid": "aids",
+    "_square_poster": "map posters",
+    "_hex_poster": "map posters",
+    "_scenario_poster": "map posters",
+    "_scenario_pack": "scenario packs",
+    "_aid": "player aids",
 }
+
+
+def stage_name(fn: Callable) -> str:
+    """A job's stage in plain words; a job missing from STAGES is a mistake the tests catch."""
+    return STAGES.get(fn.__name__, fn.__name__)
+
+
+def record_stage(out: Path, stage: str, seconds: float) -> None:
+    """Add the time of a step run after ``build`` (the site) to ``.cache/build-report.json``."""
+    path = out / ".cache" / "build-report.json"
+    try:
+        report = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    report.setdefault("stages", {})[stage] = round(seconds, 3)
+    path.write_text(json.dumps(report, indent=2) + "\n")
 
 
 def _run(job):

@@ -77,7 +77,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool) -> None:
     root = _root(ctx)
     started = time.perf_counter()
     targets = _expand(paths) if paths else None
-    result = repository.validate(root, targets, ctx.obj["limits"])
+    result = repository.validate(root, targets, ctx.obj["limits"], cache=repository.default_folder(root))
     if result.repository is not None:
         from .datarules import repository_problems
 
@@ -534,7 +534,9 @@ def build(
             f"  {name} cards: smallest text {text.smallest_pt:g} pt"
             + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid")
         )
+    site_started = time.perf_counter()
     click.echo(site_step(repo, root, out_dir, selection, options))
+    builder.record_stage(out_dir, "site", time.perf_counter() - site_started)
     if validation is not None and validation.errors:
         _print_problems(validation.errors)
         click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)

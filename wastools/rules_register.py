@@ -128,8 +128,9 @@ def _integrity(doc: Document, name: str) -> list[Problem]:
     return problems
 
 
-def check(root: Path, limits: Limits = DEFAULT_LIMITS) -> tuple[list[Problem], dict[str, Register]]:
-    """Every problem in every register file, and the registers that have none."""
+def check(root: Path, limits: Limits = DEFAULT_LIMITS, cache=None) -> tuple[list[Problem], dict[str, Register]]:
+    """Every problem in every register file, and the registers that have none. With ``cache``
+    (a ``repository.cache.FileCache``), an unchanged file's result is not worked out again."""
     from .variants import VARIANTS
 
     problems: list[Problem] = []
@@ -139,20 +140,40 @@ def check(root: Path, limits: Limits = DEFAULT_LIMITS) -> tuple[list[Problem], d
         if path.stem not in VARIANTS:
             problems.append(Problem(shown, 1, 1, "", f"{path.stem!r} is not a variant (known: {', '.join(VARIANTS)})"))
             continue
-        doc, found = load_document(path, shown, limits)
+        key = _cache_key(path, shown, root, limits, cache)
+        hit = cache.get(key) if key is not None else None
+        found, register = hit if hit is not None else _check_file(path, shown, root, limits)
+        if key is not None and hit is None:
+            cache.put(key, (found, register))
         problems.extend(found)
-        if doc is None:
-            continue
-        problems.extend(_first_line_problems(path, shown, root))
-        if not isinstance(doc.data, dict):
-            problems.append(Problem(shown, 1, 1, "", "expected a mapping of fields at the top level"))
-            continue
-        own = _schema_problems(doc, root)
-        own = own or _integrity(doc, path.stem)
-        problems.extend(own)
-        if not own:
-            registers[path.stem] = build(doc.data)
+        if register is not None:
+            registers[path.stem] = register
     return problems, registers
+
+
+def _cache_key(path: Path, shown: str, root: Path, limits: Limits, cache) -> str | None:
+    if cache is None or cache.folder is None:
+        return None
+    try:
+        if path.stat().st_size > limits.max_file_bytes:
+            return None
+        return cache.key(path.read_bytes(), "register", shown, _expected_ref(path, root))
+    except OSError:
+        return None
+
+
+def _check_file(path: Path, shown: str, root: Path, limits: Limits) -> tuple[list[Problem], Register | None]:
+    doc, problems = load_document(path, shown, limits)
+    if doc is None:
+        return problems, None
+    problems.extend(_first_line_problems(path, shown, root))
+    if not isinstance(doc.data, dict):
+        problems.append(Problem(shown, 1, 1, "", "expected a mapping of fields at the top level"))
+        return problems, None
+    own = _schema_problems(doc, root)
+    own = own or _integrity(doc, path.stem)
+    problems.extend(own)
+    return problems, (None if own else build(doc.data))
 
 
 def build(data: dict[str, Any]) -> Register:

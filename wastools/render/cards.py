@@ -7,7 +7,6 @@ out once at its chosen size (tests check that nothing overflows and nothing is u
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -143,15 +142,16 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
         documents += 1
         if len(document.pages) != len(todo):
             raise RuntimeError(f"expected {len(todo)} card pages, got {len(document.pages)}")
-        split = _split(document.write_pdf())
         again = []
-        for i, page, pdf in zip(todo, document.pages, split, strict=True):
+        for i, page in zip(todo, document.pages, strict=True):
             too_big = overflows(page)
             smaller = _smaller(htmls[i]) if too_big else None
             if too_big and smaller is None:
                 raise CardOverflow("a card's text does not fit even at the smallest size: " + _card_name(htmls[i]))
             if smaller is None:
-                pages[i] = pdf
+                # each page written on its own, fonts subset to its own text: a card's bytes do
+                # not depend on the cards laid out with it (a one-card rebuild equals a cold one)
+                pages[i] = document.copy([page]).write_pdf()
             else:
                 htmls[i] = smaller
                 again.append(i)
@@ -170,19 +170,6 @@ def _card_name(card_html: str) -> str:
 
     match = re.search(r'<div class="name[^"]*"[^>]*>(.*?)</div>', card_html, re.DOTALL)
     return html.unescape(match.group(1)) if match else card_html[:80]
-
-
-def _split(pdf: bytes) -> list[bytes]:
-    from pypdf import PdfReader, PdfWriter
-
-    out = []
-    for page in PdfReader(io.BytesIO(pdf)).pages:
-        writer = PdfWriter()
-        writer.add_page(page)
-        buf = io.BytesIO()
-        writer.write(buf)
-        out.append(buf.getvalue())
-    return out
 
 
 @dataclass(frozen=True)

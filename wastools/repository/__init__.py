@@ -18,6 +18,7 @@ from pathlib import Path
 from .. import model
 from ..problems import Problem, display_path
 from ..yamlio import DEFAULT_LIMITS, Limits
+from .cache import FileCache, default_folder
 from .canonical import FIGURE_KEY_ORDER, HISTORY_KEY_ORDER, UNIT_KEY_ORDER, canonical_unit
 from .files import (
     CATALOGUE_FILES,
@@ -47,6 +48,7 @@ __all__ = [
     "RepositoryNotFound",
     "Validation",
     "canonical_unit",
+    "default_folder",
     "existing_units",
     "find_root",
     "kind_of",
@@ -80,18 +82,25 @@ class Validation:
         return [p for p in self.problems if not p.is_error]
 
 
-def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = DEFAULT_LIMITS) -> Validation:
+def validate(
+    root: Path, paths: Iterable[Path] | None = None, limits: Limits = DEFAULT_LIMITS, cache: Path | None = None
+) -> Validation:
     """Validate the repository at ``root``. With ``paths``, report only problems in those
-    files (the rest of the repository is still read, so that cross-file checks work)."""
+    files (the rest of the repository is still read, so that cross-file checks work).
+    With ``cache`` (a folder), each file's own parse and problems are kept there and reused
+    while its bytes are unchanged (written only when the data can be used); checks across
+    files always run whole."""
     problems: list[Problem] = []
+    files_cache = FileCache(cache, root, limits) if cache is not None else None
     catalogues = {
-        kind: load_file(root / "cards" / name, root, kind, limits, problems) for name, kind in CATALOGUE_FILES.items()
+        kind: load_file(root / "cards" / name, root, kind, limits, problems, files_cache)
+        for name, kind in CATALOGUE_FILES.items()
     }
     extra = [plain_path(p) for p in (paths or [])]
     files = list(
         dict.fromkeys([plain_path(p) for p in unit_files(root)] + [p for p in extra if kind_of(p, root) == "unit"])
     )
-    units = [load_file(p, root, "unit", limits, problems) for p in files]
+    units = [load_file(p, root, "unit", limits, problems, files_cache) for p in files]
     context = Context.build(catalogues)
     problems.extend(context.catalogue_problems(catalogues))
     repo_units: dict[str, model.Unit] = {}
@@ -104,14 +113,16 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
 
     known = scenarios.scenario_files(root)
     scenario_paths = known + [p for p in extra if kind_of(p, root) == "scenario" and p not in known]
-    loaded_scenarios = [load_file(p, root, "scenario", limits, problems) for p in dict.fromkeys(scenario_paths)]
+    loaded_scenarios = [
+        load_file(p, root, "scenario", limits, problems, files_cache) for p in dict.fromkeys(scenario_paths)
+    ]
     known_units = KnownUnits(repo_units)
     known_units.broken = {u.path.stem for u in units} - set(repo_units)
     built_scenarios = scenarios.check_all(loaded_scenarios, known_units, problems)
     files += scenario_paths
     from .. import rules_register  # the rules registers, rules/<variant>.yaml
 
-    problems.extend(rules_register.check(root, limits)[0])
+    problems.extend(rules_register.check(root, limits, files_cache)[0])
     files += rules_register.register_files(root)
     if paths is not None:
         wanted = {display_path(p, root) for p in extra}
@@ -137,4 +148,6 @@ def validate(root: Path, paths: Iterable[Path] | None = None, limits: Limits = D
         result.blocked = sorted(bad_files)
         if not bad_files:
             result.repository = result.usable
+    if files_cache is not None and (not result.errors or result.usable is not None):
+        files_cache.flush()  # a run stopped by bad data writes nothing
     return result

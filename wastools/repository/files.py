@@ -14,6 +14,7 @@ from typing import Any
 
 from ..problems import Problem, display_path
 from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, load_document
+from .cache import FileCache
 from .schema import SCHEMA_FILES, schema_problems
 
 SCHEMA_REFS = {
@@ -87,22 +88,51 @@ def refusal(path: Path, root: Path) -> str | None:
     return None
 
 
-def load_file(path: Path, root: Path, kind: str, limits: Limits, problems: list[Problem]) -> LoadedFile:
+def load_file(
+    path: Path, root: Path, kind: str, limits: Limits, problems: list[Problem], cache: FileCache | None = None
+) -> LoadedFile:
+    """One file parsed and checked on its own (YAML, schema line, JSON Schema); from ``cache``
+    when the file's bytes are unchanged."""
     shown = display_path(path, root)
     reason = refusal(path, root)
     if reason:
         problems.append(Problem(shown, 1, 1, "", reason))
         return LoadedFile(path, shown, kind, None)
-    doc, found = load_document(path, shown, limits)
+    key = _cache_key(path, root, shown, kind, limits, cache)
+    hit = cache.get(key) if cache is not None and key is not None else None
+    if hit is not None:
+        doc, found = hit
+    else:
+        doc, found = _load_and_check(path, root, shown, kind, limits)
+        if cache is not None and key is not None:
+            cache.put(key, (doc, found))
     problems.extend(found)
+    return LoadedFile(path, shown, kind, doc)
+
+
+def _cache_key(path: Path, root: Path, shown: str, kind: str, limits: Limits, cache: FileCache | None) -> str | None:
+    """None when the file is not to be cached: no cache, unreadable, or over the size limit."""
+    if cache is None or cache.folder is None:
+        return None
+    try:
+        if path.stat().st_size > limits.max_file_bytes:
+            return None
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    return cache.key(raw, kind, shown, str(_expected_ref(path, root, kind)))
+
+
+def _load_and_check(path: Path, root: Path, shown: str, kind: str, limits: Limits) -> tuple[Document | None, list]:
+    doc, found = load_document(path, shown, limits)
     if doc is not None:
-        problems.extend(_schema_line_problems(path, shown, _expected_ref(path, root, kind)))
+        found.extend(_schema_line_problems(path, shown, _expected_ref(path, root, kind)))
         if not isinstance(doc.data, dict):
-            problems.append(Problem(shown, 1, 1, "", "expected a mapping of fields at the top level"))
+            found.append(Problem(shown, 1, 1, "", "expected a mapping of fields at the top level"))
             doc = None
         else:
-            problems.extend(schema_problems(doc, root, kind))
-    return LoadedFile(path, shown, kind, doc)
+            found.extend(schema_problems(doc, root, kind))
+    return doc, found
 
 
 def _expected_ref(path: Path, root: Path, kind: str) -> str | None:

@@ -1,0 +1,97 @@
+"""A one-unit change rewrites only the outputs that hold that unit, and gives the very bytes
+of a cold build of the changed data (the build caches card faces and imposed sheets)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import copy_data
+from wastools import build as builder
+from wastools import repository
+
+pytestmark = pytest.mark.slow
+
+CHANGED = "hms-cossack"
+# 19 units: three sheets a deck, only one of which holds HMS Cossack
+UNITS = (
+    CHANGED,
+    "hms-hood",
+    "hms-prince-of-wales",
+    "bismarck",
+    "prinz-eugen",
+    "strasbourg",
+    "dunkerque",
+    "provence",
+    "le-terrible",
+    "milan",
+    "hms-warspite",
+    "hms-royal-oak",
+    "hms-ark-royal",
+    "swordfish-mk-i",
+    "hmas-arunta",
+    "hmas-canberra",
+    "gneisenau",
+    "moltke",
+    "u-47",
+)
+SELECTION = builder.Selection(variants=("large-map", "off-grid"), units=UNITS, name="sample")
+OPTIONS = builder.Options(papers=("letter",), jobs=2)
+
+
+def _validated(root: Path):
+    result = repository.validate(root)
+    assert result.repository is not None, "\n".join(map(str, result.errors))
+    return result.repository
+
+
+def _raise_points(path: Path) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("points:"))
+    lines[at] = f"points: {int(lines[at].split(':')[1]) + 1}\n"
+    path.write_text("".join(lines))
+
+
+def _mtimes(out: Path, rels) -> dict[str, int]:
+    return {rel: (out / rel).stat().st_mtime_ns for rel in rels}
+
+
+def test_one_unit_change_rewrites_only_its_outputs_and_equals_a_cold_build(tmp_path):
+    root = copy_data(tmp_path / "data")
+    out = tmp_path / "build"
+    first = builder.build(_validated(root), root, out, SELECTION, OPTIONS)
+    before = json.loads((out / "manifest.json").read_text())["outputs"]
+    stamps = _mtimes(out, before)
+    assert first.sheets_imposed == 2 * 3  # two decks of 19 cards, nine to a sheet
+
+    _raise_points(root / "cards" / "uk" / f"{CHANGED}.yaml")
+    repo = _validated(root)
+    again = builder.build(repo, root, out, SELECTION, OPTIONS)
+
+    # what holds the unit, worked out from the data, not from the build
+    holding = {f"{v}/cards-sample.pdf" for v in SELECTION.variants}
+    holding |= {
+        f"scenarios/{s.id}.pdf"
+        for s in repo.extra["scenarios"].values()
+        if s.variant in SELECTION.variants and any(u.id == CHANGED for u in s.units())
+    }
+    assert holding & {rel for rel in before if rel.startswith("scenarios/")}, "a pack must hold the unit"
+    assert sorted(again.files) == sorted(holding)
+    assert again.written == len(holding) and again.unchanged == len(before) - len(holding)
+    assert again.sheets_imposed == 2  # the one sheet of each deck that holds the unit
+    assert again.cards_rendered <= 3  # its card in each variant (and in a pack with its own parameters)
+    after = json.loads((out / "manifest.json").read_text())["outputs"]
+    now = _mtimes(out, after)
+    for rel in before:
+        if rel in holding:
+            assert after[rel]["sha256"] != before[rel]["sha256"], rel
+        else:
+            assert now[rel] == stamps[rel] and after[rel] == before[rel], f"{rel} was rewritten"
+
+    cold = tmp_path / "cold"
+    builder.build(repo, root, cold, SELECTION, OPTIONS)
+    assert (cold / "manifest.json").read_bytes() == (out / "manifest.json").read_bytes()
+    for rel in after:
+        assert (cold / rel).read_bytes() == (out / rel).read_bytes(), rel

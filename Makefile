@@ -24,6 +24,7 @@ build: $(STAMP)
 test: $(STAMP)
 	$(BIN)/wastools validate --quiet
 	$(BIN)/wastools fmt --check
+	$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -n 2
 	$(BIN)/python tools/check_reproducible.py
 

@@ -97,3 +97,14 @@ def test_pre_commit_hooks_run_wherever_wastools_is_installed(tmp_path):
         assert fallback.returncode == 0 and "wastools" in fallback.stdout
     else:
         assert fallback.returncode == 1 and "make build" in fallback.stderr
+
+
+def test_make_test_runs_the_code_checks():
+    """`.ci/run` is `make test`: it must include ruff (lint and layout) and mypy, not only pytest."""
+    plan = subprocess.run(
+        ["make", "-n", "--no-print-directory", "test", "STAMP=Makefile"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert plan.returncode == 0, plan.stderr
+    for step in ("ruff check wastools tools tests", "ruff format --check", "mypy", "pytest", "check_reproducible"):
+        assert step in plan.stdout, step
+    assert (ROOT / ".ci" / "run").read_text().strip().endswith("make test")

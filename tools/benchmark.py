@@ -37,7 +37,8 @@ from weasyprint import HTML
 pages = "".join(f'<section style="width:180pt;height:252pt;page-break-after:always;border:0.6pt solid #444">'
                 f'<h1 style="font-size:12pt">Card {i}</h1>' + "<p>Range 0 1 2 3 dice 7 7 6 5</p>" * 12 + "</section>"
                 for i in range(40))
-HTML(string=f"<html><head><style>@page {{ size: 180pt 252pt; margin: 0 }} body {{ margin: 0 }}</style></head><body>{pages}</body></html>").write_pdf()
+style = "@page { size: 180pt 252pt; margin: 0 } body { margin: 0 }"
+HTML(string=f"<html><head><style>{style}</style></head><body>{pages}</body></html>").write_pdf()
 """
 GIB = 1024**3
 

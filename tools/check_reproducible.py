@@ -49,7 +49,8 @@ def main() -> int:
         print(f"not reproducible ({scope}): " + ", ".join(differ))
         return 1
     print(
-        f"reproducible: {len(first)} outputs ({scope}) identical in two clean builds, {time.perf_counter() - started:.0f} s"
+        f"reproducible: {len(first)} outputs ({scope}) identical in two clean builds, "
+        f"{time.perf_counter() - started:.0f} s"
     )
     return 0
 

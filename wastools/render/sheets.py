@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ..resources import FONTS, LAYOUT_SCHEMA, LAYOUTS
@@ -152,7 +153,7 @@ def sheet_label_origin(layout: dict[str, Any]) -> tuple[float, float]:
     ys = sorted(layout["crop_lines"]["y"])
     middle = layout["page"]["height"] / 2
     low, _high = max(
-        zip(ys, ys[1:]), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - middle))
+        pairwise(ys), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - middle))
     )
     return SAFE + 5.0, low + 8
 
@@ -368,7 +369,8 @@ def _sheet(
     if not profile.is_identity:
         cx, cy = w / 2, h / 2
         ops.append(
-            f"{profile.x_scale:.6f} 0 0 {profile.y_scale:.6f} {cx - cx * profile.x_scale:.4f} {cy - cy * profile.y_scale:.4f} cm"
+            f"{profile.x_scale:.6f} 0 0 {profile.y_scale:.6f} {cx - cx * profile.x_scale:.4f} "
+            f"{cy - cy * profile.y_scale:.4f} cm"
         )
     names[NameObject("/Marks")] = _as_form(writer, _overlay(layout, label, marks))
     ops.append("q /Marks Do Q")

@@ -182,3 +182,26 @@ def test_ability_text_moved_off_a_card_is_printed_in_full_in_the_aid(repo):
     squeezed = text.replace(" ", "")
     for name in sized.moved_to_aid:  # a long name may wrap in its table cell
         assert name.replace(" ", "") in squeezed or all(word in text for word in name.split())
+
+
+LONG_BANDS = ("swordfish-mk-i", "sunderland-mk-i", "barracuda-mk-ii", "halifax-gr-mk-v", "hms-cossack")
+
+
+def test_the_nation_band_never_runs_into_the_type(repo):
+    """A long nation and a long type (United Kingdom, Patrol bomber) share the 16 pt band:
+    measured in the PDF, the side's last letter ends clear of the type icon and label."""
+    variant = VARIANTS["standard"]
+    units = [repo.units[u] for u in LONG_BANDS]
+    views = [cards.card_view(variant.adapt(u, variant.defaults()), variant, repo) for u in units]
+    assert any(v.band_pt < card_fit.BAND_PT for v in views) and all(v.band_pt >= 6 for v in views)
+    for view, pdf in zip(views, cards.lay_out_cards([str(cards.render_card_html(v)) for v in views]), strict=True):
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            band = [w for w in doc.pages[0].extract_words() if w["bottom"] < 16]
+        type_words = view.type_label.split()
+        starts = [i for i, w in enumerate(band) if [x["text"] for x in band[i : i + len(type_words)]] == type_words]
+        assert starts, (view.name, [w["text"] for w in band])
+        type_x0 = band[starts[-1]]["x0"]
+        left_x1 = max(w["x1"] for w in band[: starts[-1]])
+        clear = type_x0 - card_fit.ICON_W - card_fit.MARK_MARGIN - left_x1
+        assert clear >= 2, (view.name, round(clear, 2))
+        assert ("Allies" in [w["text"] for w in band]) == view.band_side

@@ -281,3 +281,30 @@ def test_a_board_plan_says_how_to_assemble_its_pages():
     one_page, _ = maps.map_pdf(maps.square_map("small", 2, 1, 4 * PT_PER_IN), "letter")
     with pdfplumber.open(io.BytesIO(one_page)) as doc:
         assert "To assemble" not in doc.pages[0].extract_text()  # one tile: nothing to assemble
+
+
+@pytest.mark.slow
+def test_hex_names_stay_readable_on_islands(packs):
+    """Savo Island's islands fill whole hexes: their names are drawn over the fill, not under it."""
+    import re
+
+    import pypdfium2 as pdfium
+
+    out, _outputs = packs
+    path = out / "scenarios" / "savo-island-1942.pdf"
+    rendered = pdfium.PdfDocument(path)
+    on_land = 0
+    with pdfplumber.open(path) as doc:
+        for index, page in enumerate(doc.pages):
+            names = [w for w in page.extract_words() if re.fullmatch(r"\d{4}", w["text"])]
+            if not names:
+                continue
+            image = rendered[index].render(scale=2).to_pil().convert("L")
+            for word in names:
+                darkest, lightest = image.crop(
+                    tuple(round(v * 2) for v in (word["x0"], word["top"], word["x1"], word["bottom"]))
+                ).getextrema()
+                if lightest < 250:  # no white paper around the letters: a filled hex
+                    on_land += 1
+                    assert darkest < 180, (index + 1, word["text"], darkest)
+    assert on_land > 0

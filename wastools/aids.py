@@ -477,13 +477,13 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
     table = Table(
         ("weapon", "0", "1", "2", "3", "4", "5"),
         (
-            ("main battery, cruisers and battleships",) + tuple(f'{d}"' for d in t.HEAVY_MAIN_IN),
-            ("other main batteries, secondary, tertiary",) + tuple(f'{d}"' for d in t.LIGHT_GUN_IN) + ("", ""),
-            ("torpedoes (3 = Long Lance only)",) + tuple(f'{d}"' for d in t.TORPEDO_IN) + ("", ""),
-            ("ship anti-air",) + tuple(f'{d}"' for d in t.ANTI_AIR_IN) + ("", "", "", ""),
-            ("depth charges (aft)", f'{t.DEPTH_CHARGE_IN}"', "", "", "", "", ""),
-            ("hedgehog (fore)", f'{t.HEDGEHOG_IN}"', "", "", "", "", ""),
-            ("aircraft attacks", f'{t.AIRCRAFT_ATTACK_IN}"', "", "", "", "", ""),
+            ("main battery, cruisers and battleships",) + tuple(f"{d} in" for d in t.HEAVY_MAIN_IN),
+            ("other main batteries, secondary, tertiary",) + tuple(f"{d} in" for d in t.LIGHT_GUN_IN) + ("", ""),
+            ("torpedoes (3 = Long Lance only)",) + tuple(f"{d} in" for d in t.TORPEDO_IN) + ("", ""),
+            ("ship anti-air",) + tuple(f"{d} in" for d in t.ANTI_AIR_IN) + ("", "", "", ""),
+            ("depth charges (aft)", f"{t.DEPTH_CHARGE_IN} in", "", "", "", "", ""),
+            ("hedgehog (fore)", f"{t.HEDGEHOG_IN} in", "", "", "", "", ""),
+            ("aircraft attacks", f"{t.AIRCRAFT_ATTACK_IN} in", "", "", "", "", ""),
         ),
         "bands 4 and 5 of heavy main batteries need Extended Range",
     )

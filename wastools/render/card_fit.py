@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .card_view import CardView
+from .card_view import SIDE_LABELS, CardView
 
 MIN_PT = 6.0
 MAX_PT = 8.5
@@ -235,6 +235,29 @@ def name_size(name: str) -> tuple[float, int]:
 
 SUB_PT = 6.5
 SUB_W = CARD_W - 14 - 30
+BAND_PT, BAND_TIGHT_PT = 6.5, 6.0
+BAND_W = CARD_W - 2 * BORDER - 12  # inside the band's 6 pt padding
+BAND_GAP = 6.0  # at least this much sea between the nation and the type
+EMBLEM_W, ICON_W, MARK_MARGIN = 10.0, 16.0, 3.0  # the marks as cards.py draws them
+NATION_SPACING = 0.3  # letter spacing of the nation's name at full size
+
+
+def band_fit(view: CardView, side_label: str) -> tuple[float, bool]:
+    """The nation band's size and whether it keeps the side: nation and side at the left,
+    the type at the right, never touching (a long nation and a long type share 168 pt)."""
+    emblem = EMBLEM_W + MARK_MARGIN if view.side != "special" else 0.0
+    for size, spacing, with_side in (
+        (BAND_PT, NATION_SPACING, True),
+        (BAND_TIGHT_PT, 0.0, True),
+        (BAND_TIGHT_PT, 0.0, False),
+    ):
+        left = emblem + width(view.nation, size, True) + spacing * len(view.nation)
+        if with_side:
+            left += width(f" \u00b7 {side_label}", size)
+        right = ICON_W + MARK_MARGIN + width(view.type_label, size)
+        if left + BAND_GAP + right <= BAND_W * WRAP_SLACK:
+            return size, with_side
+    return BAND_TIGHT_PT, False
 
 
 def apply(view: CardView) -> CardView:
@@ -242,6 +265,7 @@ def apply(view: CardView) -> CardView:
     too long for the line under the name is left out there (the site and `show` keep it)."""
     if view.class_name and width(f"{view.year} \u00b7 {view.class_name}", SUB_PT) > SUB_W * WRAP_SLACK:
         view.class_name = None
+    view.band_pt, view.band_side = band_fit(view, SIDE_LABELS.get(view.side, "stat block"))
     result = fit(view)
     view.size_pt, view.gap_pt, view.name_pt = result.size_pt, result.gap_pt, result.name_pt
     view.name_lines = result.name_lines

@@ -94,6 +94,8 @@ class CardView:
     crippled: bool = False
     size_pt: float = 8.5
     name_pt: float = 12.0
+    band_pt: float = 6.5  # the nation band's text: 6 pt, no letter spacing, when nation and type are long
+    band_side: bool = True  # the band names the side unless nation and type leave no room for it
     name_lines: int = 1  # a name too long for one line at 7.5 pt wraps at 6 pt (and drops the year line at 3)
     gap_pt: float = 2.0
     label_pt: float = 40.0  # width of the weapon-label column

@@ -348,23 +348,21 @@ def _draw_point(c, f: Feature, u: float) -> None:
 
 
 def _draw_features(
-    c, features: tuple[Feature, ...], colour: bool = True, labels: bool = True, u: float = 1.0, tint: bool = False
+    c,
+    features: tuple[Feature, ...],
+    colour: bool = True,
+    labels: bool = True,
+    u: float = 1.0,
+    tint: bool = False,
+    shapes: bool = True,
 ) -> None:
     """Terrain, zones and positions; ``u`` scales symbol sizes and line widths (the plan
-    draws them larger than its own scale), ``tint`` fills deployment zones lightly."""
+    draws them larger than its own scale), ``tint`` fills deployment zones lightly;
+    ``shapes=False`` draws the labels alone (over a grid drawn after the shapes)."""
     for f in features:
         c.saveState()
-        if f.hexes:
-            _draw_hex_feature(c, f, colour, u, tint)
-        elif f.kind == "play-area":
-            c.setStrokeColorRGB(0.2, 0.2, 0.2)
-            c.setLineWidth(2 * u)
-            c.setDash(12 * u, 6 * u)
-            c.drawPath(_outline(c, f.points), stroke=1, fill=0)
-        elif f.kind in ("island", "shoal", "deployment"):
-            _draw_area(c, f, colour, u, tint)
-        else:
-            _draw_point(c, f, u)
+        if shapes:
+            _draw_shape(c, f, colour, u, tint)
         if labels and f.kind == "play-area":  # in its top left corner, clear of what it holds
             c.setFillColorRGB(0.2, 0.2, 0.2)
             c.setFont(BOLD, 9 * u)
@@ -375,6 +373,28 @@ def _draw_features(
             x, y = _label_point(f)
             c.drawCentredString(x, y - (20 * u if len(f.points) == 1 else 0), f.label)
         c.restoreState()
+
+
+def _draw_shape(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
+    if f.hexes:
+        _draw_hex_feature(c, f, colour, u, tint)
+    elif f.kind == "play-area":
+        c.setStrokeColorRGB(0.2, 0.2, 0.2)
+        c.setLineWidth(2 * u)
+        c.setDash(12 * u, 6 * u)
+        c.drawPath(_outline(c, f.points), stroke=1, fill=0)
+    elif f.kind in ("island", "shoal", "deployment"):
+        _draw_area(c, f, colour, u, tint)
+    else:
+        _draw_point(c, f, u)
+
+
+def _draw_terrain_then_grid(c, spec: MapSpec, tile: Tile, colour: bool) -> None:
+    """Islands and zones first, then the grid with its hex names, then the labels: a filled
+    island never hides the names of the hexes it covers."""
+    _draw_features(c, spec.features, colour, labels=False)
+    spec.draw_grid(c, tile)
+    _draw_features(c, spec.features, colour, shapes=False)
 
 
 def _label_point(f: Feature) -> tuple[float, float]:
@@ -524,8 +544,7 @@ def _tile_page(
         if colour:
             c.setFillColorRGB(*SEA)
             c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=0, fill=1)
-        spec.draw_grid(c, tile)
-        _draw_features(c, spec.features, colour)
+        _draw_terrain_then_grid(c, spec, tile, colour)
         _draw_seam_marks(c, seam_marks(tile, all_tiles))
         c.restoreState()
         c.setStrokeColorRGB(0, 0, 0)
@@ -779,8 +798,7 @@ def poster_pdf(spec: MapSpec, profile: PrinterProfile = PrinterProfile(), colour
         if colour:
             c.setFillColorRGB(*SEA)
             c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
-        spec.draw_grid(c, inner)
-        _draw_features(c, spec.features, colour)
+        _draw_terrain_then_grid(c, spec, inner, colour)
         c.restoreState()
         c.saveState()  # the header on a white ground over the grid
         c.setFillColorRGB(*((1, 1, 1) if not colour else SEA))

@@ -328,6 +328,20 @@ def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
     assert sum("AA short" == w.strip() for w in words) == 1 and sum("Heavy AA short" == w.strip() for w in words) == 1
 
 
+def test_each_band_strip_ends_where_its_own_bands_end():
+    """Normal AA reaches 2 legs, heavy AA 3: the normal strip stops at 2, measured in the PDF."""
+    v = VARIANTS["off-grid"]
+    aa = next(r for r in v.extras["rulers"](v.defaults()) if "Anti-air" in r.title)
+    strips = rulers.pieces([aa], 10_000)
+    assert len(strips) == 2
+    for strip in strips:
+        assert strip.segment.end_pt == pytest.approx(max(z.end for z in strip.zones) * aa.unit_pt)
+    pdf, _ = rulers.rulers_pdf([aa], "letter", "t")
+    with open_pdf(pdf) as doc:
+        widths = sorted(round(r["width"], 1) for r in doc.pages[0].rects if r["height"] > 30)
+    assert [round(2 * aa.unit_pt, 1), round(3 * aa.unit_pt, 1)] == [w for w in widths if w > aa.unit_pt][:2]
+
+
 def test_every_counter_word_fits_its_counter():
     from wastools.render.sheets import BOLD, FONT, text_width
 

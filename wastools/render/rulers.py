@@ -65,13 +65,21 @@ def number_step(ruler: Ruler) -> float:
     return float(ruler.length)
 
 
+def _strip_length(ruler: Ruler, zones: tuple[Zone, ...], set_count: int) -> float:
+    """A ruler printed as several strips (normal and heavy AA) gives each strip the length
+    of its own bands: a strip never runs on past the last distance it marks."""
+    if set_count == 1 or not zones:
+        return ruler.length_pt
+    return min(ruler.length_pt, max(z.end for z in zones) * ruler.unit_pt)
+
+
 def pieces(rulers: list[Ruler], usable: float) -> list[Piece]:
     out = []
     for ruler in rulers:
         sets = band_sets(ruler.zones)
         for zones in sets:
             title = ruler.title if len(sets) == 1 else f"{ruler.title}: {', '.join(z.label for z in zones)}"
-            segments = split(ruler.length_pt, usable - TAB)
+            segments = split(_strip_length(ruler, zones, len(sets)), usable - TAB)
             out += [Piece(ruler, title, zones, seg, len(segments)) for seg in segments]
     return out
 

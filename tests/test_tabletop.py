@@ -288,10 +288,12 @@ def test_card_layouts_keep_bars_and_marks_in_the_printable_area(name):
     assert {b.vertical for b in sheets.card_sheet_bars(layout)} == {True, False}
 
 
-def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back():
+@pytest.mark.parametrize("edge", ["long", "short"])
+def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back(edge):
     page = Page.of("letter")
     slots = counters.counter_positions(page)
-    pdf, pages = counters.counters_pdf("letter", 3.0)
+    profile = PrinterProfile(duplex_edge=edge)
+    pdf, pages = counters.counters_pdf("letter", 3.0, profile)
     items = counters.counter_set()
     subs = [i for i, c in enumerate(items) if c.kind == "submarine"]
     assert {items[i].text for i in subs} == {"SUB"} and {items[i].back for i in subs} == {"REAL", "DUMMY"}
@@ -305,8 +307,16 @@ def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back(
 
         faces = {word_at(front, *slots[i]) for i in subs}
         assert faces == {"SUB submarine"}  # nothing on the face tells them apart
-        backs = [word_at(back, *counters.back_position(page, *slots[i])) for i in subs]
+        backs = [word_at(back, *counters.back_position(page, *slots[i], profile)) for i in subs]
         assert backs == [items[i].back for i in subs]
+        assert f"flip on the {edge} edge" in " ".join((front.extract_text() or "").split())
+    # behind each face: mirrored left-right for a long-edge flip, top-bottom for a short one
+    x, y = slots[subs[0]]
+    bx, by = counters.back_position(page, x, y, profile)
+    if edge == "long":
+        assert (bx + counters.SIZE / 2, by) == pytest.approx((page.width - x - counters.SIZE / 2, y))
+    else:
+        assert (bx, by + counters.SIZE / 2) == pytest.approx((x, page.height - y - counters.SIZE / 2))
     assert pages == 2 * -(-len(items) // len(slots)) + 1
 
 

@@ -60,9 +60,12 @@ def counter_positions(page: Page) -> list[tuple[float, float]]:
     return [(x + i * SIZE, y + h - (j + 1) * SIZE) for j in range(rows) for i in range(cols)]
 
 
-def back_position(page: Page, x: float, y: float) -> tuple[float, float]:
-    """Where a counter's back goes: mirrored left to right (long-edge duplex flip)."""
-    return page.width - x - SIZE, y
+def back_position(page: Page, x: float, y: float, profile: PrinterProfile = PrinterProfile()) -> tuple[float, float]:
+    """Where a counter's back goes: mirrored left to right for a long-edge duplex flip, top
+    to bottom for a short-edge one, then shifted by the printer's back offset (as card backs)."""
+    if profile.duplex_edge == "short":
+        return x + profile.back_dx, page.height - y - SIZE + profile.back_dy
+    return page.width - x - SIZE + profile.back_dx, y + profile.back_dy
 
 
 def _draw_counter(c, counter: Counter, x: float, y: float) -> None:
@@ -115,7 +118,8 @@ def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterPro
                 c,
                 page,
                 f"Counters, sheet {n} of {len(chunks)}: {SIZE / PT_PER_IN:g} in squares, cut along the lines. "
-                "Print the next page on the back (flip on the long edge): submarines are told apart only there.",
+                f"Print the next page on the back (flip on the {profile.duplex_edge} edge): "
+                "submarines are told apart only there.",
             )
             for counter, (x, y) in zip(chunk, slots, strict=False):  # the last sheet may have free slots
                 _draw_counter(c, counter, x, y)
@@ -130,7 +134,7 @@ def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterPro
                 ),
             )
             for counter, (x, y) in zip(chunk, slots, strict=False):  # the last sheet may have free slots
-                _draw_back(c, counter, *back_position(page, x, y))
+                _draw_back(c, counter, *back_position(page, x, y, profile))
 
         pages += [(page, front), (page, back)]
     radius = leg_in * PT_PER_IN

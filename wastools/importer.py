@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import model
 from .abilities import ability_pattern, ability_regex  # noqa: F401  (re-exported for tests)
 from .slug import ascii_fold, unique_id
 
@@ -390,22 +391,7 @@ def match_units(
 
 # --- merging -------------------------------------------------------------------
 
-CARD_FIELDS = (
-    "name",
-    "nation",
-    "type",
-    "set",
-    "number",
-    "rarity",
-    "year",
-    "points",
-    "flagship",
-    "speed",
-    "carrier_capacity",
-    "armor",
-    "vital_armor",
-    "hull",
-)
+CARD_FIELDS = model.CARD_FIELDS
 
 
 def _ability_key(name: str) -> str:

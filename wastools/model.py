@@ -25,6 +25,25 @@ def category(unit_type: str) -> str:
     return "submarine" if unit_type == "submarine" else "ship"
 
 
+# A unit card's own fields, in the order a unit file lists them (after its id).
+CARD_FIELDS = (
+    "name",
+    "nation",
+    "type",
+    "set",
+    "number",
+    "rarity",
+    "year",
+    "points",
+    "flagship",
+    "speed",
+    "carrier_capacity",
+    "armor",
+    "vital_armor",
+    "hull",
+)
+
+
 @dataclass(frozen=True)
 class Figure:
     """A historical figure with its source."""

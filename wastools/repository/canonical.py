@@ -9,26 +9,7 @@ from ruamel.yaml.comments import CommentedMap
 from .. import model
 from ..yamlio import flow
 
-UNIT_KEY_ORDER = (
-    "id",
-    "name",
-    "nation",
-    "type",
-    "set",
-    "number",
-    "rarity",
-    "year",
-    "points",
-    "flagship",
-    "speed",
-    "carrier_capacity",
-    "armor",
-    "vital_armor",
-    "hull",
-    "attacks",
-    "abilities",
-    "history",
-)
+UNIT_KEY_ORDER = ("id", *model.CARD_FIELDS, "attacks", "abilities", "history")
 HISTORY_KEY_ORDER = ("class", "top_speed", "length", "missing", "note")
 FIGURE_KEY_ORDER = ("value", "unit", "source", "note")
 

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from wastools.model import AIRCRAFT_TYPES, ALLOWED_ATTACKS, Ability, Attack, Figure, History, Unit, category
+from wastools.model import ALLOWED_ATTACKS, UNIT_TYPES, Ability, Attack, Figure, History, Unit, category
 
-TYPES = sorted(AIRCRAFT_TYPES) + [
-    "battleship",
-    "carrier",
-    "cruiser",
-    "destroyer",
-    "torpedo-boat",
-    "auxiliary",
-    "submarine",
-]
+TYPES = sorted(UNIT_TYPES)
 ABILITIES = [
     ("Extended Range {n}", (4, 5)),
     ("Long Shot {n}", (6,)),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__, repository
+from . import __version__, model, repository
 from .problems import Problem
 
 DEFAULT_SHARED = Path("../shared/data")
@@ -177,19 +177,7 @@ def _load_repository(ctx: click.Context):
 # --- shell completion and checked names ---------------------------------------------------------
 
 
-UNIT_TYPES = (
-    "battleship",
-    "carrier",
-    "cruiser",
-    "destroyer",
-    "torpedo-boat",
-    "auxiliary",
-    "submarine",
-    "fighter",
-    "dive-bomber",
-    "torpedo-bomber",
-    "patrol-bomber",
-)
+UNIT_TYPES = model.UNIT_TYPES
 
 
 def _completion_root(ctx: click.Context) -> Path | None:

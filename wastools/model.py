@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-AIRCRAFT_TYPES = frozenset({"fighter", "dive-bomber", "torpedo-bomber", "patrol-bomber"})
-SHIP_TYPES = frozenset({"battleship", "carrier", "cruiser", "destroyer", "torpedo-boat", "auxiliary"})
+SHIP_TYPE_ORDER = ("battleship", "carrier", "cruiser", "destroyer", "torpedo-boat", "auxiliary")
+AIRCRAFT_TYPE_ORDER = ("fighter", "dive-bomber", "torpedo-bomber", "patrol-bomber")
+UNIT_TYPES = (*SHIP_TYPE_ORDER, "submarine", *AIRCRAFT_TYPE_ORDER)  # the order help and completion list them
+AIRCRAFT_TYPES = frozenset(AIRCRAFT_TYPE_ORDER)
+SHIP_TYPES = frozenset(SHIP_TYPE_ORDER)
 ATTACK_KINDS = ("main", "secondary", "tertiary", "aircraft_gunnery", "anti_air", "asw", "torpedo", "bomb")
 GUNNERY_KINDS = ("main", "secondary", "tertiary")
 

@@ -20,21 +20,12 @@ from ruamel.yaml import YAML
 from site_check import SMALL, small_spec
 
 from wastools.site import build_site
+from wastools.site.chromium import ARGS, CHROMIUM
 from wastools.variants import VARIANTS
 from wastools.variants.fleet import check_fleet
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 HOSTILE = '<img src=x onerror=alert(1)> "Cossack" <script>alert(2)</script>'
 
 
@@ -56,7 +47,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(ARGS), headless=True)
         yield chromium
         chromium.close()
 

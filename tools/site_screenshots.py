@@ -12,17 +12,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from wastools.site.chromium import ARGS, CHROMIUM
+
 ROOT = Path(__file__).resolve().parents[1]
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--hide-scrollbars",
-]
 SHOTS = {
     "site-index.png": ("index.html#side=allies&type=destroyer&min=8", {"width": 1100, "height": 760}),
     "site-unit.png": ("units/uss-fletcher-dd-445.html", {"width": 1100, "height": 1000}),
@@ -34,7 +26,7 @@ def main(site: Path = ROOT / "build" / "site") -> int:
         print(f"no site at {site}: run `wastools build --site-only` first", file=sys.stderr)
         return 1
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*ARGS, "--hide-scrollbars"])
         page = browser.new_page()
         for name, (rel, viewport) in SHOTS.items():
             page.set_viewport_size(viewport)

@@ -348,6 +348,8 @@ project = {str(ROOT)!r}
 allowed += [os.path.join(project, d) for d in ("templates", "assets", "layouts", "wastools", "schemas")]
 allowed += [sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"]]
 allowed += ["/dev/null", "/dev/urandom"]
+from wastools import signed_pickle
+allowed += [str(signed_pickle.key_path().parent)]  # the tool's own key for its cache signatures
 # import what a build imports (a library reading its own files at import is not the data's doing)
 from wastools import build, cli
 import wastools.render.cards, wastools.render.maps, wastools.render.rulers, wastools.render.counters

@@ -125,3 +125,28 @@ def test_never_inside_the_package(tmp_repo):
     inside = validate_cache.FileCache(PACKAGE / "cache", tmp_repo, DEFAULT_LIMITS)
     assert inside.folder is None
     assert not (PACKAGE / "cache").exists()
+
+
+class _Planted:
+    """A pickle that would run code when loaded: it must never be loaded."""
+
+    def __reduce__(self):
+        return (Path.touch, (Path(_Planted.marker),))
+
+
+def test_an_entry_this_machine_did_not_sign_is_never_unpickled(tmp_repo, tmp_path, parses):
+    """A pull request can force-add files under build/.cache: an unsigned entry under the
+    very key a cached run would read is ignored (parsed again), and its code never runs."""
+    import pickle
+
+    folder = tmp_path / "cache"
+    repository.validate(tmp_repo, cache=folder)
+    entries = sorted(folder.glob("*.pickle"))
+    assert entries
+    _Planted.marker = str(tmp_path / "ran")
+    for entry in entries:
+        entry.write_bytes(pickle.dumps(_Planted()))  # the right name, a plain pickle: no valid signature
+    parses.clear()
+    result = repository.validate(tmp_repo, cache=folder)
+    assert not (tmp_path / "ran").exists()
+    assert result.repository is not None and parses  # every file parsed again

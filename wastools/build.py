@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import tempfile
 import time
@@ -28,7 +27,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from . import __version__, repository
+from . import __version__, repository, signed_pickle
 from .model import Repository, Unit
 from .render import card_fit, sheets
 from .render import cards as card_render
@@ -137,18 +136,23 @@ def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | No
     cached = out / ".cache" / f"repository-{key[:32]}.pickle"
     if cached.exists():
         try:
-            return pickle.loads(cached.read_bytes()), None
+            model = signed_pickle.loads(cached.read_bytes())  # None unless this machine wrote it
         except Exception:  # a stale or damaged cache is simply rebuilt
-            cached.unlink(missing_ok=True)
+            model = None
+        if model is not None:
+            return model, None
+        cached.unlink(missing_ok=True)
     result = repository.validate(root, limits=limits, cache=out / ".cache" / "validate")
     if result.repository is None:
         return result.usable, result  # None, or the model without the scenarios that have errors
     if result.repository is not None:
         for old in (out / ".cache").glob("repository-*.pickle"):
             old.unlink(missing_ok=True)
+        blob = signed_pickle.dumps(result.repository)
         writer = AtomicWriter(root)
         try:
-            writer.write(cached, pickle.dumps(result.repository))
+            if blob is not None:
+                writer.write(cached, blob)
         finally:
             writer.close()
     return result.repository, result

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import tempfile
 from dataclasses import asdict
 from functools import lru_cache
@@ -24,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .. import __version__, signed_pickle
 from ..resources import PACKAGE
 from ..yamlio import Limits
 
@@ -83,11 +82,12 @@ class FileCache:
         if self.folder is None:
             return None
         try:
-            value = pickle.loads((self.folder / f"{key}.pickle").read_bytes())
+            value = signed_pickle.loads((self.folder / f"{key}.pickle").read_bytes())
         except FileNotFoundError:
-            self.misses += 1
-            return None
+            value = None
         except Exception:  # damaged or from another version: parse again
+            value = None
+        if value is None:  # missing, damaged, or not signed by this machine: parse again
             self.misses += 1
             return None
         self.hits += 1
@@ -104,14 +104,15 @@ class FileCache:
             self._write(key, value)
 
     def _write(self, key: str, value: Any) -> None:
-        if self.folder is None:
+        blob = signed_pickle.dumps(value)
+        if self.folder is None or blob is None:
             return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(dir=self.folder, prefix=".entry-")
             try:
                 with os.fdopen(fd, "wb") as handle:
-                    handle.write(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+                    handle.write(blob)
                 os.replace(name, self.folder / f"{key}.pickle")
             except BaseException:
                 Path(name).unlink(missing_ok=True)

@@ -9,6 +9,7 @@ import re
 from itertools import pairwise
 
 import pdfplumber
+from markupsafe import Markup
 import pytest
 
 from wastools import wording
@@ -205,3 +206,38 @@ def test_the_nation_band_never_runs_into_the_type(repo):
         clear = type_x0 - card_fit.ICON_W - card_fit.MARK_MARGIN - left_x1
         assert clear >= 2, (view.name, round(clear, 2))
         assert ("Allies" in [w["text"] for w in band]) == view.band_side
+
+
+def _pixels(pdf: bytes) -> list[bytes]:
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    return [document[i].render(scale=2).to_pil().tobytes() for i in range(len(document))]
+
+
+@pytest.mark.parametrize("bleed", [0.0, 9.0])
+def test_the_cards_short_user_agent_stylesheet_prints_what_the_full_one_does(repo, bleed):
+    """Cards are laid out with their own short user-agent stylesheet (``ua.css``) for
+    speed. Every kind of card (each variant, crippled, stat blocks, the backs), laid out with
+    it and with WeasyPrint's full HTML5 one, must give the same pixels; a template tag that
+    relies on a default ``ua.css`` lacks fails here."""
+    htmls = []
+    for name, variant in VARIANTS.items():
+        units = [repo.units[u] for u in DENSE if u in repo.units]
+        views = [cards.card_view(variant.adapt(u, variant.defaults()), variant, repo) for u in units]
+        views += [cards.card_view(variant.adapt(units[0], variant.defaults(), True), variant, repo)]
+        if name == "large-map":
+            views += [cards.statblock_view(block, variant) for block in cards.large_map_stat_blocks()]
+        htmls += [str(cards.render_card_html(v)) for v in views] + [str(cards.render_back_html(variant))]
+    deck = cards.render_deck_html([Markup(h) for h in htmls], "cards", bleed)
+    from weasyprint import HTML
+    from weasyprint import UA_STYLESHEET  # type: ignore[attr-defined]
+
+    lean = cards._card_document_class()
+    assert lean is not HTML and UA_STYLESHEET not in lean._ua_stylesheets(object.__new__(lean))
+    short = cards._layout(deck).write_pdf()
+    full = cards._layout(deck, full_user_agent_stylesheet=True).write_pdf()
+    if short == full:  # the same bytes: the same pixels
+        return
+    differing = [i for i, (a, b) in enumerate(zip(_pixels(short), _pixels(full), strict=True)) if a != b]
+    assert not differing, [htmls[i][:160] for i in differing]

@@ -11,7 +11,18 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from .sheets import BOLD, FONT, LABEL_SIZE, MM, PrinterProfile, _as_form, _overlay, finish, register_fonts
+from .sheets import (
+    BOLD,
+    FONT,
+    LABEL_SIZE,
+    MM,
+    PrinterProfile,
+    _FormMaker,
+    _overlay,
+    add_page,
+    finish_pikepdf,
+    register_fonts,
+)
 
 SPAN_MM = 10  # scales read -10 .. +10 mm
 
@@ -107,20 +118,15 @@ def _back(layout: dict[str, Any], edge: str):
 
 
 def calibration_pdf(layout: dict[str, Any], profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
-    from pypdf import PdfWriter
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+    import pikepdf
 
-    writer = PdfWriter()
-    w, h = layout["page"]["width"], layout["page"]["height"]
+    pdf = pikepdf.new()
+    forms = _FormMaker(pdf)
     edge = profile.duplex_edge
-    for name, draw in (("front", _front(layout, edge)), ("back", _back(layout, edge))):
-        page = writer.add_blank_page(w, h)
-        bars = _as_form(writer, _overlay(layout, f"duplex calibration ({layout['name']}, {name})", marks=False))
-        drawing = _as_form(writer, _page(layout, draw))
-        content = DecodedStreamObject()
-        content.set_data(b"q /Bars Do Q q /Drawing Do Q\n")
-        page[NameObject("/Resources")] = DictionaryObject(
-            {NameObject("/XObject"): DictionaryObject({NameObject("/Bars"): bars, NameObject("/Drawing"): drawing})}
-        )
-        page[NameObject("/Contents")] = writer._add_object(content.flate_encode())
-    return finish(writer, f"duplex calibration ({layout['name']})", f"calibration:{layout['name']}"), 2
+    try:
+        for name, draw in (("front", _front(layout, edge)), ("back", _back(layout, edge))):
+            bars = _overlay(layout, f"duplex calibration ({layout['name']}, {name})", marks=False)
+            add_page(forms, layout, [], [bars, _page(layout, draw)], [])
+        return finish_pikepdf(pdf, f"duplex calibration ({layout['name']})", f"calibration:{layout['name']}"), 2
+    finally:
+        forms.close()

@@ -108,12 +108,28 @@ def overflows(page) -> bool:
     )
 
 
-def _layout(html: str):
-    from weasyprint import HTML
+@lru_cache(maxsize=1)
+def _card_document_class(full_user_agent_stylesheet: bool = False):
+    """WeasyPrint's HTML document, with the cards' own short user-agent stylesheet
+    (``ua.css``) in place of the HTML5 one unless ``full_user_agent_stylesheet``."""
+    from weasyprint import CSS, HTML
 
+    if full_user_agent_stylesheet:
+        return HTML
+    sheet = CSS(string=(CARD_DIR / "ua.css").read_text(encoding="utf-8"))
+
+    class CardDocument(HTML):
+        def _ua_stylesheets(self, forms: bool = False) -> list:
+            return [sheet]
+
+    return CardDocument
+
+
+def _layout(html: str, full_user_agent_stylesheet: bool = False):
     from .fetcher import ProjectFetcher
 
-    return HTML(string=html, base_url=(CARD_DIR / "deck.html.j2").as_uri(), url_fetcher=ProjectFetcher()).render()
+    document = _card_document_class(full_user_agent_stylesheet)
+    return document(string=html, base_url=(CARD_DIR / "deck.html.j2").as_uri(), url_fetcher=ProjectFetcher()).render()
 
 
 def _smaller(card_html: str) -> str | None:

@@ -218,26 +218,25 @@ def sheets_needed(cards: int, layout: dict[str, Any]) -> int:
     return max(1, -(-cards // per))
 
 
-def _as_form(writer, data: bytes):
-    """A one-page PDF as a Form XObject in ``writer``: placed by reference, so that a
-    sheet's content stream never needs parsing (pypdf's page merge parses every operator)."""
-    from pypdf import PdfReader
-    from pypdf.generic import ArrayObject, DecodedStreamObject, FloatObject, NameObject
+class _FormMaker:
+    """Makes one-page PDFs into Form XObjects of a pikepdf document: placed by reference,
+    their content is copied by qpdf without being parsed. The sources stay open until the
+    document is saved, because qpdf copies stream data lazily."""
 
-    page = PdfReader(io.BytesIO(data)).pages[0]
-    contents = page.get_contents()
-    form = DecodedStreamObject()
-    form.set_data(contents.get_data() if contents is not None else b"")
-    box = [float(v) for v in page.mediabox]
-    form.update(
-        {
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): ArrayObject(FloatObject(v) for v in box),
-            NameObject("/Resources"): page["/Resources"].clone(writer) if "/Resources" in page else ArrayObject(),
-        }
-    )
-    return writer._add_object(form.flate_encode())
+    def __init__(self, pdf):
+        self.pdf = pdf
+        self.sources: list = []
+
+    def form(self, data: bytes):
+        import pikepdf
+
+        source = pikepdf.open(io.BytesIO(data))
+        self.sources.append(source)
+        return self.pdf.copy_foreign(source.pages[0].as_form_xobject())
+
+    def close(self) -> None:
+        for source in self.sources:
+            source.close()
 
 
 def back_slot(slot: dict[str, float], layout: dict[str, Any], profile: PrinterProfile) -> tuple[float, float]:
@@ -286,29 +285,39 @@ def sheet_pdf(
 ) -> bytes:
     """One sheet of at most one card per slot, followed by its back sheet when a back is
     given: a PDF of one or two pages, the unit the build caches (keyed by its cards)."""
-    from pypdf import PdfWriter
-    from pypdf.generic import ArrayObject, ByteStringObject
+    import pikepdf
 
     if len(card_pdfs) > len(layout["slots"]):
         raise ValueError(f"{len(card_pdfs)} cards do not fit on one sheet of {len(layout['slots'])} slots")
-    writer = PdfWriter()
+    pdf = pikepdf.new()
+    forms = _FormMaker(pdf)
     bleed = layout.get("bleed", 0)
     placed = [
-        ((slot["x"] - bleed, slot["y"] - bleed), _as_form(writer, data))
+        ((slot["x"] - bleed, slot["y"] - bleed), forms.form(data))
         for slot, data in zip(layout["slots"], card_pdfs, strict=False)  # the last sheet may have empty slots
     ]
-    _sheet(writer, layout, profile, label, placed)
+    _sheet(forms, layout, profile, label, placed)
     if back_pdf is not None:
-        back_ref = _as_form(writer, back_pdf)
+        back_form = forms.form(back_pdf)
         backs = [
-            ((x - bleed, y - bleed), back_ref)
+            ((x - bleed, y - bleed), back_form)
             for x, y in (back_slot(s, layout, profile) for s in layout["slots"][: len(card_pdfs)])
         ]
-        _sheet(writer, layout, profile, label + " (backs)", backs, marks=False)
-    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
-    writer._ID = ArrayObject([ByteStringObject(b"\0" * 16), ByteStringObject(b"\0" * 16)])  # never random
+        _sheet(forms, layout, profile, label + " (backs)", backs, marks=False)
+    try:
+        return _save(pdf)
+    finally:
+        forms.close()
+
+
+def _save(pdf, doc_id: bytes = b"\0" * 16) -> bytes:
+    """A pikepdf document's bytes, the same for the same content (a fixed /ID)."""
+    import pikepdf
+
+    pdf.trailer.ID = pikepdf.Array([pikepdf.String(doc_id), pikepdf.String(doc_id)])
     out = io.BytesIO()
-    writer.write(out)
+    # deterministic_id: the second half of /ID is a hash of the content, never random
+    pdf.save(out, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
     return out.getvalue()
 
 
@@ -320,20 +329,24 @@ def assemble(parts: list[bytes], title: str, doc_id: str | None = None) -> tuple
 
     pdf = pikepdf.new()
     sources = [pikepdf.open(io.BytesIO(data)) for data in parts]  # open until saved: pages are copied lazily
-    for source in sources:
-        pdf.pages.extend(source.pages)
+    try:
+        for source in sources:
+            pdf.pages.extend(source.pages)
+        return finish_pikepdf(pdf, title, doc_id), len(pdf.pages)
+    finally:
+        for source in sources:
+            source.close()
+
+
+def finish_pikepdf(pdf, title: str, doc_id: str | None = None) -> bytes:
+    """``finish`` for a pikepdf document: no scaling by viewers, fixed metadata, an id from
+    the inputs."""
+    import pikepdf
+
     pdf.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))
     for name, value in _metadata(title).items():
         pdf.docinfo[name] = value
-    digest = _doc_digest(doc_id or title)
-    pdf.trailer.ID = pikepdf.Array([pikepdf.String(digest), pikepdf.String(digest)])
-    out = io.BytesIO()
-    # deterministic_id: the second half of /ID is a hash of the content, never random
-    pdf.save(out, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
-    pages = len(pdf.pages)
-    for source in sources:
-        source.close()
-    return out.getvalue(), pages
+    return _save(pdf, _doc_digest(doc_id or title))
 
 
 def _metadata(title: str) -> dict[str, str]:
@@ -356,31 +369,46 @@ def _doc_digest(doc_id: str) -> bytes:
 
 
 def _sheet(
-    writer, layout: dict[str, Any], profile: PrinterProfile, label: str, placed: list, marks: bool = True
+    forms: _FormMaker, layout: dict[str, Any], profile: PrinterProfile, label: str, placed: list, marks: bool = True
 ) -> None:
     """One page: the marks overlay, then each form at its position, all scaled by the
     printer profile about the page centre."""
-    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+    add_page(forms, layout, scaling_ops(layout, profile), [_overlay(layout, label, marks)], placed)
+
+
+def scaling_ops(layout: dict[str, Any], profile: PrinterProfile) -> list[str]:
+    """The printer profile's correction, about the page centre, as PDF operators."""
+    if profile.is_identity:
+        return []
+    cx, cy = layout["page"]["width"] / 2, layout["page"]["height"] / 2
+    return [
+        f"{profile.x_scale:.6f} 0 0 {profile.y_scale:.6f} {cx - cx * profile.x_scale:.4f} "
+        f"{cy - cy * profile.y_scale:.4f} cm"
+    ]
+
+
+def add_page(forms: _FormMaker, layout: dict[str, Any], ops: list[str], overlays: list[bytes], placed: list) -> None:
+    """Appends a page of the layout's size that draws ``overlays`` (one-page PDFs, at the
+    origin) and then each placed form at its (x, y), after the operators ``ops``."""
+    import pikepdf
 
     w, h = layout["page"]["width"], layout["page"]["height"]
-    page = writer.add_blank_page(w, h)
-    names = DictionaryObject()
-    ops = []
-    if not profile.is_identity:
-        cx, cy = w / 2, h / 2
-        ops.append(
-            f"{profile.x_scale:.6f} 0 0 {profile.y_scale:.6f} {cx - cx * profile.x_scale:.4f} "
-            f"{cy - cy * profile.y_scale:.4f} cm"
-        )
-    names[NameObject("/Marks")] = _as_form(writer, _overlay(layout, label, marks))
-    ops.append("q /Marks Do Q")
-    for i, ((x, y), ref) in enumerate(placed):
-        names[NameObject(f"/Card{i}")] = ref
+    names = pikepdf.Dictionary()
+    ops = list(ops)
+    for i, data in enumerate(overlays):
+        names[f"/Overlay{i}"] = forms.form(data)
+        ops.append(f"q /Overlay{i} Do Q")
+    for i, ((x, y), form) in enumerate(placed):
+        names[f"/Card{i}"] = form
         ops.append(f"q 1 0 0 1 {x:.4f} {y:.4f} cm /Card{i} Do Q")
-    content = DecodedStreamObject()
-    content.set_data(("q\n" + "\n".join(ops) + "\nQ\n").encode("ascii"))
-    page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): names})
-    page[NameObject("/Contents")] = writer._add_object(content.flate_encode())
+    pdf = forms.pdf
+    page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page,
+        MediaBox=pikepdf.Array([0, 0, w, h]),
+        Resources=pikepdf.Dictionary(XObject=names),
+        Contents=pdf.make_stream(("q\n" + "\n".join(ops) + "\nQ\n").encode("ascii")),
+    )
+    pdf.pages.append(pikepdf.Page(page))
 
 
 def finish(writer, title: str, doc_id: str | None = None) -> bytes:

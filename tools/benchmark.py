@@ -4,7 +4,8 @@
 Each measure runs as its own process, as a user would, on a scratch copy of the data, so
 the repository's own build/ and cards/ are untouched:
 
-- REF: a fixed WeasyPrint job (40 plain card-sized pages), the yardstick for this machine;
+- REF: a fixed WeasyPrint job (40 plain card-sized pages), the yardstick for this machine
+  (the median of three runs);
 - cold build of every output, a no-op rebuild, a one-unit change (HMS Cossack's points),
   and `wastools validate` on the whole repository (with its per-file cache as the builds
   left it; then once more without the cache, for reference);
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -106,7 +108,8 @@ def main() -> int:
     parser.add_argument("--variant", action="append", default=[], help="limit the builds to a variant (repeatable)")
     options = parser.parse_args()
     extra = [a for v in options.variant for a in ("--variant", v)]
-    ref, _ = run([sys.executable, "-c", REF_JOB])
+    # the median of three: one run of a 1.5 s job varies by a third on a busy 2-core machine
+    ref = statistics.median(run([sys.executable, "-c", REF_JOB])[0] for _ in range(3))
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         for folder in ("cards", "schemas", "scenarios"):

@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -65,8 +65,12 @@ def data_fingerprint(root: Path) -> str:
     )
     if (root / "scenarios").is_dir():
         files += list((root / "scenarios").glob("*.yaml"))
-    refused = sorted(str(f) for f in files if repository.refusal(f, root))  # never opened; validation reports them
-    return _hash_files([f for f in files if not repository.refusal(f, root)], root) + _key(refused)
+    refusals = {f: repository.refusal(f, root) is not None for f in files}
+    refused = sorted(str(f) for f, no in refusals.items() if no)  # never opened; validation reports them
+    return _hash_files([f for f, no in refusals.items() if not no], root) + _key(refused)
+
+
+DATA_FINGERPRINT = "data_fingerprint"  # in Repository.extra: the data the model was loaded from
 
 
 def _key(*parts) -> str:
@@ -132,7 +136,8 @@ def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | No
     from .yamlio import DEFAULT_LIMITS
 
     limits = limits or DEFAULT_LIMITS
-    key = _key(code_fingerprint(), data_fingerprint(root), asdict(limits))
+    data_key = data_fingerprint(root)
+    key = _key(code_fingerprint(), data_key, asdict(limits))
     cached = out / ".cache" / f"repository-{key[:32]}.pickle"
     if cached.exists():
         try:
@@ -146,6 +151,7 @@ def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | No
     if result.repository is None:
         return result.usable, result  # None, or the model without the scenarios that have errors
     if result.repository is not None:
+        result.repository.extra[DATA_FINGERPRINT] = data_key
         for old in (out / ".cache").glob("repository-*.pickle"):
             old.unlink(missing_ok=True)
         blob = signed_pickle.dumps(result.repository)
@@ -234,6 +240,7 @@ class BuildReport:
     card_layouts: int = 0  # WeasyPrint documents made for cards (1 per batch when every card fits)
     sheets_imposed: int = 0  # card sheets imposed (the others came from the cache)
     stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
+    alongside: Any = None  # what the ``alongside`` step of ``build`` returned
 
     def timed(self, stage: str, seconds: float) -> None:
         self.stages[stage] = round(self.stages.get(stage, 0.0) + seconds, 3)
@@ -299,7 +306,11 @@ def build(
     options: Options = Options(),
     progress: Progress | None = None,
     load_seconds: float | None = None,
+    alongside: Callable[[], Any] | None = None,
 ) -> BuildReport:
+    """Makes every stale output. ``alongside`` (the site) runs in the main process once the
+    card faces are cached, while the workers make the sheets, decks and packs; what it
+    returns is kept in ``report.alongside`` and its time under the stage "site"."""
     report = BuildReport()
     if load_seconds is not None:
         report.timed("load and validate", load_seconds)
@@ -340,6 +351,7 @@ def build(
         for paper in options.papers
     }
     writer = AtomicWriter(root)
+    pool = WorkerPool(options.jobs)
     saved_tmp = (tempfile.tempdir, os.environ.get("TMPDIR"))
     # WeasyPrint writes fonts to temporary folders: keep them in our own, outside build/
     tempfile.tempdir = os.environ["TMPDIR"] = str(writer.tmp)
@@ -359,7 +371,9 @@ def build(
         report.timed("adapt and card views", time.perf_counter() - adapting)
         tracker.add(len(stale) + len(stale_packs) + len(stale_calibrations))
         laying_out = time.perf_counter()
-        cards = _make_cards(card_sets, out, writer, report, options.jobs, tracker)
+        if stale or stale_packs or stale_calibrations:
+            pool.start()
+        cards = _make_cards(card_sets, out, writer, report, pool, tracker)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         cache = out / ".cache" / "cards"
         jobs: list[tuple[str, str, Job]] = []
@@ -370,7 +384,7 @@ def build(
             )
         for deck in stale:
             deck.text = report.card_text.get(deck.variant.name)
-        deck_sheets = _make_sheets(stale, cards, options, out, writer, report, tracker)
+        deck_sheets = _make_sheets(stale, cards, options, out, writer, report, pool, tracker)
         for deck in stale:
             paths = [str(out / ".cache" / "sheets" / f"{k}.pdf") for k in deck_sheets[deck.rel]]
             jobs.append((deck.rel, deck.key, (_assemble_deck, (paths, deck_title(deck), deck.key))))
@@ -393,11 +407,15 @@ def build(
         ]
         tracker.add(len(stale_sheets))
         jobs += stale_sheets
+        if jobs:
+            pool.start()
         deck_files = {d.rel for d in decks}
         making = time.perf_counter()
-        for (rel, key, job), ((pdf, pages), seconds) in zip(
-            jobs, _map_iter(_run, [j[2] for j in jobs], options.jobs), strict=True
-        ):
+        results = pool.map(_run, [j[2] for j in jobs])  # every job is queued: the workers start on them
+        if alongside is not None:
+            report.alongside = alongside()
+            report.timed("site", time.perf_counter() - making)
+        for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, results, strict=True):
             report.timed(stage_name(job[0]), seconds)
             writer.write(out / rel, pdf)
             report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
@@ -423,6 +441,7 @@ def build(
             os.environ.pop("TMPDIR", None)
         else:
             os.environ["TMPDIR"] = saved_tmp[1]
+        pool.close()
         writer.close()
     return report
 
@@ -556,47 +575,56 @@ def _make_cards(
     out: Path,
     writer: AtomicWriter,
     report: BuildReport,
-    jobs: int,
+    pool: WorkerPool,
     tracker: _Tracker,
 ) -> dict[str, list[str]]:
     """Cache keys of every card of every set, in order; lays out the cards not cached yet.
     Beside each cached card, ``<key>.json`` keeps what the build report says of it and
-    ``<key>.html`` its face, which the site shows instead of sizing the card again."""
+    ``<key>.html`` its face, which the site shows instead of sizing the card again.
+    A batch goes to the workers as soon as its cards are sized, so the main process sizes
+    the next ones while the workers lay out the first."""
     cache = out / ".cache" / "cards"
-    planned: dict[str, list[str]] = {}
-    missing: dict[str, CardJob] = {}
+    planned = {name: [spec.key for spec in specs] for name, (specs, _bleed) in card_sets.items()}
+    missing: dict[str, tuple[CardSpec, float]] = {}
     metas: dict[str, dict] = {}
-    for name, (specs, bleed) in card_sets.items():
+    for specs, bleed in card_sets.values():
         for spec in specs:
             if spec.key in missing or spec.key in metas:
                 continue
             if (cache / f"{spec.key}.pdf").exists():
                 metas[spec.key] = _read_meta(cache / f"{spec.key}.json")
-                continue
-            view = spec.view()
-            if isinstance(view, str):
-                html, metas[spec.key] = view, {}
             else:
-                html, metas[spec.key] = str(card_render.render_card_html(view)), _card_meta(view)
-            missing[spec.key] = CardJob(spec.key, html, bleed)
-        planned[name] = [spec.key for spec in specs]
+                missing[spec.key] = (spec, bleed)
+    report.cards_rendered = len(missing)
+    tracker.add(len(missing))
+    # a few cards (a one-unit change) are shared out between the workers too
+    size = max(1, min(BATCH, -(-len(missing) // max(1, pool.jobs))))
+    htmls: dict[str, str] = {}
+    pending: dict[float, list[CardJob]] = {}
+    futures = []
+    for key, (spec, bleed) in missing.items():
+        view = spec.view()
+        if isinstance(view, str):
+            htmls[key], metas[key] = view, {}
+        else:
+            htmls[key], metas[key] = str(card_render.render_card_html(view)), _card_meta(view)
+        batch = pending.setdefault(bleed, [])  # one bleed per batch
+        batch.append(CardJob(key, htmls[key], bleed))
+        if len(batch) == size:
+            futures.append(pool.submit(_render_batch, pending.pop(bleed)))
+    futures += [pool.submit(_render_batch, batch) for batch in pending.values()]
     for name, keys in planned.items():
         if name in VARIANTS:
             text = report.card_text.setdefault(name, CardText())
             for key in keys:
                 text.add(metas.get(key) or {})
-    report.cards_rendered = len(missing)
-    todo = sorted(missing.values(), key=lambda j: j.bleed)  # one bleed per batch
-    batches = [
-        b for bleed in sorted({j.bleed for j in todo}) for b in _chunks([j for j in todo if j.bleed == bleed], BATCH)
-    ]
-    tracker.add(len(todo))
-    for result, documents in _map_iter(_render_batch, batches, jobs):
+    for future in futures:
+        result, documents = future.result()
         report.card_layouts += documents
         for key, pdf in result:
             if metas.get(key):
                 writer.write(cache / f"{key}.json", json.dumps(metas[key], sort_keys=True).encode())
-            writer.write(cache / f"{key}.html", missing[key].html.encode())
+            writer.write(cache / f"{key}.html", htmls[key].encode())
             writer.write(cache / f"{key}.pdf", pdf)
         tracker.tick(len(result))
     return planned
@@ -607,10 +635,6 @@ def _read_meta(path: Path) -> dict:
         return json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
-
-
-def _chunks(items: list, size: int) -> list[list]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
@@ -673,6 +697,7 @@ def _make_sheets(
     out: Path,
     writer: AtomicWriter,
     report: BuildReport,
+    pool: WorkerPool,
     tracker: _Tracker,
 ) -> dict[str, list[str]]:
     """Sheet keys of every stale deck, in order; imposes (on every core) the sheets not cached
@@ -689,7 +714,7 @@ def _make_sheets(
     todo = list(missing.values())
     started = time.perf_counter()
     work = [(_impose_sheet, (job,)) for job in todo]
-    for job, (pdf, seconds) in zip(todo, _map_iter(_run, work, options.jobs), strict=True):
+    for job, (pdf, seconds) in zip(todo, pool.map(_run, work), strict=True):
         report.timed("card sheet imposition", seconds)
         writer.write(cache / f"{job.key}.pdf", pdf)
         tracker.tick()
@@ -969,17 +994,6 @@ def stage_name(fn: Callable) -> str:
     return STAGES.get(fn.__name__, fn.__name__)
 
 
-def record_stage(out: Path, stage: str, seconds: float) -> None:
-    """Add the time of a step run after ``build`` (the site) to ``.cache/build-report.json``."""
-    path = out / ".cache" / "build-report.json"
-    try:
-        report = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return
-    report.setdefault("stages", {})[stage] = round(seconds, 3)
-    path.write_text(json.dumps(report, indent=2) + "\n")
-
-
 def _run(job):
     """Worker: one output job; returns its result and the seconds it took."""
     fn, args = job
@@ -988,16 +1002,43 @@ def _run(job):
     return result, time.perf_counter() - started
 
 
-def _map_iter(fn, items: list, jobs: int):
-    if jobs <= 1 or len(items) <= 1:
-        yield from map(fn, items)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(fn, items)
+class WorkerPool:
+    """One set of worker processes for a whole build, reused by every stage. It starts only
+    when a build has work, and its workers import the renderers (WeasyPrint takes most of
+    a second) while the main process is still planning. With ``jobs`` 1 everything runs in
+    the main process."""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        if self.jobs > 1 and self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_import_renderers)
+
+    def submit(self, fn, *args) -> Future:
+        if self._pool is None:
+            future: Future = Future()
+            future.set_result(fn(*args))
+            return future
+        return self._pool.submit(fn, *args)
+
+    def map(self, fn, items: list) -> Iterable:
+        if self._pool is None:
+            return map(fn, items)
+        return self._pool.map(fn, items)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
 
-def _map(fn, items: list, jobs: int) -> list:
-    return list(_map_iter(fn, items, jobs))
+def _import_renderers() -> None:
+    """Worker start-up: import what the jobs use, once, before the first job arrives."""
+    import pikepdf  # noqa: F401
+    import weasyprint  # noqa: F401
+    from reportlab.pdfgen import canvas  # noqa: F401
 
 
 def _sha256(data: bytes) -> str:

@@ -508,7 +508,16 @@ def build(
     if site_only:
         click.echo(site_step(repo, root, out_dir, selection, options))
         return
-    report = builder.build(repo, root, out_dir, selection, options, _progress_bar(), load_seconds=loaded - started)
+    report = builder.build(
+        repo,
+        root,
+        out_dir,
+        selection,
+        options,
+        _progress_bar(),
+        load_seconds=loaded - started,
+        alongside=lambda: site_step(repo, root, out_dir, selection, options),
+    )
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     for rel in report.files:
         click.echo(f"wrote {shown}/{rel}")
@@ -522,9 +531,7 @@ def build(
             f"  {name} cards: smallest text {text.smallest_pt:g} pt"
             + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid")
         )
-    site_started = time.perf_counter()
-    click.echo(site_step(repo, root, out_dir, selection, options))
-    builder.record_stage(out_dir, "site", time.perf_counter() - site_started)
+    click.echo(report.alongside)
     if validation is not None and validation.errors:
         _print_problems(validation.errors)
         click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)

@@ -16,3 +16,4 @@ ASSETS = PACKAGE / "assets"
 # Bitstream Vera ships with ReportLab: the same font for WeasyPrint and ReportLab
 # drawings, identical on every machine that installs the project.
 FONTS = Path(reportlab.__file__).resolve().parent / "fonts"
+FONT_SCHEME = "wastools-font:"  # how card and site CSS name a project font

@@ -5,8 +5,8 @@ from __future__ import annotations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from ..aids import aid
+from ..resources import TEMPLATES
 from ..variants import VARIANTS
-from .fetcher import TEMPLATES
 from .pages import stamp_check_bars
 from .scenario_pack import PAGE_SIZES
 from .sheets import finish

@@ -48,7 +48,7 @@ def _fonts() -> dict[str, str]:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    from .fetcher import FONTS
+    from ..resources import FONTS
 
     names = {"regular": "WasVera", "bold": "WasVeraBd", "italic": "WasVeraIt"}
     files = {"regular": "Vera.ttf", "bold": "VeraBd.ttf", "italic": "VeraIt.ttf"}

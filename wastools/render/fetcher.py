@@ -12,10 +12,9 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
-from ..resources import ASSETS, FONTS, PACKAGE, TEMPLATES
+from ..resources import ASSETS, FONT_SCHEME, FONTS, PACKAGE, TEMPLATES
 
 __all__ = ["ASSETS", "FONTS", "PACKAGE", "TEMPLATES", "ProjectFetcher", "ForbiddenResource"]
-FONT_SCHEME = "wastools-font:"
 
 
 class ForbiddenResource(FatalURLFetchingError):

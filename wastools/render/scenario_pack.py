@@ -10,11 +10,11 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_grid_extent, hex_radius
+from ..resources import TEMPLATES
 from ..scenarios import Scenario
 from ..variants import VARIANTS, off_grid
 from ..variants import large_map as lm
 from .cards import StatBlock
-from .fetcher import TEMPLATES
 from .maps import (
     Feature,
     MapSpec,
@@ -28,7 +28,7 @@ from .maps import (
     square_map,
 )
 from .pages import stamp_check_bars
-from .sheets import PrinterProfile, finish, impose, load_layout
+from .sheets import PrinterProfile, assemble, impose, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
 PAGE_SIZES = {"letter": "8.5in 11in", "a4": "210mm 297mm"}
@@ -437,7 +437,7 @@ def scenario_pack_pdf(
 ) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
     area, numbered as pages of this PDF (``colour``: a blue sea and sandy land)."""
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader
 
     briefing = briefing_pdf(s, paper)
     cards = impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)[0]
@@ -447,7 +447,4 @@ def scenario_pack_pdf(
     area = play_area(s, spec, to_map)
     numbering = Numbering(first=before + 1)
     the_map = map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=map_note(s, area))[0]
-    writer = PdfWriter()
-    for part in (briefing, cards, the_map):
-        writer.append(PdfReader(io.BytesIO(part)))
-    return finish(writer, s.title, key), len(writer.pages)
+    return assemble([briefing, cards, the_map], s.title, key)

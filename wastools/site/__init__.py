@@ -21,7 +21,7 @@ def build_site_for(
 ) -> SiteReport:
     """The site for a build's selection (``wastools.build.Selection``) and options: the chosen
     units, and each chosen variant with the parameters the decks use."""
-    from ..build import data_fingerprint, layout_name
+    from ..build import DATA_FINGERPRINT, data_fingerprint, layout_name
     from ..render.sheets import load_layout
 
     spec = SiteSpec(
@@ -30,6 +30,5 @@ def build_site_for(
     # the card faces the PDF build made, under the keys it made them with (as in ``build.build``)
     bleed = load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
     decks = (out / ".cache" / "cards", bleed)
-    return build_site(
-        repo, out, spec, data_fingerprint(root), force, options.jobs, prune=selection.is_everything, decks=decks
-    )
+    data_key = repo.extra.get(DATA_FINGERPRINT) or data_fingerprint(root)  # as the build loaded it
+    return build_site(repo, out, spec, data_key, force, options.jobs, prune=selection.is_everything, decks=decks)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 
 from ..render.cards import CARD_DIR
-from ..render.fetcher import FONT_SCHEME
-from ..resources import FONTS, TEMPLATES
+from ..resources import FONT_SCHEME, FONTS, TEMPLATES
 
 SITE_TEMPLATES = TEMPLATES / "site"
 STATIC = ("site.css", "site.js", "fleet.js")

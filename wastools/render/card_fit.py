@@ -59,9 +59,19 @@ def _fonts() -> dict[str, str]:
 
 
 def width(text: str, size: float, bold: bool = False) -> float:
+    """``text``'s width in points, as ReportLab's stringWidth gives it (the same sum, the
+    same float), from a cache of each word's advance: sizing every card measures the same
+    words a million times."""
+    return 0.001 * size * _advance(text, bold)
+
+
+@lru_cache(maxsize=1 << 16)
+def _advance(text: str, bold: bool) -> float:
     from reportlab.pdfbase import pdfmetrics
 
-    return pdfmetrics.stringWidth(text, _fonts()["bold" if bold else "regular"], size)
+    face = pdfmetrics.getFont(_fonts()["bold" if bold else "regular"]).face
+    advance, default = face.charWidths.get, face.defaultWidth
+    return sum(advance(ord(c), default) for c in text)
 
 
 def lines_needed(parts: list[tuple[str, bool]], size: float, box: float) -> int:

@@ -1,0 +1,25 @@
+"""card_fit measures text with the fonts' metrics; its cached word widths must be exactly
+what ReportLab measures, or a card sized from the cache could differ from one sized without."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from reportlab.pdfbase import pdfmetrics
+
+from wastools.render import card_fit
+
+TEXT = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FFF, exclude_categories=("Cs",)), max_size=40)
+
+
+@given(TEXT, st.floats(min_value=4, max_value=20, allow_nan=False), st.booleans())
+def test_cached_widths_are_reportlabs_to_the_last_bit(text, size, bold):
+    font = card_fit._fonts()["bold" if bold else "regular"]
+    assert card_fit.width(text, size, bold) == pdfmetrics.stringWidth(text, font, size)
+
+
+def test_widths_of_a_seed_phrase():
+    # a wider run in bold, and linear in the size
+    plain = card_fit.width("Expert Dogfighter", 8)
+    assert card_fit.width("Expert Dogfighter", 8, bold=True) > plain > 0
+    assert abs(card_fit.width("Expert Dogfighter", 16) - 2 * plain) < 1e-9

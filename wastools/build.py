@@ -94,15 +94,18 @@ class AtomicWriter:
         self.base = base
         self.tmp = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=base))
 
-    def write(self, target: Path, data: bytes) -> None:
+    def write(self, target: Path, data: bytes, durable: bool = True) -> None:
+        """``durable``: on disk before it is moved into place (outputs); a cache entry, which
+        a lost write only makes again, skips the wait (a thousandth of a second a file)."""
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(dir=self.tmp, prefix=target.name + ".")
         try:
             os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide outputs from other users
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
+                if durable:
+                    handle.flush()
+                    os.fsync(handle.fileno())
             os.replace(name, target)
         except BaseException:
             Path(name).unlink(missing_ok=True)
@@ -131,8 +134,11 @@ def _alive(pid_text: str) -> bool:
 # --- the validated model, cached -------------------------------------------------------------
 
 
-def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | None, repository.Validation | None]:
-    """The validated model, from the cache when neither the data nor the code changed."""
+def load_repository(
+    root: Path, out: Path, limits=None, on_change: Callable[[], None] | None = None
+) -> tuple[Repository | None, repository.Validation | None]:
+    """The validated model, from the cache when neither the data nor the code changed;
+    ``on_change`` is called first when they did (the build starts its workers then)."""
     from .yamlio import DEFAULT_LIMITS
 
     limits = limits or DEFAULT_LIMITS
@@ -147,6 +153,8 @@ def load_repository(root: Path, out: Path, limits=None) -> tuple[Repository | No
         if model is not None:
             return model, None
         cached.unlink(missing_ok=True)
+    if on_change is not None:
+        on_change()
     result = repository.validate(root, limits=limits, cache=out / ".cache" / "validate")
     if result.repository is None:
         return result.usable, result  # None, or the model without the scenarios that have errors
@@ -307,10 +315,12 @@ def build(
     progress: Progress | None = None,
     load_seconds: float | None = None,
     alongside: Callable[[], Any] | None = None,
+    pool: WorkerPool | None = None,
 ) -> BuildReport:
     """Makes every stale output. ``alongside`` (the site) runs in the main process once the
     card faces are cached, while the workers make the sheets, decks and packs; what it
-    returns is kept in ``report.alongside`` and its time under the stage "site"."""
+    returns is kept in ``report.alongside`` and its time under the stage "site". A ``pool``
+    given is used (and left open); else the build makes its own."""
     report = BuildReport()
     if load_seconds is not None:
         report.timed("load and validate", load_seconds)
@@ -351,7 +361,8 @@ def build(
         for paper in options.papers
     }
     writer = AtomicWriter(root)
-    pool = WorkerPool(options.jobs)
+    own_pool = pool is None
+    pool = pool or WorkerPool(options.jobs, root)
     saved_tmp = (tempfile.tempdir, os.environ.get("TMPDIR"))
     # WeasyPrint writes fonts to temporary folders: keep them in our own, outside build/
     tempfile.tempdir = os.environ["TMPDIR"] = str(writer.tmp)
@@ -441,7 +452,8 @@ def build(
             os.environ.pop("TMPDIR", None)
         else:
             os.environ["TMPDIR"] = saved_tmp[1]
-        pool.close()
+        if own_pool:
+            pool.close()
         writer.close()
     return report
 
@@ -611,21 +623,22 @@ def _make_cards(
         batch = pending.setdefault(bleed, [])  # one bleed per batch
         batch.append(CardJob(key, htmls[key], bleed))
         if len(batch) == size:
-            futures.append(pool.submit(_render_batch, pending.pop(bleed)))
-    futures += [pool.submit(_render_batch, batch) for batch in pending.values()]
+            futures.append(pool.submit(_run, (_render_batch, (pending.pop(bleed),))))
+    futures += [pool.submit(_run, (_render_batch, (batch,))) for batch in pending.values()]
     for name, keys in planned.items():
         if name in VARIANTS:
             text = report.card_text.setdefault(name, CardText())
             for key in keys:
                 text.add(metas.get(key) or {})
     for future in futures:
-        result, documents = future.result()
+        (result, documents), seconds = future.result()
         report.card_layouts += documents
+        report.timed("card layout", seconds)
         for key, pdf in result:
             if metas.get(key):
-                writer.write(cache / f"{key}.json", json.dumps(metas[key], sort_keys=True).encode())
-            writer.write(cache / f"{key}.html", htmls[key].encode())
-            writer.write(cache / f"{key}.pdf", pdf)
+                writer.write(cache / f"{key}.json", json.dumps(metas[key], sort_keys=True).encode(), durable=False)
+            writer.write(cache / f"{key}.html", htmls[key].encode(), durable=False)
+            writer.write(cache / f"{key}.pdf", pdf, durable=False)
         tracker.tick(len(result))
     return planned
 
@@ -716,7 +729,7 @@ def _make_sheets(
     work = [(_impose_sheet, (job,)) for job in todo]
     for job, (pdf, seconds) in zip(todo, pool.map(_run, work), strict=True):
         report.timed("card sheet imposition", seconds)
-        writer.write(cache / f"{job.key}.pdf", pdf)
+        writer.write(cache / f"{job.key}.pdf", pdf, durable=False)
         tracker.tick()
     if todo:
         report.timed("card sheet imposition (wall)", time.perf_counter() - started)
@@ -1004,17 +1017,23 @@ def _run(job):
 
 class WorkerPool:
     """One set of worker processes for a whole build, reused by every stage. It starts only
-    when a build has work, and its workers import the renderers (WeasyPrint takes most of
-    a second) while the main process is still planning. With ``jobs`` 1 everything runs in
-    the main process."""
+    when a build has work (``start``), and its workers import the renderers at once (WeasyPrint
+    takes most of a second) while the main process validates and plans. Their temporary
+    files (WeasyPrint's fonts) go to a folder of their own under ``<root>/.build-tmp``, which
+    ``close`` removes. With ``jobs`` 1 everything runs in the main process."""
 
-    def __init__(self, jobs: int):
-        self.jobs = jobs
+    def __init__(self, jobs: int, root: Path):
+        self.jobs, self.root = jobs, root
         self._pool: ProcessPoolExecutor | None = None
+        self._tmp: AtomicWriter | None = None
 
     def start(self) -> None:
         if self.jobs > 1 and self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_import_renderers)
+            self._tmp = AtomicWriter(self.root)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.jobs, initializer=_start_worker, initargs=(str(self._tmp.tmp),)
+            )
+            self._pool.submit(int)  # the workers are forked now, not at the first real job
 
     def submit(self, fn, *args) -> Future:
         if self._pool is None:
@@ -1032,10 +1051,21 @@ class WorkerPool:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+        if self._tmp is not None:
+            self._tmp.close()
+            self._tmp = None
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
-def _import_renderers() -> None:
-    """Worker start-up: import what the jobs use, once, before the first job arrives."""
+def _start_worker(tmp: str) -> None:
+    """Worker start-up: temporary files in the build's own folder; import what the jobs
+    use, once, before the first job arrives."""
+    tempfile.tempdir = os.environ["TMPDIR"] = tmp
     import pikepdf  # noqa: F401
     import weasyprint  # noqa: F401
     from reportlab.pdfgen import canvas  # noqa: F401

@@ -436,7 +436,6 @@ def build(
     """
     from . import build as builder
     from . import config
-    from .render.sheets import MM, PrinterProfile
     from .slug import slugify
 
     given = {
@@ -466,7 +465,20 @@ def build(
     root = _root(ctx)
     out_dir = Path(out) if Path(out).is_absolute() else root / out
     started = time.perf_counter()
-    repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"])
+    with builder.WorkerPool(jobs, root) as pool:
+        _build(
+            ctx, root, out_dir, pool, started, settings, (nations, sets, types, units, subset_name), roster, site_only
+        )
+
+
+def _build(ctx, root: Path, out_dir: Path, pool, started: float, settings, filters, roster, site_only) -> None:
+    """`wastools build` once its options are checked; the workers start as soon as the data
+    turns out to have changed (a no-op build never starts them)."""
+    from . import build as builder
+    from .render.sheets import MM, PrinterProfile
+
+    nations, sets, types, units, subset_name = filters
+    repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=pool.start)
     loaded = time.perf_counter()
     if repo is None:
         _print_problems(validation.errors if validation else [])
@@ -497,7 +509,7 @@ def build(
         profile,
         settings["build.backs"],
         settings["build.bleed"],
-        jobs,
+        pool.jobs,
         overrides,
         colour_maps=settings["build.colour_maps"],
     )
@@ -517,6 +529,7 @@ def build(
         _progress_bar(),
         load_seconds=loaded - started,
         alongside=lambda: site_step(repo, root, out_dir, selection, options),
+        pool=pool,
     )
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     for rel in report.files:

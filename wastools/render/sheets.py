@@ -7,8 +7,10 @@ Every sheet carries a 100 mm and a 4 in check bar and asks viewers not to scale 
 
 from __future__ import annotations
 
+import copy
 import io
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -38,6 +40,13 @@ class PrinterProfile:
 
 
 def load_layout(paper: str) -> dict[str, Any]:
+    """The layout named ``paper`` (a fresh copy: callers may change it)."""
+    return copy.deepcopy(_read_layout(paper))
+
+
+@cache
+def _read_layout(paper: str) -> dict[str, Any]:
+    # read and checked once per process: a build asks for each layout once per deck
     from ..repository import read_plain, schema_validator
 
     path = LAYOUTS / f"{paper}.yaml"

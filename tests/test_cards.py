@@ -9,8 +9,8 @@ import re
 from itertools import pairwise
 
 import pdfplumber
-from markupsafe import Markup
 import pytest
+from markupsafe import Markup
 
 from wastools import wording
 from wastools.render import card_fit, card_view, cards
@@ -230,8 +230,10 @@ def test_the_cards_short_user_agent_stylesheet_prints_what_the_full_one_does(rep
             views += [cards.statblock_view(block, variant) for block in cards.large_map_stat_blocks()]
         htmls += [str(cards.render_card_html(v)) for v in views] + [str(cards.render_back_html(variant))]
     deck = cards.render_deck_html([Markup(h) for h in htmls], "cards", bleed)
-    from weasyprint import HTML
-    from weasyprint import UA_STYLESHEET  # type: ignore[attr-defined]
+    from weasyprint import (
+        HTML,
+        UA_STYLESHEET,  # type: ignore[attr-defined]
+    )
 
     lean = cards._card_document_class()
     assert lean is not HTML and UA_STYLESHEET not in lean._ua_stylesheets(object.__new__(lean))

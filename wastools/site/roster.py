@@ -196,10 +196,13 @@ def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, option
     written = []
     try:
         specs = builder.deck_cards(repo, variant, params, units, stat_blocks=False, bleed=0.0)
-        keys = builder._make_cards(
-            {"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), options.jobs, builder._Tracker(progress)
-        )["roster"]
         cache = out / ".cache" / "cards"
+        with builder.WorkerPool(options.jobs, root) as pool:
+            if not all((cache / f"{spec.key}.pdf").exists() for spec in specs):
+                pool.start()
+            keys = builder._make_cards(
+                {"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), pool, builder._Tracker(progress)
+            )["roster"]
         faces = [(cache / f"{k}.pdf").read_bytes() for k in keys]
         dealt = [face for face, (_u, n) in zip(faces, roster.entries, strict=True) for _ in range(n)]
         for paper in options.papers:

@@ -1067,8 +1067,12 @@ def _start_worker(tmp: str) -> None:
     use, once, before the first job arrives."""
     tempfile.tempdir = os.environ["TMPDIR"] = tmp
     import pikepdf  # noqa: F401
-    import weasyprint  # noqa: F401
+    import pypdf  # noqa: F401
     from reportlab.pdfgen import canvas  # noqa: F401
+
+    # a first layout makes cffi parse the C types WeasyPrint uses (a third of a second),
+    # which every card batch and pack would otherwise pay in its first job
+    card_render.lay_out_cards([card_render.render_back_html(VARIANTS["standard"])])
 
 
 def _sha256(data: bytes) -> str:

@@ -15,6 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..resources import FONTS, LAYOUT_SCHEMA, LAYOUTS
+from . import shared_fonts
 
 MM = 72 / 25.4
 METRIC_BAR = 100 * MM  # 283.46 pt
@@ -313,6 +314,8 @@ def sheet_pdf(
             for x, y in (back_slot(s, layout, profile) for s in layout["slots"][: len(card_pdfs)])
         ]
         _sheet(forms, layout, profile, label + " (backs)", backs, marks=False)
+    # the card fonts go in once per deck or pack, when the sheets are joined (see shared_fonts)
+    shared_fonts.leave_out(pdf, [form for _at, form in placed] + ([back_form] if back_pdf is not None else []))
     try:
         return _save(pdf)
     finally:
@@ -352,6 +355,7 @@ def assemble(parts: list[bytes], title: str, doc_id: str | None = None) -> tuple
     try:
         for source in sources:
             pdf.pages.extend(source.pages)
+        shared_fonts.put_back(pdf)
         return finish_pikepdf(pdf, title, doc_id), len(pdf.pages)
     finally:
         for source in sources:

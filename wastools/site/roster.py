@@ -197,9 +197,7 @@ def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, option
     try:
         specs = builder.deck_cards(repo, variant, params, units, stat_blocks=False, bleed=0.0)
         cache = out / ".cache" / "cards"
-        with builder.WorkerPool(options.jobs, root) as pool:
-            if not all((cache / f"{spec.key}.pdf").exists() for spec in specs):
-                pool.start()
+        with builder.WorkerPool(options.jobs, root) as pool:  # starts only if a card is missing
             keys = builder._make_cards(
                 {"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), pool, builder._Tracker(progress)
             )["roster"]

@@ -215,12 +215,9 @@ def _pixels(pdf: bytes) -> list[bytes]:
     return [document[i].render(scale=2).to_pil().tobytes() for i in range(len(document))]
 
 
-@pytest.mark.parametrize("bleed", [0.0, 9.0])
-def test_the_cards_short_user_agent_stylesheet_prints_what_the_full_one_does(repo, bleed):
-    """Cards are laid out with their own short user-agent stylesheet (``ua.css``) for
-    speed. Every kind of card (each variant, crippled, stat blocks, the backs), laid out with
-    it and with WeasyPrint's full HTML5 one, must give the same pixels; a template tag that
-    relies on a default ``ua.css`` lacks fails here."""
+@pytest.fixture(scope="module")
+def every_kind_of_card(repo) -> list[str]:
+    """The HTML of every kind of card: each variant, crippled, stat blocks, the backs."""
     htmls = []
     for name, variant in VARIANTS.items():
         units = [repo.units[u] for u in DENSE if u in repo.units]
@@ -229,7 +226,15 @@ def test_the_cards_short_user_agent_stylesheet_prints_what_the_full_one_does(rep
         if name == "large-map":
             views += [cards.statblock_view(block, variant) for block in cards.large_map_stat_blocks()]
         htmls += [str(cards.render_card_html(v)) for v in views] + [str(cards.render_back_html(variant))]
-    deck = cards.render_deck_html([Markup(h) for h in htmls], "cards", bleed)
+    return htmls
+
+
+@pytest.mark.parametrize("bleed", [0.0, 9.0])
+def test_cards_laid_out_the_fast_way_print_what_weasyprints_own_way_does(every_kind_of_card, bleed):
+    """For speed, card documents are read by expat and styled with their own short
+    user-agent stylesheet (``ua.css``). Every kind of card, laid out so and the way WeasyPrint
+    does by default (tinyhtml5, its full HTML5 stylesheet), must give the same pixels; a
+    template tag that relies on a default ``ua.css`` lacks fails here."""
     from weasyprint import (
         HTML,
         UA_STYLESHEET,  # type: ignore[attr-defined]
@@ -237,9 +242,66 @@ def test_the_cards_short_user_agent_stylesheet_prints_what_the_full_one_does(rep
 
     lean = cards._card_document_class()
     assert lean is not HTML and UA_STYLESHEET not in lean._ua_stylesheets(object.__new__(lean))
-    short = cards._layout(deck).write_pdf()
-    full = cards._layout(deck, full_user_agent_stylesheet=True).write_pdf()
-    if short == full:  # the same bytes: the same pixels
+    deck = cards.render_deck_html([Markup(h) for h in every_kind_of_card], "cards", bleed)
+    fast = cards._layout(deck).write_pdf()
+    reference = cards._layout(deck, reference=True).write_pdf()
+    if fast == reference:  # the same bytes: the same pixels
         return
-    differing = [i for i, (a, b) in enumerate(zip(_pixels(short), _pixels(full), strict=True)) if a != b]
-    assert not differing, [htmls[i][:160] for i in differing]
+    differing = [i for i, (a, b) in enumerate(zip(_pixels(fast), _pixels(reference), strict=True)) if a != b]
+    assert not differing, [every_kind_of_card[i][:160] for i in differing]
+
+
+def _tree_lines(element, depth: int = 0) -> list[str]:
+    """An element tree as lines: tag, attributes, text and tail, indented by depth. tinyhtml5
+    keeps an SVG's ``xmlns`` as an attribute, expat as its namespace: the attribute is left out."""
+    xmlns = "{http://www.w3.org/2000/xmlns/}xmlns"
+    attributes = sorted((k, v) for k, v in element.attrib.items() if k != xmlns)
+    lines = ["  " * depth + f"{element.tag} {attributes} text={element.text!r} tail={element.tail!r}"]
+    for child in element:
+        lines += _tree_lines(child, depth + 1)
+    return lines
+
+
+@pytest.mark.parametrize("bleed", [0.0, 9.0])
+def test_card_templates_are_xml_that_expat_reads_as_tinyhtml5_reads_the_html(every_kind_of_card, bleed):
+    """The fast path is only taken when expat can read the document, and it must then build
+    the tree tinyhtml5 builds: an implicit ``tbody``, an unclosed ``col`` or a named entity in a
+    template fails here (or silently slows every card down)."""
+    import tinyhtml5
+
+    deck = cards.render_deck_html([Markup(h) for h in every_kind_of_card], "cards", bleed)
+    tree = cards.parse_as_xml(deck)
+    assert tree is not None, "a card template is not well-formed XML"
+    assert _tree_lines(tree) == _tree_lines(tinyhtml5.parse(deck, namespace_html_elements=False))
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        ("HMS Cossack", "HMS\x0bCossack"),  # a character XML forbids, in text
+        ('class="body"', 'class="body\n"'),  # XML reads a line break in an attribute as a space
+        ("</tbody>", ""),  # not well-formed: HTML closes the body itself
+    ],
+)
+def test_a_card_expat_cannot_read_as_html_reads_it_is_read_by_tinyhtml5(every_kind_of_card, odd):
+    """Data the templates did not foresee never changes what is printed: the document is
+    then read by tinyhtml5, as WeasyPrint would, and lays out the same."""
+    html = next(h for h in every_kind_of_card if odd[0] in h and "HMS Cossack" in h)
+    deck = cards.render_deck_html([Markup(html.replace(*odd))], "cards")
+    assert cards.parse_as_xml(deck) is None
+    assert cards._layout(deck).write_pdf() == cards._layout(deck, reference=True).write_pdf()
+
+
+def test_a_card_document_read_by_expat_has_what_one_read_by_tinyhtml5_has(every_kind_of_card):
+    """The fast path sets the attributes ``weasyprint.HTML.__init__`` sets; a WeasyPrint that
+    sets more fails here instead of failing on a card."""
+    from weasyprint import HTML
+
+    from wastools.render.fetcher import ProjectFetcher
+
+    deck = cards.render_deck_html([Markup(every_kind_of_card[0])], "cards")
+    base = (cards.CARD_DIR / "deck.html.j2").as_uri()
+    fast = cards._card_document_class()(string=deck, base_url=base, url_fetcher=ProjectFetcher())
+    own = HTML(string=deck, base_url=base, url_fetcher=ProjectFetcher())
+    assert set(vars(fast)) == set(vars(own))
+    assert (fast.base_url, fast.media_type) == (own.base_url, own.media_type)

@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -317,11 +317,12 @@ def build(
     alongside: Callable[[], Any] | None = None,
     pool: WorkerPool | None = None,
 ) -> BuildReport:
-    """Makes every stale output. ``alongside`` (the site) runs in the main process once the
-    card faces are cached, while the workers make the sheets, decks and packs; what it
-    returns is kept in ``report.alongside`` and its time under the stage "site". A ``pool``
-    given is used (and left open); else the build makes its own."""
+    """Makes every stale output. ``alongside`` (the site) runs on a thread of the main process
+    once the card faces are written, while the workers lay them out and make the sheets,
+    decks and packs; what it returns is kept in ``report.alongside`` and its time under the
+    stage "site". A ``pool`` given is used (and left open); else the build makes its own."""
     report = BuildReport()
+    beside = _Alongside(alongside)
     if load_seconds is not None:
         report.timed("load and validate", load_seconds)
     manifest_path = out / "manifest.json"
@@ -382,7 +383,7 @@ def build(
         report.timed("adapt and card views", time.perf_counter() - adapting)
         tracker.add(len(stale) + len(stale_packs) + len(stale_calibrations))
         laying_out = time.perf_counter()
-        cards = _make_cards(card_sets, out, writer, report, pool, tracker)
+        cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=beside.start)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         cache = out / ".cache" / "cards"
         jobs: list[tuple[str, str, Job]] = []
@@ -419,9 +420,7 @@ def build(
         deck_files = {d.rel for d in decks}
         making = time.perf_counter()
         results = pool.map(_run, [j[2] for j in jobs])  # every job is queued: the workers start on them
-        if alongside is not None:
-            report.alongside = alongside()
-            report.timed("site", time.perf_counter() - making)
+        beside.finish(report)
         for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, results, strict=True):
             report.timed(stage_name(job[0]), seconds)
             writer.write(out / rel, pdf)
@@ -443,6 +442,7 @@ def build(
             writer.write(manifest_path, text)
         writer.write(out / ".cache" / "build-report.json", (json.dumps(report.to_json(), indent=2) + "\n").encode())
     finally:
+        beside.wait()  # a failed build still lets the site finish before it returns
         tempfile.tempdir = saved_tmp[0]
         if saved_tmp[1] is None:
             os.environ.pop("TMPDIR", None)
@@ -452,6 +452,44 @@ def build(
             pool.close()
         writer.close()
     return report
+
+
+class _Alongside:
+    """A step run on a thread of the main process (the site): the main thread mostly waits for
+    the workers, so the step takes the main process's idle time instead of adding to the
+    build's. Started once the card faces it shows are written; ``finish`` keeps its result."""
+
+    def __init__(self, step: Callable[[], Any] | None):
+        self._step = step
+        self._executor: ThreadPoolExecutor | None = None
+        self._future: Future | None = None
+        self._seconds = 0.0
+
+    def start(self) -> None:
+        if self._step is None or self._future is not None:
+            return
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wastools-site")
+        self._future = self._executor.submit(self._timed, self._step)
+
+    def _timed(self, step: Callable[[], Any]) -> Any:
+        started = time.perf_counter()
+        try:
+            return step()
+        finally:
+            self._seconds = time.perf_counter() - started
+
+    def finish(self, report: BuildReport) -> None:
+        """Wait for the step (start it first if nothing started it) and keep what it returned;
+        an exception it raised is raised here."""
+        self.start()
+        if self._future is None:
+            return
+        report.alongside = self._future.result()
+        report.timed("site", self._seconds)
+
+    def wait(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
 
 
 def _read_manifest(path: Path) -> dict[str, dict]:
@@ -527,12 +565,29 @@ class CardSpec:
 def unit_card_key(repo: Repository, variant: Variant, params: dict, unit: Unit, bleed: float) -> str:
     """Everything a unit's card face depends on: the tool, the variant and its parameters,
     the unit and the catalogue entries it shows (nation, set, abilities)."""
+    return _key(code_fingerprint(), "card", variant.name, params, bleed, _unit_digest(repo, unit))
+
+
+_UNIT_DIGESTS: dict[int, tuple[Repository, Unit, str]] = {}
+
+
+def _unit_digest(repo: Repository, unit: Unit) -> str:
+    """A digest of the unit and the catalogue entries its cards show. A build keys each unit's
+    card in every variant, and the site does again: computed once per unit (the repr of a
+    unit is most of a key's cost), remembered by identity while the objects are alive."""
+    hit = _UNIT_DIGESTS.get(id(unit))
+    if hit is not None and hit[0] is repo and hit[1] is unit:
+        return hit[2]
     catalogue = (
         repr(repo.nations.get(unit.nation)),
         repr(repo.sets.get(unit.set)),
         [repr(repo.abilities.get(a.pattern)) for a in unit.abilities],
     )
-    return _key(code_fingerprint(), "card", variant.name, params, bleed, repr(unit), catalogue)
+    digest = _key(repr(unit), catalogue)
+    if len(_UNIT_DIGESTS) > 20_000:  # a long-lived process (tests) that loads many repositories
+        _UNIT_DIGESTS.clear()
+    _UNIT_DIGESTS[id(unit)] = (repo, unit, digest)
+    return digest
 
 
 def _unit_view(repo: Repository, variant: Variant, params: dict, unit: Unit):
@@ -585,12 +640,14 @@ def _make_cards(
     report: BuildReport,
     pool: WorkerPool,
     tracker: _Tracker,
+    then: Callable[[], None] | None = None,
 ) -> dict[str, list[str]]:
     """Cache keys of every card of every set, in order; lays out the cards not cached yet.
     Beside each cached card, ``<key>.json`` keeps what the build report says of it and
     ``<key>.html`` its face, which the site shows instead of sizing the card again.
     A batch goes to the workers as soon as its cards are sized, so the main process sizes
-    the next ones while the workers lay out the first."""
+    the next ones while the workers lay out the first. ``then`` is called once every face
+    is written and sent, before the layouts come back."""
     cache = out / ".cache" / "cards"
     planned = {name: [spec.key for spec in specs] for name, (specs, _bleed) in card_sets.items()}
     missing: dict[str, tuple[CardSpec, float]] = {}
@@ -616,11 +673,14 @@ def _make_cards(
             htmls[key], metas[key] = view, {}
         else:
             htmls[key], metas[key] = str(card_render.render_card_html(view)), _card_meta(view)
+        writer.write(cache / f"{key}.html", htmls[key].encode(), durable=False)
         batch = pending.setdefault(bleed, [])  # one bleed per batch
         batch.append(CardJob(key, htmls[key], bleed))
         if len(batch) == size:
             futures.append(pool.submit(_run, (_render_batch, (pending.pop(bleed),))))
     futures += [pool.submit(_run, (_render_batch, (batch,))) for batch in pending.values()]
+    if then is not None:
+        then()
     for name, keys in planned.items():
         if name in VARIANTS:
             text = report.card_text.setdefault(name, CardText())
@@ -633,7 +693,6 @@ def _make_cards(
         for key, pdf in result:
             if metas.get(key):
                 writer.write(cache / f"{key}.json", json.dumps(metas[key], sort_keys=True).encode(), durable=False)
-            writer.write(cache / f"{key}.html", htmls[key].encode(), durable=False)
             writer.write(cache / f"{key}.pdf", pdf, durable=False)
         tracker.tick(len(result))
     return planned

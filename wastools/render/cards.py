@@ -7,6 +7,7 @@ out once at its chosen size (tests check that nothing overflows and nothing is u
 
 from __future__ import annotations
 
+import atexit
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -179,6 +180,9 @@ def _card_stylesheet():
     from .fetcher import ProjectFetcher
 
     fonts = FontConfiguration()
+    # dropped before the interpreter tears its modules down, or FontConfiguration's clean-up
+    # (removing its folder of fonts) fails with a message at exit
+    atexit.register(_card_stylesheet.cache_clear)
     return CSS(url=(CARD_DIR / "card.css").as_uri(), url_fetcher=ProjectFetcher(), font_config=fonts), fonts
 
 

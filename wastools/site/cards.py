@@ -11,6 +11,7 @@ cards it touches, and a cold build spreads them over the cores.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -58,7 +59,10 @@ def _make(repo: Repository, jobs: list[Job], workers: int) -> list[str]:
         return [_html(repo, job) for job in jobs]
     size = max(1, len(jobs) // (workers * 4))
     chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(repo,)) as pool:
+    # spawned, not forked: the build runs the site on a thread, and forking a process that
+    # has threads can copy a lock held by another thread
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(repo,), mp_context=spawn) as pool:
         return [html for chunk in pool.map(_batch, chunks) for html in chunk]
 
 

@@ -16,3 +16,35 @@ def test_every_output_job_has_a_plain_stage_name(repo):
     for fn in functions:
         name = builder.stage_name(fn)
         assert not name.startswith("_") and name == builder.STAGES[fn.__name__], fn.__name__
+
+
+def test_the_site_step_runs_beside_the_card_layout_and_its_result_is_kept(repo, tmp_path):
+    """``alongside`` (the site) starts once the card faces are sent, on a thread, so it runs
+    while the workers lay them out: each card's face is on disk when it starts."""
+    import threading
+
+    seen: dict = {}
+
+    def step():
+        cache = tmp_path / "build" / ".cache" / "cards"
+        seen["thread"] = threading.current_thread() is not threading.main_thread()
+        seen["faces"] = len(list(cache.glob("*.html")))
+        return "site written"
+
+    selection = builder.Selection(("standard",), units=("hms-cossack",))
+    options = builder.Options(papers=("letter",), jobs=1)
+    report = builder.build(repo, tmp_path, tmp_path / "build", selection, options, alongside=step)
+    assert report.alongside == "site written" and seen["thread"]
+    assert seen["faces"] >= report.cards_rendered > 0
+    assert "site" in report.stages
+
+
+def test_an_error_in_the_site_step_stops_the_build_with_that_error(repo, tmp_path):
+    import pytest
+
+    def step():
+        raise RuntimeError("the site could not be written")
+
+    selection = builder.Selection(("standard",), units=("hms-cossack",))
+    with pytest.raises(RuntimeError, match="could not be written"):
+        builder.build(repo, tmp_path, tmp_path / "build", selection, builder.Options(jobs=1), alongside=step)

@@ -213,3 +213,25 @@ def test_aids_and_packs_build(repo, tmp_path):
     assert any(": plan of the whole map (" in t for t in texts)  # the map
     with pdfplumber.open(tmp_path / "scenarios" / "denmark-strait-1941.pdf") as pdf:
         assert "Bismarck" in pdf.pages[0].extract_text()
+
+
+def test_a_pack_made_again_takes_its_map_from_the_cache_and_is_the_same(repo, tmp_path, monkeypatch):
+    """A unit change remakes a pack's briefing and cards; its map part, which no unit
+    changes, comes from build/.cache/parts, and the pack is byte for byte what it was."""
+    from wastools import build as builder
+    from wastools.render import scenario_pack
+
+    selection = builder.Selection(variants=("hex",), units=("hms-cossack",))
+    options = builder.Options(papers=("letter",), jobs=2)
+    builder.build(repo, DATA, tmp_path, selection, options)
+    pack = tmp_path / "scenarios" / "savo-island-1942.pdf"
+    first = pack.read_bytes()
+    assert list((tmp_path / ".cache" / "parts").glob("*.pdf"))
+    pack.unlink()
+
+    def no_map(*_args):
+        raise AssertionError("the map part was made again")
+
+    monkeypatch.setattr(scenario_pack, "_map_part", no_map)  # the workers fork after this
+    builder.build(repo, DATA, tmp_path, selection, options)
+    assert pack.read_bytes() == first

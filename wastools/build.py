@@ -386,11 +386,19 @@ def build(
         cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=beside.start)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         cache = out / ".cache" / "cards"
+        parts_cache = out / ".cache" / "parts"
         jobs: list[tuple[str, str, Job]] = []
         for rel, key, scenario, paper in stale_packs:
             paths = [str(cache / f"{k}.pdf") for k in cards["scenario:" + scenario.id]]
             jobs.append(
-                (rel, key, (_scenario_pack, (scenario, paths, paper, options.profile, key, options.colour_maps)))
+                (
+                    rel,
+                    key,
+                    (
+                        _scenario_pack,
+                        (scenario, paths, paper, options.profile, key, options.colour_maps, str(parts_cache)),
+                    ),
+                )
             )
         for deck in stale:
             deck.text = report.card_text.get(deck.variant.name)
@@ -843,11 +851,39 @@ def scenario_cards(repo: Repository, scenario) -> list[CardSpec]:
 
 
 def _scenario_pack(
-    scenario, card_paths: list[str], paper: str, profile, key: str, colour: bool = False
+    scenario, card_paths: list[str], paper: str, profile, key: str, colour: bool = False, parts: str | None = None
 ) -> tuple[bytes, int]:
+    """Worker: a scenario pack; its map part is kept in the folder ``parts`` (a unit change
+    remakes the briefing and the cards, not the map)."""
     from .render.scenario_pack import scenario_pack_pdf
 
-    return scenario_pack_pdf(scenario, [Path(p).read_bytes() for p in card_paths], paper, profile, key, colour)
+    remember = partial(_remembered, Path(parts)) if parts else None
+    cards = [Path(p).read_bytes() for p in card_paths]
+    return scenario_pack_pdf(scenario, cards, paper, profile, key, colour, remember=remember)
+
+
+def _remembered(folder: Path, inputs: tuple, make: Callable[[], bytes]) -> bytes:
+    """A part of an output, kept in ``folder`` under a key of everything that makes it (their
+    reprs, and the code): read when there, else made and kept. A cache entry is only a
+    speed-up: one that cannot be read or written is made again."""
+    path = folder / f"{_key(code_fingerprint(), [repr(i) for i in inputs])}.pdf"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    data = make()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".part-")
+    except OSError:
+        return data
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(name, path)
+    except OSError:
+        Path(name).unlink(missing_ok=True)
+    return data
 
 
 # --- rulers, maps and counters -----------------------------------------------------------------

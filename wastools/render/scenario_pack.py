@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -427,6 +429,10 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
     return out.getvalue()
 
 
+def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering, area, note: str) -> bytes:
+    return map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=note)[0]
+
+
 def scenario_pack_pdf(
     s: Scenario,
     card_pdfs: list[bytes],
@@ -434,9 +440,12 @@ def scenario_pack_pdf(
     profile: PrinterProfile = PrinterProfile(),
     key: str | None = None,
     colour: bool = False,
+    remember: Callable[[tuple, Callable[[], bytes]], bytes] | None = None,
 ) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
-    area, numbered as pages of this PDF (``colour``: a blue sea and sandy land)."""
+    area, numbered as pages of this PDF (``colour``: a blue sea and sandy land).
+    ``remember(inputs, make)`` may keep the map part under its inputs: it does not change
+    when a unit does, but the briefing (which lists the units) and the cards do."""
     from pypdf import PdfReader
 
     briefing = briefing_pdf(s, paper)
@@ -446,5 +455,21 @@ def scenario_pack_pdf(
     spec = dataclasses.replace(spec, features=features(s, to_map))
     area = play_area(s, spec, to_map)
     numbering = Numbering(first=before + 1)
-    the_map = map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=map_note(s, area))[0]
+    note = map_note(s, area)
+    # the map is drawn from the scenario file alone (no unit data): it is keyed by that file
+    inputs = (
+        "scenario map",
+        s.id,
+        s.variant,
+        s.parameters,
+        s.map_unit,
+        s.data,
+        paper,
+        profile,
+        colour,
+        numbering,
+        note,
+    )
+    make = partial(_map_part, spec, paper, profile, colour, numbering, area, note)
+    the_map = remember(inputs, make) if remember is not None else make()
     return assemble([briefing, cards, the_map], s.title, key)

@@ -306,3 +306,33 @@ def test_a_full_build_hands_its_cards_to_the_site(cli, tmp_path, monkeypatch):
     units = sorted(p.stem for p in (out / "site" / "units").glob("*.html"))
     assert units and sorted(made) == [(u, "standard") for u in units]
     assert len(list((out / ".cache" / "cards").glob("*.html"))) == len(list((out / ".cache" / "cards").glob("*.pdf")))
+
+
+def test_a_unit_change_renders_only_that_units_page_and_the_site_is_what_a_fresh_render_gives(
+    repo, tmp_path, monkeypatch
+):
+    """Unit pages are kept in build/.cache/site-pages under a key of what they show: after a
+    change to one unit only its page is rendered again, and every file equals a render
+    that keeps nothing."""
+    from wastools.site import data as site_data
+
+    spec = small_spec(repo)
+    pages = tmp_path / "pages"
+    rendered: list[str] = []
+    unit_page = site_data.unit_page
+
+    def counting(repo, unit, *args):
+        rendered.append(unit.id)
+        return unit_page(repo, unit, *args)
+
+    monkeypatch.setattr(site_data, "unit_page", counting)
+    first, _ = render_site(repo, spec, pages=pages)
+    assert len(rendered) == len(spec.units)
+    rendered.clear()
+    changed = dataclasses.replace(repo.units["uss-bagley-dd-386"], points=99)
+    edited = dataclasses.replace(repo, units=dict(repo.units, **{"uss-bagley-dd-386": changed}))
+    units = tuple(changed if u.id == changed.id else u for u in spec.units)
+    again, _ = render_site(edited, SiteSpec(units, spec.variants), pages=pages)
+    assert rendered == ["uss-bagley-dd-386"]
+    fresh, _ = render_site(edited, SiteSpec(units, spec.variants))
+    assert again == fresh and again["units/uss-bagley-dd-386.html"] != first["units/uss-bagley-dd-386.html"]

@@ -65,10 +65,13 @@ def render_site(
     workers: int = 1,
     prune: bool = False,
     decks: tuple[Path, float] | None = None,
+    pages: Path | None = None,
 ) -> tuple[dict[str, bytes], SiteReport]:
     """Every file of the site by its path inside the site folder; card faces come from the
     build's card cache ``decks`` or from ``cache`` (a folder) where current, the rest are
-    made on ``workers`` processes."""
+    made on ``workers`` processes. With ``pages`` (a folder), each unit page is kept there
+    under a key of everything it shows and is not rendered again while that is unchanged
+    (a one-unit change renders one unit page, not 289)."""
     report = SiteReport()
     skipped = [u.id for u in spec.units if not safe_id(u.id)]
     units = [u for u in spec.units if safe_id(u.id)]
@@ -96,10 +99,19 @@ def render_site(
         **common,
     )
     cards = site_cards(repo, data.card_jobs(spec), cache, workers, prune, decks)
+    kept = _PageCache(pages, [spec_digest(spec), common, [(s.id, s.title) for s in scenarios.values()]])
+    faces: dict[str, list] = {}
+    for (unit_id, name), html in sorted(cards.items()):
+        faces.setdefault(unit_id, []).append((name, str(html)))
     for unit in units:
-        files[f"units/{unit.id}.html"] = _render(
-            "unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios, cards), **common
-        )
+        key = kept.key(_unit_page_inputs(repo, unit, scenarios, faces.get(unit.id, [])))
+        page = kept.get(key)
+        if page is None:
+            page = _render(
+                "unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios, cards), **common
+            )
+            kept.put(key, page)
+        files[f"units/{unit.id}.html"] = page
     for variant, params in spec.variants:
         files[f"variants/{variant.name}.html"] = _render(
             "variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common
@@ -116,6 +128,57 @@ def render_site(
     report.files = len(files)
     report.skipped_ids = tuple(skipped)
     return files, report
+
+
+def _unit_page_inputs(repo: Repository, unit, scenarios: dict[str, Any], faces: list) -> list:
+    """Everything ``data.unit_page`` reads besides the code and the variants: the unit and
+    its catalogue entries, its card faces, and the scenarios it is in."""
+    from ..build import _unit_digest
+
+    scenario_ids = [s.id for s in scenarios.values() if any(u.id == unit.id for u in s.units())]
+    return [_unit_digest(repo, unit), faces, scenario_ids]
+
+
+def spec_digest(spec: SiteSpec) -> list:
+    return [(v.name, sorted((k, str(p)) for k, p in params.items())) for v, params in spec.variants]
+
+
+class _PageCache:
+    """Rendered pages kept in a folder under a key of their inputs, the code (the site's, the
+    variants') and the tool's version; ``folder`` None keeps nothing. Only a speed-up: an
+    entry that cannot be read or written is rendered again."""
+
+    def __init__(self, folder: Path | None, shared: list):
+        from ..build import code_fingerprint
+
+        self.folder = folder
+        self._base = json.dumps([__version__, code_fingerprint(), site_fingerprint(), shared], default=str)
+
+    def key(self, inputs: list) -> str:
+        return hashlib.sha256((self._base + json.dumps(inputs, default=str)).encode()).hexdigest()
+
+    def get(self, key: str) -> bytes | None:
+        if self.folder is None:
+            return None
+        try:
+            return (self.folder / f"{key}.html").read_bytes()
+        except OSError:
+            return None
+
+    def put(self, key: str, page: bytes) -> None:
+        if self.folder is None:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(dir=self.folder, prefix=".page-")
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(page)
+            os.replace(name, self.folder / f"{key}.html")
+        except OSError:
+            Path(name).unlink(missing_ok=True)
 
 
 def site_fingerprint() -> str:
@@ -215,7 +278,9 @@ def build_site(
         and key_file.read_text().strip() == key
     ):
         return SiteReport()
-    files, report = render_site(repo, spec, out / ".cache" / "site-cards", workers, prune, decks)
+    files, report = render_site(
+        repo, spec, out / ".cache" / "site-cards", workers, prune, decks, pages=out / ".cache" / "site-pages"
+    )
     report.changed = write_site(files, target)
     key_file.parent.mkdir(parents=True, exist_ok=True)
     key_file.write_text(key + "\n")

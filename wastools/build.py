@@ -1171,8 +1171,10 @@ def _start_worker(tmp: str) -> None:
     use, once, before the first job arrives."""
     tempfile.tempdir = os.environ["TMPDIR"] = tmp
     import pikepdf  # noqa: F401
-    import pypdf  # noqa: F401
     from reportlab.pdfgen import canvas  # noqa: F401
+
+    # not pypdf: only the player aids use it, no job of a one-unit change does, and it takes a
+    # fifth of a second to import
 
     # a first layout makes cffi parse the C types WeasyPrint uses (a third of a second),
     # which every card batch and pack would otherwise pay in its first job

@@ -145,6 +145,36 @@ def bars_overlay(page: Page) -> bytes:
     return buf.getvalue()
 
 
+def with_check_bars(pdf: bytes) -> tuple[bytes, int]:
+    """``stamp_check_bars`` for a laid-out PDF given as bytes, with pikepdf (qpdf copies the
+    page content without parsing it, and no second PDF library is loaded); returns (pdf,
+    pages)."""
+    import pikepdf
+
+    from .sheets import _save
+
+    document = pikepdf.open(io.BytesIO(pdf))
+    if "/Info" in document.trailer:  # WeasyPrint's dates: the joined PDF gets its own metadata
+        del document.trailer["/Info"]
+    overlays: dict[tuple[float, float], Any] = {}
+    sources = []
+    try:
+        for page in document.pages:
+            box = page.mediabox
+            size = (round(float(box[2]) - float(box[0]), 2), round(float(box[3]) - float(box[1]), 2))
+            if size not in overlays:
+                sources.append(pikepdf.open(io.BytesIO(bars_overlay(Page(*size)))))
+                overlays[size] = document.copy_foreign(sources[-1].pages[0].as_form_xobject())
+            # as Page.add_overlay does, but under a fixed name (it picks a random one)
+            page.add_resource(overlays[size], pikepdf.Name.XObject, pikepdf.Name("/WastoolsBars"))
+            page.contents_add(b"q\n", prepend=True)
+            page.contents_add(b"\nQ\nq /WastoolsBars Do Q\n")
+        return _save(document), len(document.pages)
+    finally:
+        for source in sources:
+            source.close()
+
+
 def stamp_check_bars(writer) -> None:
     """Add the check bars to every page of a laid-out document (aids, briefings), whose
     margins (at least 36 pt) leave the bands free for them."""

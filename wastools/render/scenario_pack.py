@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 import math
 from collections.abc import Callable
 from functools import partial
@@ -29,7 +28,7 @@ from .maps import (
     sector_name,
     square_map,
 )
-from .pages import stamp_check_bars
+from .pages import with_check_bars
 from .sheets import PrinterProfile, assemble, impose, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
@@ -406,6 +405,11 @@ def _paragraphs(text: str | None) -> list[str]:
 
 
 def briefing_pdf(s: Scenario, paper: str) -> bytes:
+    return _briefing(s, paper)[0]
+
+
+def _briefing(s: Scenario, paper: str) -> tuple[bytes, int]:
+    """The briefing pages, with the check bars in their margins; returns (pdf, pages)."""
     from weasyprint import HTML
 
     from .fetcher import ProjectFetcher
@@ -418,15 +422,8 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
     html = env.get_template("pack.html.j2").render(
         s=briefing_view(s), variant=VARIANTS[s.variant], page=PAGE_SIZES[paper]
     )
-    from pypdf import PdfReader, PdfWriter
-
     pdf = HTML(string=html, base_url=(SCENARIO_DIR / "pack.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
-    writer = PdfWriter()
-    writer.append(PdfReader(io.BytesIO(pdf)))
-    stamp_check_bars(writer)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    return with_check_bars(pdf)
 
 
 def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering, area, note: str) -> bytes:
@@ -446,11 +443,9 @@ def scenario_pack_pdf(
     area, numbered as pages of this PDF (``colour``: a blue sea and sandy land).
     ``remember(inputs, make)`` may keep the map part under its inputs: it does not change
     when a unit does, but the briefing (which lists the units) and the cards do."""
-    from pypdf import PdfReader
-
-    briefing = briefing_pdf(s, paper)
+    briefing, briefing_pages = _briefing(s, paper)
     cards, card_pages = impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)
-    before = len(PdfReader(io.BytesIO(briefing)).pages) + card_pages
+    before = briefing_pages + card_pages
     spec, to_map = map_spec(s)
     spec = dataclasses.replace(spec, features=features(s, to_map))
     area = play_area(s, spec, to_map)

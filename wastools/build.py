@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, repository, signed_pickle
+from .cache_entry import write_entry
 from .model import Repository, Unit
 from .render import card_fit, sheets
 from .render import cards as card_render
@@ -881,17 +882,7 @@ def _remembered(folder: Path, inputs: tuple, make: Callable[[], bytes]) -> bytes
     except OSError:
         pass
     data = make()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(dir=folder, prefix=".part-")
-    except OSError:
-        return data
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(name, path)
-    except OSError:
-        Path(name).unlink(missing_ok=True)
+    write_entry(path, data)
     return data
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from dataclasses import asdict
 from functools import lru_cache
 from importlib import metadata
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__, signed_pickle
+from ..cache_entry import write_entry
 from ..resources import PACKAGE
 from ..yamlio import Limits
 
@@ -107,17 +107,7 @@ class FileCache:
         blob = signed_pickle.dumps(value)
         if self.folder is None or blob is None:
             return
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(dir=self.folder, prefix=".entry-")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(blob)
-                os.replace(name, self.folder / f"{key}.pickle")
-            except BaseException:
-                Path(name).unlink(missing_ok=True)
-                raise
-        except OSError:
+        if not write_entry(self.folder / f"{key}.pickle", blob):
             self.folder = None  # read-only or full: carry on without a cache
 
 

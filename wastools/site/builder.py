@@ -24,6 +24,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from .. import __version__
+from ..cache_entry import write_entry
 from ..model import Repository
 from ..variants import VARIANTS
 from . import data
@@ -166,19 +167,8 @@ class _PageCache:
             return None
 
     def put(self, key: str, page: bytes) -> None:
-        if self.folder is None:
-            return
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(dir=self.folder, prefix=".page-")
-        except OSError:
-            return
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(page)
-            os.replace(name, self.folder / f"{key}.html")
-        except OSError:
-            Path(name).unlink(missing_ok=True)
+        if self.folder is not None:
+            write_entry(self.folder / f"{key}.html", page)
 
 
 def site_fingerprint() -> str:

@@ -12,14 +12,13 @@ cards it touches, and a cold build spreads them over the cores.
 from __future__ import annotations
 
 import multiprocessing
-import os
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
+from ..cache_entry import write_entry
 from ..model import Repository, Unit
 from ..render import cards as card_render
 from ..variants import VARIANTS
@@ -112,8 +111,4 @@ def _read(path: Path) -> str | None:
 
 
 def _store(path: Path, html: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(html)
-    os.replace(name, path)
+    write_entry(path, html.encode("utf-8"))

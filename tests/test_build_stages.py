@@ -48,3 +48,21 @@ def test_an_error_in_the_site_step_stops_the_build_with_that_error(repo, tmp_pat
     selection = builder.Selection(("standard",), units=("hms-cossack",))
     with pytest.raises(RuntimeError, match="could not be written"):
         builder.build(repo, tmp_path, tmp_path / "build", selection, builder.Options(jobs=1), alongside=step)
+
+
+def test_sheets_that_read_no_data_are_started_early_and_come_out_the_same(repo, tmp_path):
+    """The boards, rulers and counters are started while the data is still being validated
+    (``HeadStart``); the build takes their results, and writes what a build without the
+    head start writes."""
+    selection = builder.Selection(("hex",), units=("hms-cossack",))
+    options = builder.Options(papers=("letter",), jobs=2)
+    with builder.WorkerPool(2, tmp_path) as pool:
+        head = builder.HeadStart()
+        head.start(pool, tmp_path / "early", selection, options)
+        boards = {rel for rel, _key, _job in builder.board_targets(selection, options)}
+        assert set(head.jobs) == boards and "hex/map-hex.pdf" in boards
+        builder.build(repo, DATA, tmp_path / "early", selection, options, pool=pool, head_start=head)
+    assert not head.jobs  # every result was taken
+    builder.build(repo, DATA, tmp_path / "plain", selection, options)
+    for rel in boards:
+        assert (tmp_path / "early" / rel).read_bytes() == (tmp_path / "plain" / rel).read_bytes(), rel

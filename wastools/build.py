@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -318,11 +319,13 @@ def build(
     load_seconds: float | None = None,
     alongside: Callable[[], Any] | None = None,
     pool: WorkerPool | None = None,
+    head_start: HeadStart | None = None,
 ) -> BuildReport:
     """Makes every stale output. ``alongside`` (the site) runs on a thread of the main process
     once the card faces are written, while the workers lay them out and make the sheets,
     decks and packs; what it returns is kept in ``report.alongside`` and its time under the
-    stage "site". A ``pool`` given is used (and left open); else the build makes its own."""
+    stage "site". A ``pool`` given is used (and left open); else the build makes its own.
+    ``head_start``: the sheets that read no data, started while the data was validated."""
     report = BuildReport()
     beside = _Alongside(alongside)
     if load_seconds is not None:
@@ -426,10 +429,20 @@ def build(
             if not _current(out, t[0], t[1], previous, report)
         ]
         tracker.add(len(stale_sheets))
-        jobs += stale_sheets
+        started: dict[str, Future] = {}  # made while the data was validated (see HeadStart)
+        for rel, key, _job in stale_sheets:
+            future = head_start.take(rel, key) if head_start is not None else None
+            if future is not None:
+                started[rel] = future
+        jobs += [t for t in stale_sheets if t[0] not in started]
+        jobs += [t for t in stale_sheets if t[0] in started]  # last: their results are on the way
         deck_files = {d.rel for d in decks}
         making = time.perf_counter()
-        results = pool.map(_run, [j[2] for j in jobs])  # every job is queued: the workers start on them
+        fresh = [j for j in jobs if j[0] not in started]
+        results = itertools.chain(
+            pool.map(_run, [j[2] for j in fresh]),  # every job is queued: the workers start on them
+            (started[j[0]].result() for j in jobs if j[0] in started),
+        )
         beside.finish(report)
         for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, results, strict=True):
             report.timed(stage_name(job[0]), seconds)
@@ -518,19 +531,24 @@ def _read_manifest(path: Path) -> dict[str, dict]:
 
 
 def _current(out: Path, rel: str, key: str, previous: dict, report: BuildReport) -> bool:
+    if _is_current(out, rel, key, previous):
+        report.outputs[rel] = previous[rel]
+        report.unchanged += 1
+        return True
+    return False
+
+
+def _is_current(out: Path, rel: str, key: str, previous: dict) -> bool:
+    """The output on disk is the one the manifest records, made under this key."""
     old = previous.get(rel)
     target = out / rel
-    if (
+    return bool(
         old
         and old.get("key") == key
         and target.exists()
         and target.stat().st_size == old.get("bytes")
         and _sha256(target.read_bytes()) == old["sha256"]
-    ):
-        report.outputs[rel] = old
-        report.unchanged += 1
-        return True
-    return False
+    )
 
 
 # --- cards -------------------------------------------------------------------------------
@@ -890,10 +908,11 @@ def _remembered(folder: Path, inputs: tuple, make: Callable[[], bytes]) -> bytes
 
 
 def sheet_targets(
-    repo: Repository, selection: Selection, options: Options, root: Path, moved: dict | None = None
+    repo: Repository | None, selection: Selection, options: Options, root: Path, moved: dict | None = None
 ) -> list[tuple[str, str, tuple]]:
     """(path, key, job) for every aid, ruler, map and counter sheet of the chosen variants.
-    A key hashes the job's arguments; aids also read the data, so theirs hashes the data."""
+    A key hashes the job's arguments; aids also read the data, so theirs hashes the data.
+    Without ``repo``, only the sheets that read no data (``board_targets``)."""
     out: list = []
     aids = []
     poster_keys: dict[str, tuple] = {}
@@ -971,7 +990,7 @@ def sheet_targets(
                         ),
                     )
                 )
-            for scenario in repo.extra.get("scenarios", {}).values():
+            for scenario in (repo.extra.get("scenarios", {}) if repo is not None else {}).values():
                 if scenario.variant in chosen:
                     rel = f"scenarios/{scenario.id}-poster.pdf"
                     out.append((rel, (_scenario_poster, (scenario, options.profile, options.colour_maps))))
@@ -987,11 +1006,44 @@ def sheet_targets(
     jobs = [
         (rel, _key(code_fingerprint(), rel, job[0].__name__, poster_keys.get(rel, job[1])), job) for rel, job in out
     ]
-    jobs += [
-        (rel, _key(code_fingerprint(), rel, args, aid_content(repo, args[0], args[1], args[3])), (_aid, (repo,) + args))
-        for rel, args in aids
-    ]
+    if repo is not None:
+        jobs += [
+            (
+                rel,
+                _key(code_fingerprint(), rel, args, aid_content(repo, args[0], args[1], args[3])),
+                (_aid, (repo,) + args),
+            )
+            for rel, args in aids
+        ]
     return jobs
+
+
+def board_targets(selection: Selection, options: Options) -> list[tuple[str, str, tuple]]:
+    """The sheets that read no data: rulers, the boards and their posters, counters."""
+    return sheet_targets(None, selection, options, Path("."))
+
+
+class HeadStart:
+    """The sheets that read no data, made on the workers while the main process still
+    validates the data (one core is idle then); ``build`` takes their results instead of
+    making them again. Nothing is written until ``build`` writes every output."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, tuple[str, Job, Future]] = {}  # path -> (key, job, its result)
+
+    def start(self, pool: WorkerPool, out: Path, selection: Selection, options: Options) -> None:
+        previous = _read_manifest(out / "manifest.json")
+        for rel, key, job in board_targets(selection, options):
+            if not _is_current(out, rel, key, previous):
+                self.jobs[rel] = (key, job, pool.submit(_run, job))
+
+    def take(self, rel: str, key: str) -> Future | None:
+        """The result started for this output under this key, if any (taken once)."""
+        started = self.jobs.get(rel)
+        if started is None or started[0] != key:
+            return None
+        del self.jobs[rel]
+        return started[2]
 
 
 def aid_content(repo: Repository, variant: str, params: dict, moved: tuple = ()) -> str:

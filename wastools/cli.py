@@ -472,13 +472,22 @@ def build(
 
 
 def _build(ctx, root: Path, out_dir: Path, pool, started: float, settings, filters, roster, site_only) -> None:
-    """`wastools build` once its options are checked; the workers start as soon as the data
-    turns out to have changed (a no-op build never starts them)."""
+    """`wastools build` once its options are checked. The workers start as soon as the data
+    turns out to have changed (a no-op build never starts them), and make the sheets that
+    read no data while the main process validates it."""
     from . import build as builder
-    from .render.sheets import MM, PrinterProfile
 
     nations, sets, types, units, subset_name = filters
-    repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=pool.start)
+    selection = builder.Selection(tuple(settings["build.variants"]), nations, sets, types, units, subset_name)
+    options = _options(settings, pool.jobs)
+    head_start = builder.HeadStart()
+
+    def data_changed() -> None:  # the workers start, and make the sheets that read no data
+        pool.start()
+        if not (roster or site_only):
+            head_start.start(pool, out_dir, selection, options)
+
+    repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=data_changed)
     loaded = time.perf_counter()
     if repo is None:
         _print_problems(validation.errors if validation else [])
@@ -487,32 +496,10 @@ def _build(ctx, root: Path, out_dir: Path, pool, started: float, settings, filte
     _check_names("nation", "--nation", nations, repo.nations)
     _check_names("set", "--set", sets, repo.sets)
     _check_names("unit", "--unit", units, repo.units)
-    selection = builder.Selection(tuple(settings["build.variants"]), nations, sets, types, units, subset_name)
     if not selection.chosen_units(repo):
         raise click.UsageError(
             "the selection matches no unit: each filter narrows the one before (nation AND set AND type AND unit)"
         )
-    profile = PrinterProfile(
-        settings["printer.scale_x"],
-        settings["printer.scale_y"],
-        settings["printer.back_offset_x"] * MM,
-        settings["printer.back_offset_y"] * MM,
-        settings["printer.duplex_edge"],
-    )
-    overrides = tuple(
-        (variant, key, value)
-        for variant, pairs in sorted(settings.params().items())
-        for key, value in sorted(pairs.items())
-    )
-    options = builder.Options(
-        tuple(settings["build.papers"]),
-        profile,
-        settings["build.backs"],
-        settings["build.bleed"],
-        pool.jobs,
-        overrides,
-        colour_maps=settings["build.colour_maps"],
-    )
     from .site.commands import roster_step, site_step
 
     if roster:
@@ -530,6 +517,7 @@ def _build(ctx, root: Path, out_dir: Path, pool, started: float, settings, filte
         load_seconds=loaded - started,
         alongside=lambda: site_step(repo, root, out_dir, selection, options),
         pool=pool,
+        head_start=head_start,
     )
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     for rel in report.files:
@@ -549,6 +537,34 @@ def _build(ctx, root: Path, out_dir: Path, pool, started: float, settings, filte
         _print_problems(validation.errors)
         click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)
         ctx.exit(1)
+
+
+def _options(settings, jobs: int):
+    """The build's options from the settings (command line over wastools.toml)."""
+    from . import build as builder
+    from .render.sheets import MM, PrinterProfile
+
+    profile = PrinterProfile(
+        settings["printer.scale_x"],
+        settings["printer.scale_y"],
+        settings["printer.back_offset_x"] * MM,
+        settings["printer.back_offset_y"] * MM,
+        settings["printer.duplex_edge"],
+    )
+    overrides = tuple(
+        (variant, key, value)
+        for variant, pairs in sorted(settings.params().items())
+        for key, value in sorted(pairs.items())
+    )
+    return builder.Options(
+        tuple(settings["build.papers"]),
+        profile,
+        settings["build.backs"],
+        settings["build.bleed"],
+        jobs,
+        overrides,
+        colour_maps=settings["build.colour_maps"],
+    )
 
 
 def _progress_bar():

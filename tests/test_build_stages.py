@@ -9,7 +9,7 @@ from wastools import build as builder
 
 def test_every_output_job_has_a_plain_stage_name(repo):
     options = builder.Options()
-    jobs = builder.sheet_targets(repo, builder.Selection(), options, DATA)
+    jobs = builder.sheet_targets(repo, builder.Selection(), options)
     functions = {job[0] for _rel, _key, job in jobs}
     functions |= {builder._assemble_deck, builder._scenario_pack, builder._calibration}
     assert {"_square_poster", "_hex_poster", "_scenario_poster"} <= {f.__name__ for f in functions}

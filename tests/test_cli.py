@@ -211,7 +211,7 @@ def test_colour_maps_reach_every_map_job_and_change_its_key(repo):
     maps_of = {
         name: {
             rel: (key, job)
-            for rel, key, job in builder.sheet_targets(repo, selection, options, DATA)
+            for rel, key, job in builder.sheet_targets(repo, selection, options)
             if "/map-" in rel or rel.endswith("-poster.pdf")
         }
         for name, options in (("plain", plain), ("coloured", coloured))

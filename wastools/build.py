@@ -424,25 +424,20 @@ def build(
             for d in decks
         }
         stale_sheets = [
-            t
-            for t in sheet_targets(repo, selection, options, root, moved)
-            if not _current(out, t[0], t[1], previous, report)
+            t for t in sheet_targets(repo, selection, options, moved) if not _current(out, t[0], t[1], previous, report)
         ]
         tracker.add(len(stale_sheets))
-        started: dict[str, Future] = {}  # made while the data was validated (see HeadStart)
-        for rel, key, _job in stale_sheets:
-            future = head_start.take(rel, key) if head_start is not None else None
-            if future is not None:
-                started[rel] = future
-        jobs += [t for t in stale_sheets if t[0] not in started]
-        jobs += [t for t in stale_sheets if t[0] in started]  # last: their results are on the way
+        # the sheets that read no data may already be on the way (see HeadStart): they come last
+        started = [(t, head_start.take(t[0], t[1]) if head_start is not None else None) for t in stale_sheets]
+        jobs += [t for t, future in started if future is None]
+        early = [(t, future) for t, future in started if future is not None]
         deck_files = {d.rel for d in decks}
         making = time.perf_counter()
-        fresh = [j for j in jobs if j[0] not in started]
         results = itertools.chain(
-            pool.map(_run, [j[2] for j in fresh]),  # every job is queued: the workers start on them
-            (started[j[0]].result() for j in jobs if j[0] in started),
+            pool.map(_run, [j[2] for j in jobs]),  # every job is queued: the workers start on them
+            (future.result() for _t, future in early),
         )
+        jobs += [t for t, _future in early]
         beside.finish(report)
         for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, results, strict=True):
             report.timed(stage_name(job[0]), seconds)
@@ -908,7 +903,7 @@ def _remembered(folder: Path, inputs: tuple, make: Callable[[], bytes]) -> bytes
 
 
 def sheet_targets(
-    repo: Repository | None, selection: Selection, options: Options, root: Path, moved: dict | None = None
+    repo: Repository | None, selection: Selection, options: Options, moved: dict | None = None
 ) -> list[tuple[str, str, tuple]]:
     """(path, key, job) for every aid, ruler, map and counter sheet of the chosen variants.
     A key hashes the job's arguments; aids also read the data, so theirs hashes the data.
@@ -1020,7 +1015,7 @@ def sheet_targets(
 
 def board_targets(selection: Selection, options: Options) -> list[tuple[str, str, tuple]]:
     """The sheets that read no data: rulers, the boards and their posters, counters."""
-    return sheet_targets(None, selection, options, Path("."))
+    return sheet_targets(None, selection, options)
 
 
 class HeadStart:
@@ -1029,13 +1024,13 @@ class HeadStart:
     making them again. Nothing is written until ``build`` writes every output."""
 
     def __init__(self) -> None:
-        self.jobs: dict[str, tuple[str, Job, Future]] = {}  # path -> (key, job, its result)
+        self.jobs: dict[str, tuple[str, Future]] = {}  # output path -> (its key, its result)
 
     def start(self, pool: WorkerPool, out: Path, selection: Selection, options: Options) -> None:
         previous = _read_manifest(out / "manifest.json")
         for rel, key, job in board_targets(selection, options):
             if not _is_current(out, rel, key, previous):
-                self.jobs[rel] = (key, job, pool.submit(_run, job))
+                self.jobs[rel] = (key, pool.submit(_run, job))
 
     def take(self, rel: str, key: str) -> Future | None:
         """The result started for this output under this key, if any (taken once)."""
@@ -1043,7 +1038,7 @@ class HeadStart:
         if started is None or started[0] != key:
             return None
         del self.jobs[rel]
-        return started[2]
+        return started[1]
 
 
 def aid_content(repo: Repository, variant: str, params: dict, moved: tuple = ()) -> str:

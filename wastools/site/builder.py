@@ -141,6 +141,7 @@ def _unit_page_inputs(repo: Repository, unit, scenarios: dict[str, Any], faces: 
 
 
 def spec_digest(spec: SiteSpec) -> list:
+    """The chosen variants and their parameters, as keys record them."""
     return [(v.name, sorted((k, str(p)) for k, p in params.items())) for v, params in spec.variants]
 
 
@@ -189,7 +190,7 @@ def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
         site_fingerprint(),
         repo_fingerprint,
         [u.id for u in spec.units],
-        [(v.name, sorted((k, str(p)) for k, p in params.items())) for v, params in spec.variants],
+        spec_digest(spec),
     ]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 

@@ -1211,9 +1211,6 @@ def _start_worker(tmp: str) -> None:
     import pikepdf  # noqa: F401
     from reportlab.pdfgen import canvas  # noqa: F401
 
-    # not pypdf: only the player aids use it, no job of a one-unit change does, and it takes a
-    # fifth of a second to import
-
     # a first layout makes cffi parse the C types WeasyPrint uses (a third of a second),
     # which every card batch and pack would otherwise pay in its first job
     card_render.lay_out_cards([card_render.render_back_html(VARIANTS["standard"])])

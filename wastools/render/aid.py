@@ -7,15 +7,11 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from ..aids import aid
 from ..resources import TEMPLATES
 from ..variants import VARIANTS
-from .pages import stamp_check_bars
+from .pages import with_check_bars
 from .scenario_pack import PAGE_SIZES
-from .sheets import finish
 
 
 def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None, moved: tuple = ()) -> tuple[bytes, int]:
-    import io
-
-    from pypdf import PdfReader, PdfWriter
     from weasyprint import HTML
 
     from .fetcher import ProjectFetcher
@@ -31,7 +27,4 @@ def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None, m
     pdf = HTML(
         string=html, base_url=(TEMPLATES / "aid" / "aid.html.j2").as_uri(), url_fetcher=ProjectFetcher()
     ).write_pdf()
-    writer = PdfWriter()
-    writer.append(PdfReader(io.BytesIO(pdf)))
-    stamp_check_bars(writer)
-    return finish(writer, f"{VARIANTS[name].title}: player aid", key), len(writer.pages)
+    return with_check_bars(pdf, f"{VARIANTS[name].title}: player aid", key)

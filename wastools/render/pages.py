@@ -145,16 +145,18 @@ def bars_overlay(page: Page) -> bytes:
     return buf.getvalue()
 
 
-def with_check_bars(pdf: bytes) -> tuple[bytes, int]:
-    """``stamp_check_bars`` for a laid-out PDF given as bytes, with pikepdf (qpdf copies the
-    page content without parsing it, and no second PDF library is loaded); returns (pdf,
-    pages)."""
+def with_check_bars(pdf: bytes, title: str | None = None, doc_id: str | None = None) -> tuple[bytes, int]:
+    """A laid-out document (aid, briefing, roster report) with the check bars on every page,
+    whose margins (at least 36 pt) leave the bands free for them; returns (pdf, pages). With a
+    ``title`` it is finished as an output (metadata, an id from ``doc_id``); without, its
+    metadata is dropped (it is joined into another PDF). qpdf copies the page content
+    without parsing it."""
     import pikepdf
 
-    from .sheets import _save
+    from .sheets import _save, finish_pikepdf
 
     document = pikepdf.open(io.BytesIO(pdf))
-    if "/Info" in document.trailer:  # WeasyPrint's dates: the joined PDF gets its own metadata
+    if "/Info" in document.trailer:  # WeasyPrint's dates
         del document.trailer["/Info"]
     overlays: dict[tuple[float, float], Any] = {}
     sources = []
@@ -169,20 +171,8 @@ def with_check_bars(pdf: bytes) -> tuple[bytes, int]:
             page.add_resource(overlays[size], pikepdf.Name.XObject, pikepdf.Name("/WastoolsBars"))
             page.contents_add(b"q\n", prepend=True)
             page.contents_add(b"\nQ\nq /WastoolsBars Do Q\n")
-        return _save(document), len(document.pages)
+        data = finish_pikepdf(document, title, doc_id) if title is not None else _save(document)
+        return data, len(document.pages)
     finally:
         for source in sources:
             source.close()
-
-
-def stamp_check_bars(writer) -> None:
-    """Add the check bars to every page of a laid-out document (aids, briefings), whose
-    margins (at least 36 pt) leave the bands free for them."""
-    from pypdf import PdfReader
-
-    overlays: dict[tuple[float, float], Any] = {}
-    for page in writer.pages:
-        size = (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
-        if size not in overlays:
-            overlays[size] = PdfReader(io.BytesIO(bars_overlay(Page(*size)))).pages[0]
-        page.merge_page(overlays[size])

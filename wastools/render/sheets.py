@@ -346,7 +346,7 @@ def _save(pdf, doc_id: bytes = b"\0" * 16) -> bytes:
 
 def assemble(parts: list[bytes], title: str, doc_id: str | None = None) -> tuple[bytes, int]:
     """Join the pages of several PDFs (sheets made by ``sheet_pdf``) into one, finished like
-    every PDF of the build (see ``finish``). qpdf copies the pages without parsing their
+    every PDF of the build (see ``finish_pikepdf``). qpdf copies the pages without parsing their
     content, about ten times faster than pypdf; returns (pdf, pages)."""
     import pikepdf
 
@@ -363,8 +363,8 @@ def assemble(parts: list[bytes], title: str, doc_id: str | None = None) -> tuple
 
 
 def finish_pikepdf(pdf, title: str, doc_id: str | None = None) -> bytes:
-    """``finish`` for a pikepdf document: no scaling by viewers, fixed metadata, an id from
-    the inputs."""
+    """Common finishing for every PDF: no scaling by viewers, fixed metadata, and a file id
+    derived from the inputs, so the same inputs give the same bytes."""
     import pikepdf
 
     pdf.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))
@@ -433,19 +433,3 @@ def add_page(forms: _FormMaker, layout: dict[str, Any], ops: list[str], overlays
         Contents=pdf.make_stream(("q\n" + "\n".join(ops) + "\nQ\n").encode("ascii")),
     )
     pdf.pages.append(pikepdf.Page(page))
-
-
-def finish(writer, title: str, doc_id: str | None = None) -> bytes:
-    """Common finishing for every PDF: no scaling by viewers, fixed metadata, and a file
-    id derived from the inputs, so the same inputs give the same bytes."""
-    from pypdf.generic import ArrayObject, ByteStringObject, NameObject
-
-    writer.create_viewer_preferences()
-    writer.viewer_preferences[NameObject("/PrintScaling")] = NameObject("/None")
-    writer.add_metadata(_metadata(title))
-    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
-    digest = _doc_digest(doc_id or title)
-    writer._ID = ArrayObject([ByteStringObject(digest), ByteStringObject(digest)])
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()

@@ -9,7 +9,6 @@ many times as its count, imposed like the decks.
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,11 +153,10 @@ def report_view(roster: Roster, repo: Repository) -> dict[str, Any]:
 def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
     """The roster's first page: its units, totals and the verdict of every variant's fleet
     rules, with the check bars of every sheet (the template's margins leave room for them)."""
-    from pypdf import PdfReader, PdfWriter
     from weasyprint import HTML
 
     from ..render.fetcher import ProjectFetcher
-    from ..render.pages import stamp_check_bars
+    from ..render.pages import with_check_bars
     from ..render.scenario_pack import PAGE_SIZES
 
     env = Environment(
@@ -170,12 +168,7 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
     pdf = HTML(
         string=html, base_url=(TEMPLATES / "site" / REPORT_TEMPLATE).as_uri(), url_fetcher=ProjectFetcher()
     ).write_pdf()
-    writer = PdfWriter()
-    writer.append(PdfReader(io.BytesIO(pdf)))
-    stamp_check_bars(writer)  # like every printed sheet: a horizontal and a vertical bar in the margins
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    return with_check_bars(pdf)[0]  # like every printed sheet: a horizontal and a vertical bar in the margins
 
 
 def roster_output(roster: Roster, paper: str) -> str:
@@ -207,19 +200,8 @@ def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, option
             rel = roster_output(roster, paper)
             title = f"{roster.name}: {variant.title} cards ({paper})"
             deck, _pages = sheets.impose(dealt, sheets.load_layout(paper), title, options.profile, None, rel)
-            writer.write(out / rel, _join([report_pdf(roster, repo, paper), deck], title, rel))
+            writer.write(out / rel, sheets.assemble([report_pdf(roster, repo, paper), deck], title, rel)[0])
             written.append(rel)
     finally:
         writer.close()
     return written
-
-
-def _join(parts: list[bytes], title: str, key: str) -> bytes:
-    from pypdf import PdfReader, PdfWriter
-
-    from ..render.sheets import finish
-
-    pdf = PdfWriter()
-    for part in parts:
-        pdf.append(PdfReader(io.BytesIO(part)))
-    return finish(pdf, title, key)

@@ -73,3 +73,81 @@ def test_a_planted_sheet_cannot_make_the_deck_read_another_file(faces, tmp_path)
         pdf.save(out)
     with pytest.raises(ValueError, match="not a card font"):
         sheets.assemble([out.getvalue()], "t")
+
+
+def _card_font_dictionaries(data: bytes) -> dict[str, set]:
+    """Each card font file of a PDF's cards, with the font dictionaries that stand for it."""
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        found: dict[str, set] = {}
+        for page in pdf.pages:
+            for form in page.Resources.get("/XObject", {}).values():
+                for _fonts, _name, font, _descriptor, file in shared_fonts._card_font_uses(form):
+                    found.setdefault(file, set()).add(font.objgen)
+        return found
+
+
+def _chars(page, box=None) -> list[tuple]:
+    """Every glyph of a page (or of one box of it) as text, font, size and place relative to
+    the box: what a reader and a printer get from the widths and the Unicode map."""
+    x0, top = (box[0], box[1]) if box else (0, 0)
+    chars = page.crop(box).chars if box else page.chars
+    return [
+        (c["text"], c["fontname"].split("+")[-1], round(c["size"], 3), round(c["x0"] - x0, 3), round(c["top"] - top, 3))
+        for c in chars
+    ]
+
+
+def test_a_deck_has_one_font_dictionary_per_card_font_and_every_glyph_where_its_card_put_it(faces):
+    layout = sheets.load_layout("letter")
+    deck, _pages = sheets.impose(faces[:-1] * 3, layout, "Standard cards (letter)", back_pdf=faces[-1])
+    assert {file: len(dicts) for file, dicts in _card_font_dictionaries(deck).items()} == {
+        "Vera.ttf": 1,
+        "VeraBd.ttf": 1,
+    }
+    height = layout["page"]["height"]
+    with pdfplumber.open(io.BytesIO(deck)) as pdf:
+        sheet = pdf.pages[0]
+        for face, slot in zip(faces[:-1], layout["slots"], strict=False):
+            box = (slot["x"], height - slot["y"] - 252, slot["x"] + 180, height - slot["y"])
+            with pdfplumber.open(io.BytesIO(face)) as alone:
+                expected = _chars(alone.pages[0])
+            assert len(expected) > 100
+            assert _chars(sheet, box) == expected
+
+
+def test_fonts_that_disagree_on_a_width_keep_their_own_dictionaries(faces):
+    """Merging two dictionaries whose widths differ would move glyphs: each keeps its own."""
+    layout = sheets.load_layout("letter")
+    changed = []
+    for face in faces[:2]:
+        with pikepdf.open(io.BytesIO(face)) as pdf:
+            for font in pdf.pages[0].Resources.Font.values():
+                if str(font.BaseFont).endswith("WasSans"):
+                    widths = font.DescendantFonts[0].W
+                    widths[1] = pikepdf.Array([int(w) + len(changed) for w in widths[1]])
+            out = io.BytesIO()
+            pdf.save(out)
+            changed.append(out.getvalue())
+    deck, _pages = sheets.impose(changed, layout, "t")
+    assert {file: len(dicts) for file, dicts in _card_font_dictionaries(deck).items()} == {
+        "Vera.ttf": 2,
+        "VeraBd.ttf": 1,
+    }
+    with pdfplumber.open(io.BytesIO(deck)) as pdf:
+        height = layout["page"]["height"]
+        for face, slot in zip(changed, layout["slots"], strict=False):
+            box = (slot["x"], height - slot["y"] - 252, slot["x"] + 180, height - slot["y"])
+            with pdfplumber.open(io.BytesIO(face)) as alone:
+                assert _chars(pdf.pages[0], box) == _chars(alone.pages[0])
+
+
+def test_unicode_maps_and_widths_read_back_as_written():
+    text = {3: " ", 36: "A", 70: "\u00e9", 900: "\U0001f600", 901: "ffi"}
+    pdf = pikepdf.new()
+    assert shared_fonts._unicode_map(pdf.make_stream(shared_fonts._cmap(text))) == text
+    ranges = pdf.make_stream(b"2 beginbfrange\n<0010> <0012> <0041>\n<0020> <0021> [<0061> <00620063>]\nendbfrange\n")
+    assert shared_fonts._unicode_map(ranges) == {16: "A", 17: "B", 18: "C", 32: "a", 33: "bc"}
+    widths = {3: b"348", 4: b"400", 5: b"400.5", 9: b"1000"}
+    array = shared_fonts._width_array(widths)
+    assert shared_fonts._widths(array) == widths
+    assert shared_fonts._widths(pikepdf.Array([1, 3, 500])) == {1: b"500", 2: b"500", 3: b"500"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pdfplumber
@@ -232,6 +233,6 @@ def test_a_pack_made_again_takes_its_map_from_the_cache_and_is_the_same(repo, tm
     def no_map(*_args):
         raise AssertionError("the map part was made again")
 
-    monkeypatch.setattr(scenario_pack, "_map_part", no_map)  # the workers fork after this
-    builder.build(repo, DATA, tmp_path, selection, options)
+    monkeypatch.setattr(scenario_pack, "_map_part", no_map)
+    builder.build(repo, DATA, tmp_path, selection, replace(options, jobs=1))  # in this process, patched
     assert pack.read_bytes() == first

@@ -21,6 +21,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -428,6 +429,8 @@ def build(
         ]
         tracker.add(len(stale_sheets))
         # the sheets that read no data may already be on the way (see HeadStart): they come last
+        if head_start is not None:
+            pool.ready()  # the head start has been handed out
         started = [(t, head_start.take(t[0], t[1]) if head_start is not None else None) for t in stale_sheets]
         jobs += [t for t, future in started if future is None]
         early = [(t, future) for t, future in started if future is not None]
@@ -1155,41 +1158,80 @@ def _run(job):
 
 class WorkerPool:
     """One set of worker processes for a whole build, reused by every stage. It starts with
-    the first job, or earlier by ``start`` (as soon as the data has changed); its workers
-    import the renderers at once (WeasyPrint takes most of a second) while the main process
-    validates and plans. Their temporary files (WeasyPrint's fonts) go to a folder of their
-    own under ``<root>/.build-tmp``, which ``close`` removes. With ``jobs`` 1 everything
-    runs in the main process."""
+    the first job, or earlier by ``start`` (as soon as the data has changed), without making
+    the main process wait: a thread waits for the workers, forked from a server process that
+    imports the renderers once (see ``_fork_server``), while the main process validates and
+    plans. Their temporary files (WeasyPrint's fonts) go to a folder of their own under
+    ``<root>/.build-tmp``, which ``close`` removes. With ``jobs`` 1 everything runs in the
+    main process."""
 
     def __init__(self, jobs: int, root: Path):
         self.jobs, self.root = jobs, root
+        if jobs > 1:
+            # multiprocessing makes a folder for its sockets at first use, under the temporary
+            # folder of that moment, and removes it at exit: made now, before a build points
+            # the temporary folder at its own, which is gone by then
+            import multiprocessing.util
+
+            multiprocessing.util.get_temp_dir()
         self._pool: ProcessPoolExecutor | None = None
         self._tmp: AtomicWriter | None = None
+        self._starting: threading.Thread | None = None
+        self._failed: BaseException | None = None
 
-    def start(self) -> None:
-        if self.jobs > 1 and self._pool is None:
+    def start(self, then: Callable[[], Any] | None = None) -> None:
+        """Starts the workers and returns at once; ``then`` is called on the starting thread
+        once they can take jobs (it may submit some)."""
+        if self.jobs > 1 and self._pool is None and self._starting is None:
             self._tmp = AtomicWriter(self.root)
+            self._starting = threading.Thread(target=self._open, args=(then,), name="workers", daemon=True)
+            self._starting.start()
+
+    def _open(self, then: Callable[[], Any] | None) -> None:
+        assert self._tmp is not None
+        try:
             self._pool = ProcessPoolExecutor(
-                max_workers=self.jobs, initializer=_start_worker, initargs=(str(self._tmp.tmp),)
+                max_workers=self.jobs,
+                mp_context=_fork_server(),
+                initializer=_start_worker,
+                initargs=(str(self._tmp.tmp),),
             )
             self._pool.submit(int)  # the workers are forked now, not at the first real job
+            if then is not None:
+                then()
+        except BaseException as exc:  # raised again where the pool is next used
+            self._failed = exc
+
+    def ready(self) -> ProcessPoolExecutor | None:
+        """The running pool (None with one job), once its workers can take jobs."""
+        self.start()
+        starting = self._starting
+        if starting is not None and starting is not threading.current_thread():
+            starting.join()
+            self._starting = None
+        if self._failed is not None:
+            failed, self._failed = self._failed, None
+            raise failed
+        return self._pool
 
     def submit(self, fn, *args) -> Future:
-        self.start()
-        if self._pool is None:
+        pool = self.ready()
+        if pool is None:
             future: Future = Future()
             future.set_result(fn(*args))
             return future
-        return self._pool.submit(fn, *args)
+        return pool.submit(fn, *args)
 
     def map(self, fn, items: list) -> Iterable:
-        if items:
-            self.start()
-        if self._pool is None:
+        pool = self.ready() if items else self._pool
+        if pool is None:
             return map(fn, items)
-        return self._pool.map(fn, items)
+        return pool.map(fn, items)
 
     def close(self) -> None:
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
@@ -1204,15 +1246,22 @@ class WorkerPool:
         self.close()
 
 
-def _start_worker(tmp: str) -> None:
-    """Worker start-up: temporary files in the build's own folder; import what the jobs
-    use, once, before the first job arrives."""
-    tempfile.tempdir = os.environ["TMPDIR"] = tmp
-    import pikepdf  # noqa: F401
-    from reportlab.pdfgen import canvas  # noqa: F401
+def _fork_server():
+    """Workers forked from a server process that has imported what they need once
+    (``render.preload``), instead of from the main process, which has not: each worker
+    imported WeasyPrint and the rest itself, about a second of CPU at every build. (The
+    server also keeps the workers clear of the main process's threads and state.)"""
+    import multiprocessing
 
-    # a first layout makes cffi parse the C types WeasyPrint uses (a third of a second),
-    # which every card batch and pack would otherwise pay in its first job
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["wastools.render.preload"])
+    return context
+
+
+def _start_worker(tmp: str) -> None:
+    """Worker start-up: temporary files in the build's own folder; the card stylesheet and
+    its fonts loaded, before the first job arrives."""
+    tempfile.tempdir = os.environ["TMPDIR"] = tmp
     card_render.lay_out_cards([card_render.render_back_html(VARIANTS["standard"])])
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import click
@@ -482,10 +483,8 @@ def _build(ctx, root: Path, out_dir: Path, pool, started: float, settings, filte
     options = _options(settings, pool.jobs)
     head_start = builder.HeadStart()
 
-    def data_changed() -> None:  # the workers start, and make the sheets that read no data
-        pool.start()
-        if not (roster or site_only):
-            head_start.start(pool, out_dir, selection, options)
+    def data_changed() -> None:  # the workers start; once they can, they make the sheets that read no data
+        pool.start(then=None if roster or site_only else partial(head_start.start, pool, out_dir, selection, options))
 
     repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=data_changed)
     loaded = time.perf_counter()

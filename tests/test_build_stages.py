@@ -66,3 +66,34 @@ def test_sheets_that_read_no_data_are_started_early_and_come_out_the_same(repo, 
     builder.build(repo, DATA, tmp_path / "plain", selection, options)
     for rel in boards:
         assert (tmp_path / "early" / rel).read_bytes() == (tmp_path / "plain" / rel).read_bytes(), rel
+
+
+def test_the_workers_start_on_a_thread_that_then_hands_out_the_head_start(repo, tmp_path):
+    """``start`` returns at once (the main process goes on validating); the thread that waits
+    for the workers calls ``then`` once they can take jobs, and the build takes its results."""
+    import threading
+
+    selection = builder.Selection(("hex",), units=("hms-cossack",))
+    options = builder.Options(papers=("letter",), jobs=2)
+    threads = []
+
+    def hand_out(head: builder.HeadStart, pool: builder.WorkerPool) -> None:
+        threads.append(threading.current_thread())
+        head.start(pool, tmp_path, selection, options)
+
+    with builder.WorkerPool(2, tmp_path) as pool:
+        head = builder.HeadStart()
+        pool.start(then=lambda: hand_out(head, pool))
+        builder.build(repo, DATA, tmp_path, selection, options, pool=pool, head_start=head)
+        assert pool.started() is not None
+    assert threads and threads[0] is not threading.main_thread()
+    assert head.jobs == {}  # every sheet it started was taken
+
+
+def test_a_build_with_nothing_to_make_never_starts_the_workers(repo, tmp_path):
+    selection = builder.Selection(("hex",), units=("hms-cossack",))
+    options = builder.Options(papers=("letter",), jobs=2)
+    builder.build(repo, DATA, tmp_path, selection, options)
+    with builder.WorkerPool(2, tmp_path) as pool:
+        report = builder.build(repo, DATA, tmp_path, selection, options, pool=pool, head_start=builder.HeadStart())
+        assert report.written == 0 and pool.started() is None

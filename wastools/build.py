@@ -430,7 +430,7 @@ def build(
         tracker.add(len(stale_sheets))
         # the sheets that read no data may already be on the way (see HeadStart): they come last
         if head_start is not None:
-            pool.ready()  # the head start has been handed out
+            pool.started()  # the head start has been handed out, if the workers were started
         started = [(t, head_start.take(t[0], t[1]) if head_start is not None else None) for t in stale_sheets]
         jobs += [t for t, future in started if future is None]
         early = [(t, future) for t, future in started if future is not None]
@@ -1205,6 +1205,11 @@ class WorkerPool:
     def ready(self) -> ProcessPoolExecutor | None:
         """The running pool (None with one job), once its workers can take jobs."""
         self.start()
+        return self.started()
+
+    def started(self) -> ProcessPoolExecutor | None:
+        """The pool if it was started (None if not), once a start under way is over: what it
+        was to do then (``start``'s ``then``) is done. Never starts it."""
         starting = self._starting
         if starting is not None and starting is not threading.current_thread():
             starting.join()

@@ -4,6 +4,7 @@ sheets puts each font file in once, and the cards read and look as they did."""
 from __future__ import annotations
 
 import io
+import re
 
 import pdfplumber
 import pikepdf
@@ -141,13 +142,43 @@ def test_fonts_that_disagree_on_a_width_keep_their_own_dictionaries(faces):
                 assert _chars(pdf.pages[0], box) == _chars(alone.pages[0])
 
 
-def test_unicode_maps_and_widths_read_back_as_written():
-    text = {3: " ", 36: "A", 70: "\u00e9", 900: "\U0001f600", 901: "ffi"}
-    pdf = pikepdf.new()
-    assert shared_fonts._unicode_map(pdf.make_stream(shared_fonts._cmap(text))) == text
-    ranges = pdf.make_stream(b"2 beginbfrange\n<0010> <0012> <0041>\n<0020> <0021> [<0061> <00620063>]\nendbfrange\n")
-    assert shared_fonts._unicode_map(ranges) == {16: "A", 17: "B", 18: "C", 32: "a", 33: "bc"}
-    widths = {3: b"348", 4: b"400", 5: b"400.5", 9: b"1000"}
-    array = shared_fonts._width_array(widths)
-    assert shared_fonts._widths(array) == widths
-    assert shared_fonts._widths(pikepdf.Array([1, 3, 500])) == {1: b"500", 2: b"500", 3: b"500"}
+def test_each_card_font_of_a_card_is_its_files_own_glyph_for_glyph(faces):
+    """The one dictionary of a file stands in for a card's because they agree on every glyph
+    the card uses: its width, and its text (what copying the card's text gives)."""
+    for face in faces:
+        with pikepdf.open(io.BytesIO(face)) as pdf:
+            for _fonts, _name, font, _descriptor, file in shared_fonts._card_font_uses(pdf.pages[0].obj):
+                own = shared_fonts._file_font(file)
+                assert own.agrees(font)
+                text = font.ToUnicode.read_bytes()
+                for glyph, chars in re.findall(rb"<([0-9a-f]{4})> <([0-9a-f]+)>", text):
+                    assert f"<{glyph.decode().upper()}> <{chars.decode().upper()}>".encode() in own.to_unicode
+
+
+def test_a_font_with_a_glyph_the_file_lacks_does_not_agree(faces):
+    with pikepdf.open(io.BytesIO(faces[0])) as pdf:
+        font = next(iter(shared_fonts._card_font_uses(pdf.pages[0].obj)))[2]
+        own = shared_fonts._file_font(shared_fonts.card_font_files()["WasSans"])
+        font.DescendantFonts[0].W = pikepdf.Array([len(own.widths) + 5, pikepdf.Array([500])])
+        assert not own.agrees(font)
+
+
+def test_widths_agree_in_both_forms_of_a_width_array_and_unicode_maps_are_written_in_blocks(faces):
+    own = shared_fonts._file_font("VeraBd.ttf")
+    space, digits = own.widths[3], own.widths[19:22]  # glyph 3 is the space, 19-21 "0" to "2"
+    with pikepdf.open(io.BytesIO(faces[0])) as pdf:
+        font = next(u for u in shared_fonts._card_font_uses(pdf.pages[0].obj) if u[4] == "VeraBd.ttf")[2]
+        cid = font.DescendantFonts[0]
+        for array, agrees in (
+            ([3, [space], 19, [*digits]], True),
+            ([3, 3, space, 19, 21, digits[0]], digits == (digits[0],) * 3),
+            ([3, [space + 1]], False),
+            ([3, [space], len(own.widths) - 1, [own.widths[-1], 500]], False),  # a glyph past the last
+        ):
+            cid.W = pikepdf.Array([pikepdf.Array(x) if isinstance(x, list) else x for x in array])
+            assert own.agrees(font) is agrees, array
+    cmap = shared_fonts._cmap(
+        {3: " ", 70: "\u00e9", 900: "\U0001f600", 901: "ffi"} | {n: "x" for n in range(1000, 1200)}
+    )
+    assert b"<0384> <D83DDE00>" in cmap and b"<0385> <006600660069>" in cmap
+    assert [int(n) for n in re.findall(rb"(\d+) beginbfchar", cmap)] == [100, 100, 4]

@@ -2,27 +2,32 @@
 
 Each card face is its own PDF (so that a card's bytes never depend on the cards laid out
 with it), and WeasyPrint embeds in it a subset of each font the card uses, with a font
-dictionary of its own. A deck of 290 cards held 870 subsets: two thirds of its bytes, and of
-the time to join it. WeasyPrint subsets with harfbuzz's "retain glyph ids", so every subset
-keeps the glyph numbers of the original font file, and the whole file can stand in for any
-of its subsets; and it measures a glyph the same at every size, so one dictionary (the union
-of the cards' widths and Unicode maps) can stand in for all of a file's dictionaries.
+dictionary of its own for each size. A deck of 290 cards held 870 subsets and some 600
+dictionaries of each font: most of its bytes and objects, and of the time to join it.
 
-So a cached sheet gives its cards one dictionary per font file, whose program is left out
-(``leave_out``: an empty stream that names the file), and joining sheets into a deck or a
-pack makes one dictionary per file of theirs and puts each file in once (``put_back``). Only
-the card stylesheet's own fonts are shared: any other font (a fallback for a glyph the
-project fonts lack) keeps its subset. Joining also keeps one copy of font programs that are
-byte for byte the same (ReportLab's, for the labels in each sheet's margin, front and back).
-A Standard Letter deck went from 3.5 MB to 1.2 MB with one program per file, and to 0.84 MB
-(a third of the objects) with one dictionary per file.
+WeasyPrint subsets with harfbuzz's "retain glyph ids", so every subset keeps the glyph
+numbers of the original font file, and the whole file can stand in for any of its subsets.
+And a card's dictionary says only what the file says: each glyph's width is the file's
+advance in thousandths of an em, rounded, and its text is the lowest code point the file's
+character map gives it (checked for every card font of a full build). So one dictionary per
+file, read from the file itself (``_file_font``), stands in for all of them; a card font
+that says otherwise (a width that differs, a glyph the file lacks) keeps its own.
+
+So a cached sheet points its cards at one dictionary per font file, whose program is left
+out (``leave_out``: an empty stream that names the file), and joining sheets into a deck or
+a pack does the same with the whole file put in once (``put_back``). Only the card
+stylesheet's own fonts are shared: any other font (a fallback for a glyph the project fonts
+lack) keeps its subset. Joining also keeps one copy of font programs that are byte for byte
+the same (ReportLab's, for the labels in each sheet's margin, front and back). A Standard
+Letter deck went from 3.5 MB to 1.2 MB with one program per file, and to 0.84 MB, with a
+third of the objects, with one dictionary per file.
 """
 
 from __future__ import annotations
 
 import re
 import zlib
-from decimal import Decimal
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -53,7 +58,7 @@ def _card_font_uses(form):
     """(the form's font resources, resource name, font dictionary, descriptor, file) of each
     card font a form's resources use."""
     fonts = form.get("/Resources", {}).get("/Font", {})
-    for name in list(fonts.keys()):
+    for name in sorted(fonts.keys()):  # a set, in an order that differs from process to process
         font = fonts[name]
         if font.get("/Subtype") != "/Type0":
             continue
@@ -141,194 +146,156 @@ def _compressed(file: str) -> bytes:
 
 
 def _share(pdf, forms: list, file_of, program_for) -> None:
-    """Point every card font of ``forms`` at one font dictionary per file, whose program is
-    ``program_for(file)``; ``file_of(descriptor, file)`` says which file a font stands for (None:
-    leave it alone). The one dictionary carries the union of the glyph widths and Unicode maps
-    of those it replaces: they may all stand for one file because WeasyPrint keeps the file's
-    glyph numbers and gives a glyph the same width at every size. Fonts that do not agree
-    (a width or a field that differs) keep their own dictionaries, with the shared program.
-    A deck held some 600 dictionaries of each font, five objects each: four fifths of its
-    objects, and of the time to join it."""
-    groups: dict[str, _FontGroup] = {}
+    """Point every card font of ``forms`` at its file's one font dictionary in ``pdf`` (see
+    ``_file_font``), whose program is ``program_for(file)``; ``file_of(descriptor, file)`` says
+    which file a font stands for (None: leave it alone). A font whose widths are not the
+    file's own keeps its dictionary, with the shared program. A deck held some 600 font
+    dictionaries of each file, five objects each: four fifths of its objects, and of the
+    time to join it."""
+    shared: dict[str, Any] = {}
+    decided: dict[tuple[int, int] | None, Any] = {}  # a dictionary used by many forms is looked at once
     for form in forms:
         for fonts, name, font, descriptor, file in _card_font_uses(form):
+            seen = font.objgen if font.is_indirect else None
+            if seen in decided:
+                if decided[seen] is not None:
+                    fonts[name] = decided[seen]
+                continue
             key = file_of(descriptor, file)
+            replacement = None
             if key is not None:
-                groups.setdefault(key, _FontGroup()).add(fonts, name, font, descriptor)
-    for file, group in sorted(groups.items()):
-        group.replace(pdf, program_for(file))
+                if key not in shared:
+                    shared[key] = _file_font(key).dictionary(pdf, program_for(key))
+                if _file_font(key).agrees(font):
+                    replacement = fonts[name] = shared[key]
+                else:
+                    descriptor.FontFile2 = program_for(key)
+            if seen is not None:
+                decided[seen] = replacement
 
 
-# what may differ between the dictionaries of one file: merged, not compared
-_MERGED = {"/DescendantFonts", "/ToUnicode", "/W", "/FontDescriptor", "/FontBBox", "/FontFile2"}
+@dataclass(frozen=True)
+class _FileFont:
+    """What the one font dictionary of a card font file holds, read from the file: the width
+    of each glyph as WeasyPrint writes it (its advance in thousandths of an em, rounded), the
+    text of each glyph the character map reaches (from its lowest code point), and metrics.
+    Checked against every card font of a full build: each card's own widths and Unicode map
+    are these, glyph for glyph."""
 
+    name: str
+    widths: tuple[int, ...]
+    to_unicode: bytes
+    descriptor: tuple[tuple[str, object], ...]
 
-class _FontGroup:
-    """The card font dictionaries of one file, where they are used, and what they hold."""
-
-    def __init__(self) -> None:
-        self.uses: list[tuple[Any, str]] = []  # (font resources, name)
-        self.fonts: dict[Any, tuple[Any, Any]] = {}  # identity -> (font, descriptor)
-        self.sample: tuple[Any, Any, Any] | None = None  # (font, CID font, descriptor)
-        self.shape: tuple | None = None
-        self.widths: dict[int, bytes] = {}
-        self.text: dict[int, str] = {}
-        self.bbox: list | None = None
-        self.mergeable = True
-
-    def add(self, fonts, name: str, font, descriptor) -> None:
-        self.uses.append((fonts, name))
-        identity = font.objgen if font.is_indirect else font.unparse()
-        if identity not in self.fonts:
-            self.fonts[identity] = (font, descriptor)
-            if self.mergeable:
-                self.mergeable = self._read(font, descriptor)
-
-    def _read(self, font, descriptor) -> bool:
-        """Adds one dictionary's widths, Unicode map and box; False when it cannot be merged."""
-        cid = font.DescendantFonts[0]
-        shape = (_fields(font), _fields(cid), _fields(descriptor))
-        if self.shape is None:
-            self.shape, self.sample = shape, (font, cid, descriptor)
-        elif shape != self.shape:
-            return False
-        widths, text, bbox = _widths(cid.get("/W")), _unicode_map(font.get("/ToUnicode")), _box(descriptor)
-        if widths is None or text is None or bbox is None:
-            return False
-        for glyph, width in widths.items():
-            if self.widths.setdefault(glyph, width) != width:
-                return False
-        for glyph, chars in text.items():
-            if glyph not in self.text or chars < self.text[glyph]:  # the same choice in any order
-                self.text[glyph] = chars
-        self.bbox = bbox if self.bbox is None else _union(self.bbox, bbox)
-        return True
-
-    def replace(self, pdf, program) -> None:
+    def agrees(self, font) -> bool:
+        """Whether a card's font dictionary can give way to this one: its glyphs are numbered
+        as the file numbers them, and each has the width this one gives it, written alike.
+        Each run of the card's /W array is compared with the same run of this one's, as text."""
         import pikepdf
 
-        if not self.mergeable or self.sample is None:
-            for _font, descriptor in self.fonts.values():
-                descriptor.FontFile2 = program
-            return
-        font, cid, descriptor = self.sample
-        new_descriptor = pdf.make_indirect(_copy(descriptor))
-        new_descriptor.FontBBox = pikepdf.Array(self.bbox)
-        new_descriptor.FontFile2 = program
-        new_cid = pdf.make_indirect(_copy(cid))
-        new_cid.W = _width_array(self.widths)
-        new_cid.FontDescriptor = new_descriptor
-        new_font = pdf.make_indirect(_copy(font))
-        new_font.DescendantFonts = pikepdf.Array([new_cid])
-        new_font.ToUnicode = pdf.make_stream(_cmap(self.text))
-        for fonts, name in self.uses:
-            fonts[name] = new_font
+        cid = font.DescendantFonts[0]
+        if font.get("/Encoding") != "/Identity-H" or cid.get("/CIDToGIDMap") != "/Identity":
+            return False
+        array = cid.get("/W")
+        if not isinstance(array, pikepdf.Array):
+            return False
+        tokens = array.unparse(resolved=True).replace(b"[", b" [ ").replace(b"]", b" ] ").split()[1:-1]
+        own, i = self.written_widths, 0
+        try:
+            while i < len(tokens):
+                first = int(tokens[i])
+                if tokens[i + 1] == b"[":  # first [w w ...]
+                    end = tokens.index(b"]", i + 2)
+                    if own[first : first + end - i - 2] != tokens[i + 2 : end]:
+                        return False  # (a glyph past the file's last one shortens the slice)
+                    i = end + 1
+                else:  # first last w
+                    last, width = int(tokens[i + 1]), tokens[i + 2]
+                    if last >= len(own) or any(w != width for w in own[first : last + 1]):
+                        return False
+                    i += 3
+        except (IndexError, ValueError):
+            return False
+        return True
 
+    @property
+    def written_widths(self) -> list[bytes]:
+        return _written(self.widths)
 
-def _fields(obj) -> tuple:
-    """The fields of a font dictionary that its merged dictionary keeps as they are."""
-    import pikepdf
+    def dictionary(self, pdf, program):
+        """This font's dictionary (a Type 0 font over a CID font), made in ``pdf``."""
+        import pikepdf
 
-    return tuple(
-        sorted(
-            (key, value.unparse(resolved=True) if isinstance(value, pikepdf.Object) else repr(value))
-            for key, value in obj.items()
-            if key not in _MERGED
+        name = pikepdf.Name("/" + self.name)
+        fields = {key: pikepdf.Array(v) if isinstance(v, tuple) else v for key, v in self.descriptor}
+        descriptor = pdf.make_indirect(
+            pikepdf.Dictionary({**fields, "/Type": pikepdf.Name.FontDescriptor, "/FontName": name})
         )
+        descriptor.FontFile2 = program
+        cid = pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Font,
+                Subtype=pikepdf.Name.CIDFontType2,
+                BaseFont=name,
+                CIDSystemInfo=pikepdf.Dictionary(Registry="Adobe", Ordering="Identity", Supplement=0),
+                CIDToGIDMap=pikepdf.Name.Identity,
+                FontDescriptor=descriptor,
+                W=pikepdf.Array([0, pikepdf.Array(self.widths)]),
+            )
+        )
+        return pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.Font,
+                Subtype=pikepdf.Name.Type0,
+                BaseFont=name,
+                Encoding=pikepdf.Name("/Identity-H"),
+                DescendantFonts=pikepdf.Array([cid]),
+                ToUnicode=pdf.make_stream(self.to_unicode),
+            )
+        )
+
+
+@cache
+def _file_font(file: str) -> _FileFont:
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(FONTS / file, lazy=True)
+    em = font["head"].unitsPerEm
+
+    def per_mille(value: float) -> int:
+        return round(value * 1000 / em)
+
+    order = font.getGlyphOrder()
+    text: dict[int, str] = {}
+    for code, glyph in sorted(font.getBestCmap().items()):
+        text.setdefault(font.getGlyphID(glyph), chr(code))
+    head, hhea = font["head"], font["hhea"]
+    italic = bool(head.macStyle & 2)
+    name = next(n for n, f in card_font_files().items() if f == file)
+    os2 = font["OS/2"] if "OS/2" in font else None
+    descriptor = {
+        "/FontFamily": name.split("-", 1)[0],
+        "/Flags": 4 + (64 if italic else 0),  # symbolic (a font of its own glyphs), italic
+        "/FontBBox": tuple(per_mille(v) for v in (head.xMin, head.yMin, head.xMax, head.yMax)),
+        "/ItalicAngle": round(font["post"].italicAngle),
+        "/Ascent": per_mille(hhea.ascent),
+        "/Descent": per_mille(hhea.descent),
+        "/CapHeight": per_mille(getattr(os2, "sCapHeight", 0) or hhea.ascent),
+        "/StemV": 80,
+        "/StemH": 80,
+    }
+    return _FileFont(
+        name=name,
+        widths=tuple(per_mille(font["hmtx"][glyph][0]) for glyph in order),
+        to_unicode=_cmap(text),
+        descriptor=tuple(sorted(descriptor.items())),
     )
 
 
-def _copy(obj):
-    import pikepdf
-
-    return pikepdf.Dictionary({key: value for key, value in obj.items() if key not in _MERGED})
-
-
-def _widths(array) -> dict[int, bytes] | None:
-    """A CID font's /W array as {glyph: width as written}; None for a form this does not read.
-    Read from the array's text, as written: twice as fast as walking the array's items (the
-    same width written two ways would only keep two dictionaries apart)."""
-    import pikepdf
-
-    if not isinstance(array, pikepdf.Array):
-        return None
-    text = array.unparse(resolved=True)
-    tokens = text.replace(b"[", b" [ ").replace(b"]", b" ] ").split()[1:-1]  # inside the outer brackets
-    widths: dict[int, bytes] = {}
-    i = 0
-    try:
-        while i < len(tokens):
-            first = int(tokens[i])
-            if tokens[i + 1] == b"[":
-                end = tokens.index(b"]", i + 2)
-                run = tokens[i + 2 : end]
-                widths.update(zip(range(first, first + len(run)), run, strict=True))
-                i = end + 1
-            else:
-                widths.update(dict.fromkeys(range(first, int(tokens[i + 1]) + 1), tokens[i + 2]))
-                i += 3
-    except (IndexError, ValueError):
-        return None
-    return widths
-
-
-def _number(token: bytes) -> int | Decimal:
-    return int(token) if token.lstrip(b"-+").isdigit() else Decimal(token.decode())
-
-
-def _width_array(widths: dict[int, bytes]):
-    """{glyph: width} as a /W array: each run of consecutive glyphs as ``first [w w ...]``."""
-    import pikepdf
-
-    out: list = []
-    run: list = []
-    previous = None
-    for glyph in sorted(widths):
-        if previous is None or glyph != previous + 1:
-            if run:
-                out.append(pikepdf.Array(run))
-            out.append(glyph)
-            run = []
-        run.append(_number(widths[glyph]))
-        previous = glyph
-    if run:
-        out.append(pikepdf.Array(run))
-    return pikepdf.Array(out)
-
-
-_BLOCK = re.compile(rb"begin(bfchar|bfrange)(.*?)end\1", re.S)
-_HEX_PAIR = re.compile(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>")
-_HEX_RANGE = re.compile(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]*>|\[[^\]]*\])")
-
-
-def _unicode_map(stream) -> dict[int, str] | None:
-    """A ToUnicode CMap as {glyph: text}; None when it cannot be read."""
-    import pikepdf
-
-    if not isinstance(stream, pikepdf.Stream):
-        return None
-    try:
-        text: dict[int, str] = {}
-        for kind, block in _BLOCK.findall(stream.read_bytes()):
-            if kind == b"bfchar":
-                text.update((int(glyph, 16), _utf16(chars)) for glyph, chars in _HEX_PAIR.findall(block))
-                continue
-            for low, high, target in _HEX_RANGE.findall(block):
-                glyphs = range(int(low, 16), int(high, 16) + 1)
-                if target.startswith(b"["):
-                    text.update(zip(glyphs, map(_utf16, re.findall(rb"<([0-9A-Fa-f]*)>", target)), strict=False))
-                    continue
-                value, size = int(target[1:-1], 16), len(target[1:-1]) // 2
-                text.update((g, (value + k).to_bytes(size, "big").decode("utf-16-be")) for k, g in enumerate(glyphs))
-    except (pikepdf.PdfError, ValueError, OverflowError):
-        return None
-    return text
-
-
-def _utf16(hex_text: bytes) -> str:
-    if len(hex_text) == 4:  # one character of the basic plane: most entries
-        return chr(int(hex_text, 16))
-    return bytes.fromhex(hex_text.decode()).decode("utf-16-be")
+@cache
+def _written(widths: tuple[int, ...]) -> list[bytes]:
+    """Widths as a PDF writer writes whole numbers."""
+    return [str(w).encode() for w in widths]
 
 
 def _cmap(text: dict[int, str]) -> bytes:
@@ -353,19 +320,3 @@ def _cmap(text: dict[int, str]) -> bytes:
         lines.append("endbfchar")
     lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"]
     return ("\n".join(lines) + "\n").encode("ascii")
-
-
-def _union(a: list, b: list) -> list:
-    """The smallest box holding boxes ``a`` and ``b`` (x0, y0, x1, y1)."""
-    return [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-
-
-def _box(descriptor) -> list | None:
-    box = descriptor.get("/FontBBox")
-    try:
-        values = [float(v) for v in box]
-    except (TypeError, ValueError):
-        return None
-    if len(values) != 4:
-        return None
-    return [int(v) if v == int(v) else v for v in values]

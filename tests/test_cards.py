@@ -305,3 +305,52 @@ def test_a_card_document_read_by_expat_has_what_one_read_by_tinyhtml5_has(every_
     own = HTML(string=deck, base_url=base, url_fetcher=ProjectFetcher())
     assert set(vars(fast)) == set(vars(own))
     assert (fast.base_url, fast.media_type) == (own.base_url, own.media_type)
+
+
+def test_a_card_too_tall_with_every_ability_in_the_aid_names_them_on_one_line(repo):
+    """Found by the fuzz test: five weapons with arcs and four abilities on a hex card are too
+    tall at 6 pt even when every ability's text is in the player aid. The card still prints,
+    with the abilities that point to the aid named on one line."""
+    from wastools.model import Ability, Attack, History, Unit
+
+    unit = Unit(
+        id="a", name="0", nation="us", type="auxiliary", set="war-at-sea", number=1, rarity="common",
+        year=1935, points=1, armor=1, vital_armor=1, hull=1, speed=1, flagship=None, carrier_capacity=None,
+        attacks=(
+            Attack(kind="anti_air", bands=(14, None, None, None)),
+            Attack(kind="asw", bands=(15, None, None, None)),
+            Attack(kind="main", bands=(1, 3, 20, 6)),
+            Attack(kind="secondary", bands=(1, None, None, None)),
+            Attack(kind="tertiary", bands=(1, None, None, None)),
+        ),
+        abilities=(
+            Ability(text="Extended Range 4", pattern="Extended Range {n}", n=4),
+            Ability(text="Long Shot 6", pattern="Long Shot {n}", n=6),
+            Ability(text="Slow 1", pattern="Slow {n}", n=1),
+            Ability(text="Heavy Antiair", pattern="Heavy Antiair", n=None),
+        ),
+        history=History(class_name=None, top_speed=None, length=None, missing=()),
+    )  # fmt: skip
+    variant = VARIANTS["hex"]
+    view = cards.card_view(variant.adapt(unit, None), variant, repo)
+    assert len(view.moved_to_aid) == 4  # every ability's text is in the aid already
+    html = str(cards.render_card_html(view))
+    (pdf,) = cards.lay_out_cards([html])
+    with pdfplumber.open(io.BytesIO(pdf)) as page:
+        text = " ".join(page.pages[0].extract_text().split())
+    assert "*Extended Range 4, †Long Shot 6, Slow 1, Heavy Antiair – see the player aid" in text
+    assert cards._compacted(cards._compacted(html) or "") is None  # one line: nothing left to join
+
+
+def test_a_name_in_a_script_the_card_font_lacks_is_sized_to_fit(repo):
+    """Found by the fuzz test: an Ogham name, drawn from a fallback font, ran past the card's
+    edge because its letters were measured as the card font's narrow .notdef box. A letter
+    the card font lacks now counts as a whole em."""
+    import dataclasses
+
+    assert card_fit.width("᚛ᚄᚓᚐᚋ᚜", 10) == 60.0  # six letters Vera lacks: an em each
+    unit = dataclasses.replace(repo.units["hms-cossack"], name="᚛ᚄᚓᚐᚋᚒᚄ\u1680ᚑᚄᚂᚑᚏᚅ᚜")
+    for variant in VARIANTS.values():
+        view = cards.card_view(variant.adapt(unit, None), variant, repo)
+        assert view.name_pt < card_fit.NAME_MAX
+        (_pdf,) = cards.lay_out_cards([str(cards.render_card_html(view))])  # no CardOverflow

@@ -70,8 +70,13 @@ def _advance(text: str, bold: bool) -> float:
     from reportlab.pdfbase import pdfmetrics
 
     face = pdfmetrics.getFont(_fonts()["bold" if bold else "regular"]).face
-    advance, default = face.charWidths.get, face.defaultWidth
+    # a character the card font lacks is drawn from another font, whose width is unknown
+    # here: counted as a whole em (a CJK or Ogham letter), never as the font's .notdef box
+    advance, default = face.charWidths.get, max(face.defaultWidth, MISSING_ADVANCE)
     return sum(advance(ord(c), default) for c in text)
+
+
+MISSING_ADVANCE = 1000  # per mille of the size: a character the card font does not have
 
 
 def lines_needed(parts: list[tuple[str, bool]], size: float, box: float) -> int:
@@ -203,7 +208,7 @@ def fit(view: CardView) -> Fit:
         if size is not None:
             break
         longest = max(
-            (a for a in view.abilities if a["summary"] and a["summary"] != _REFERENCE),
+            (a for a in view.abilities if a["summary"] and a["summary"] != REFERENCE),
             key=lambda a: len(a["summary"]),
             default=None,
         )
@@ -211,7 +216,7 @@ def fit(view: CardView) -> Fit:
             size = MIN_PT  # nothing left to move; the layout check will report it
             break
         moved_text.append((longest["name"], longest["summary"]))
-        longest["summary"] = _REFERENCE
+        longest["summary"] = REFERENCE
         moved.append(longest["name"])
     blocks = _blocks(view, size) or [0.0]
     spare = BODY_H * SAFETY - sum(blocks)
@@ -219,7 +224,7 @@ def fit(view: CardView) -> Fit:
     return Fit(size, round(gap, 2), name_pt, name_lines, tuple(moved), tuple(moved_text))
 
 
-_REFERENCE = "see the player aid"
+REFERENCE = "see the player aid"  # what an ability whose text moved to the aid says
 
 
 def _largest_fitting(view: CardView) -> float | None:

@@ -233,7 +233,7 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
         again = []
         for i, page in zip(todo, document.pages, strict=True):
             too_big = overflows(page)
-            smaller = _smaller(htmls[i]) if too_big else None
+            smaller = (_smaller(htmls[i]) or _compacted(htmls[i])) if too_big else None
             if too_big and smaller is None:
                 raise CardOverflow("a card's text does not fit even at the smallest size: " + _card_name(htmls[i]))
             if smaller is None:
@@ -246,6 +246,24 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
         todo = again
     laid_out = [p for p in pages if p is not None]
     return (laid_out, documents) if count else laid_out
+
+
+# an ability whose text is in the player aid, as _text.html.j2 writes it (names are escaped)
+_REFERENCE_LINE = re.compile(r"<div><b>([^<]*)</b> – " + card_fit.REFERENCE + "</div>")
+
+
+def _compacted(card_html: str) -> str | None:
+    """The same card with the abilities that only point to the player aid on one line
+    ("Slow 1, Heavy Antiair – see the player aid"): the last resort of a card too tall at the
+    smallest size with every ability text in the aid. None when there is nothing to join."""
+    names = _REFERENCE_LINE.findall(card_html)
+    if len(names) < 2:
+        return None
+    first = _REFERENCE_LINE.search(card_html)
+    assert first is not None
+    joined = f"<div><b>{', '.join(names)}</b> – {card_fit.REFERENCE}</div>"
+    rest = _REFERENCE_LINE.sub("", card_html[first.end() :])
+    return card_html[: first.start()] + joined + rest
 
 
 class CardOverflow(RuntimeError):

@@ -97,3 +97,29 @@ def test_a_build_with_nothing_to_make_never_starts_the_workers(repo, tmp_path):
     with builder.WorkerPool(2, tmp_path) as pool:
         report = builder.build(repo, DATA, tmp_path, selection, options, pool=pool, head_start=builder.HeadStart())
         assert report.written == 0 and pool.started() is None
+
+
+def test_jobs_handed_in_while_the_workers_start_come_back_in_order(tmp_path):
+    """``submit`` never waits for the workers to start: a job waits in a queue instead, and
+    the main process goes on (sizing cards, starting the site)."""
+    with builder.WorkerPool(2, tmp_path) as pool:
+        pool.start()
+        futures = [pool.submit(pow, 2, n) for n in range(6)]
+        assert [f.result(timeout=60) for f in futures] == [1, 2, 4, 8, 16, 32]
+
+
+def test_a_queued_job_gets_its_jobs_outcome_whatever_it_is():
+    from concurrent.futures import Future
+
+    for outcome in ("result", "error", "cancel"):
+        inner, outer = Future(), Future()
+        builder._pass_on(inner, outer)
+        if outcome == "result":
+            inner.set_result(7)
+            assert outer.result() == 7
+        elif outcome == "error":
+            inner.set_exception(ValueError("bad"))
+            assert isinstance(outer.exception(), ValueError)
+        else:
+            inner.cancel()
+            assert outer.cancelled()

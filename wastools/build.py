@@ -1178,6 +1178,8 @@ class WorkerPool:
         self._tmp: AtomicWriter | None = None
         self._starting: threading.Thread | None = None
         self._failed: BaseException | None = None
+        self._lock = threading.Lock()
+        self._queued: list[tuple[Future, Callable, tuple]] = []  # submitted while the workers start
 
     def start(self, then: Callable[[], Any] | None = None) -> None:
         """Starts the workers and returns at once; ``then`` is called on the starting thread
@@ -1190,17 +1192,26 @@ class WorkerPool:
     def _open(self, then: Callable[[], Any] | None) -> None:
         assert self._tmp is not None
         try:
-            self._pool = ProcessPoolExecutor(
+            pool = ProcessPoolExecutor(
                 max_workers=self.jobs,
                 mp_context=_fork_server(),
                 initializer=_start_worker,
                 initargs=(str(self._tmp.tmp),),
             )
-            self._pool.submit(int)  # the workers are forked now, not at the first real job
+            pool.submit(int)  # the workers are forked now, not at the first real job
+            with self._lock:
+                self._pool = pool
+                for outer, fn, args in self._queued:
+                    _pass_on(pool.submit(fn, *args), outer)
+                self._queued = []
             if then is not None:
                 then()
         except BaseException as exc:  # raised again where the pool is next used
-            self._failed = exc
+            with self._lock:
+                self._failed = exc
+                for outer, _fn, _args in self._queued:
+                    outer.set_exception(exc)
+                self._queued = []
 
     def ready(self) -> ProcessPoolExecutor | None:
         """The running pool (None with one job), once its workers can take jobs."""
@@ -1220,11 +1231,19 @@ class WorkerPool:
         return self._pool
 
     def submit(self, fn, *args) -> Future:
+        """A job's future. While the workers start, the job waits in a queue and the caller
+        goes on (it sizes and writes the next cards, starts the site) instead of waiting."""
+        self.start()
+        with self._lock:
+            if self._pool is None and self._starting is not None and self._failed is None:
+                future: Future = Future()
+                self._queued.append((future, fn, args))
+                return future
         pool = self.ready()
         if pool is None:
-            future: Future = Future()
-            future.set_result(fn(*args))
-            return future
+            done: Future = Future()
+            done.set_result(fn(*args))
+            return done
         return pool.submit(fn, *args)
 
     def map(self, fn, items: list) -> Iterable:
@@ -1249,6 +1268,20 @@ class WorkerPool:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _pass_on(inner: Future, outer: Future) -> None:
+    """``outer`` gets ``inner``'s outcome when it has one."""
+
+    def done(future: Future) -> None:
+        if future.cancelled():
+            outer.cancel()
+        elif future.exception() is not None:
+            outer.set_exception(future.exception())
+        else:
+            outer.set_result(future.result())
+
+    inner.add_done_callback(done)
 
 
 def _fork_server():

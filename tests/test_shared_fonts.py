@@ -31,7 +31,7 @@ def _programs(data: bytes) -> list[int]:
         found = {}
         for page in pdf.pages:
             for form in page.Resources.get("/XObject", {}).values():
-                for descriptor, _file in shared_fonts._card_fonts(form):
+                for _fonts, _name, _font, descriptor, _file in shared_fonts._card_font_uses(form):
                     found[descriptor.FontFile2.objgen] = len(descriptor.FontFile2.read_bytes())
         return sorted(found.values())
 
@@ -68,7 +68,7 @@ def test_a_planted_sheet_cannot_make_the_deck_read_another_file(faces, tmp_path)
     with pikepdf.open(io.BytesIO(sheet)) as pdf:
         for page in pdf.pages:
             for form in page.Resources.XObject.values():
-                for descriptor, _file in shared_fonts._card_fonts(form):
+                for _fonts, _name, _font, descriptor, _file in shared_fonts._card_font_uses(form):
                     descriptor.FontFile2[shared_fonts.MARK] = pikepdf.String("../../../etc/passwd")
         out = io.BytesIO()
         pdf.save(out)

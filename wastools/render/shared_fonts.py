@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from ..resources import FONT_SCHEME, FONTS, TEMPLATES
@@ -68,12 +68,6 @@ def _card_font_uses(form):
         file = card_font_files().get(str(descriptor.FontName).lstrip("/").split("+", 1)[-1])
         if file is not None:
             yield fonts, name, font, descriptor, file
-
-
-def _card_fonts(form):
-    """(descriptor, file name) of each card font a form's resources use."""
-    for _fonts, _name, _font, descriptor, file in _card_font_uses(form):
-        yield descriptor, file
 
 
 def leave_out(pdf, forms: list) -> None:
@@ -117,8 +111,9 @@ def put_back(pdf) -> None:
     def program(file: str):
         if file not in streams:
             stream = pikepdf.Stream(pdf, b"")
-            stream.write(_compressed(file), filter=pikepdf.Name.FlateDecode)
-            stream.Length1 = len((FONTS / file).read_bytes())
+            compressed, length = _compressed(file)
+            stream.write(compressed, filter=pikepdf.Name.FlateDecode)
+            stream.Length1 = length
             streams[file] = stream
         return streams[file]
 
@@ -141,8 +136,10 @@ def _keep_identical_programs_once(forms: list, seen: dict[bytes, object]) -> Non
 
 
 @cache
-def _compressed(file: str) -> bytes:
-    return zlib.compress((FONTS / file).read_bytes(), 9)
+def _compressed(file: str) -> tuple[bytes, int]:
+    """A font file compressed, and its length before (the stream's /Length1)."""
+    data = (FONTS / file).read_bytes()
+    return zlib.compress(data, 9), len(data)
 
 
 def _share(pdf, forms: list, file_of, program_for) -> None:
@@ -218,9 +215,10 @@ class _FileFont:
             return False
         return True
 
-    @property
+    @cached_property
     def written_widths(self) -> list[bytes]:
-        return _written(self.widths)
+        """The widths as a PDF writer writes whole numbers, for ``agrees`` to compare as text."""
+        return [str(w).encode() for w in self.widths]
 
     def dictionary(self, pdf, program):
         """This font's dictionary (a Type 0 font over a CID font), made in ``pdf``."""
@@ -290,12 +288,6 @@ def _file_font(file: str) -> _FileFont:
         to_unicode=_cmap(text),
         descriptor=tuple(sorted(descriptor.items())),
     )
-
-
-@cache
-def _written(widths: tuple[int, ...]) -> list[bytes]:
-    """Widths as a PDF writer writes whole numbers."""
-    return [str(w).encode() for w in widths]
 
 
 def _cmap(text: dict[int, str]) -> bytes:

@@ -182,3 +182,53 @@ def test_widths_agree_in_both_forms_of_a_width_array_and_unicode_maps_are_writte
     )
     assert b"<0384> <D83DDE00>" in cmap and b"<0385> <006600660069>" in cmap
     assert [int(n) for n in re.findall(rb"(\d+) beginbfchar", cmap)] == [100, 100, 4]
+
+
+def _programs_by_font(data: bytes) -> dict[str, int]:
+    """Each font of a one-page PDF (name without its subset tag) with its program's length."""
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        return {
+            str(font.BaseFont).split("+")[-1]: len(font.DescendantFonts[0].FontDescriptor.FontFile2.read_bytes())
+            for font in pdf.pages[0].Resources.Font.values()
+        }
+
+
+def _system_font_has(letter: str) -> bool | None:
+    """Whether fontconfig knows a font with ``letter``, the fallback Pango draws it from (None:
+    no ``fc-list`` to ask)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("fc-list") is None:
+        return None
+    found = subprocess.run(["fc-list", f":charset={ord(letter):x}", "file"], capture_output=True, text=True)
+    return bool(found.stdout.strip())
+
+
+def test_a_card_face_is_written_without_its_card_fonts_programs_and_a_sheet_puts_them_in(repo):
+    """Subsetting the card fonts for each face was a tenth of its CPU, and every sheet replaced
+    the subsets: a face now has empty card-font programs. A fallback font (here for a letter
+    Vera lacks) keeps its subset; outside a card face WeasyPrint subsets the card fonts as
+    before; and the sheet holding the face draws its text from whole font files."""
+    import dataclasses
+
+    from markupsafe import Markup
+
+    from wastools.variants import VARIANTS
+
+    variant = VARIANTS["standard"]
+    unit = dataclasses.replace(repo.units["hms-cossack"], name="HMS Łódź")
+    html = str(cards.render_card_html(cards.card_view(variant.adapt(unit, None), variant, repo)))
+    (face,) = cards.lay_out_cards([html])
+    programs = _programs_by_font(face)
+    card_fonts = {name: n for name, n in programs.items() if name in shared_fonts.card_font_files()}
+    assert card_fonts == {"WasSans": 0, "WasSans-Bold": 0}
+    fallbacks = {name: n for name, n in programs.items() if name not in card_fonts}
+    assert _system_font_has("Ł") in (None, bool(fallbacks)) and all(n > 1000 for n in fallbacks.values()), programs
+    alone = cards._layout(cards.render_deck_html([Markup(html)], "cards")).write_pdf()
+    assert all(n > 1000 for n in _programs_by_font(alone).values())
+    deck, _pages = sheets.impose([face], sheets.load_layout("letter"), "t")
+    whole = sorted(len((FONTS / f).read_bytes()) for f in ("Vera.ttf", "VeraBd.ttf"))
+    assert sorted(n for n in _programs(deck) if n in whole) == whole
+    with pdfplumber.open(io.BytesIO(deck)) as pdf:
+        assert "HMS Łódź" in pdf.pages[0].extract_text()

@@ -19,7 +19,7 @@ from markupsafe import Markup
 from ..model import Repository
 from ..resources import TEMPLATES
 from ..variants.base import AdaptedUnit, Variant
-from . import card_fit, emblems
+from . import card_fit, emblems, shared_fonts
 from .card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
 from .card_view import card_view as build_view
 
@@ -219,8 +219,9 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
     """Lay out cards (HTML sections) in one WeasyPrint document, each at the size card_fit
     chose. A card the layout finds overflowing (rare: the estimate is conservative) is laid
     out again one step smaller, together with any others, in one more document. Returns one
-    single-page PDF per card, in order (the cache stores cards one by one); with ``count``,
-    also the number of documents it took."""
+    single-page PDF per card, in order (the cache stores cards one by one), whose card fonts
+    have empty programs: it is read as text, or imposed on a sheet, which puts the fonts in
+    (``shared_fonts``); with ``count``, also the number of documents it took."""
     pages: list[bytes | None] = [None] * len(cards)
     documents = 0
     todo = list(range(len(cards)))
@@ -237,9 +238,11 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
             if too_big and smaller is None:
                 raise CardOverflow("a card's text does not fit even at the smallest size: " + _card_name(htmls[i]))
             if smaller is None:
-                # each page written on its own, fonts subset to its own text: a card's bytes do
-                # not depend on the cards laid out with it (a one-card rebuild equals a cold one)
-                pages[i] = document.copy([page]).write_pdf()
+                # each page written on its own: a card's bytes do not depend on the cards laid
+                # out with it (a one-card rebuild equals a cold one); without the card fonts'
+                # programs, which the sheets holding it put in once (shared_fonts)
+                with shared_fonts.programs_left_out():
+                    pages[i] = document.copy([page]).write_pdf()
             else:
                 htmls[i] = smaller
                 again.append(i)

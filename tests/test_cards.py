@@ -38,14 +38,15 @@ HAS_SECTORS = {"standard", "large-map", "tabletop-cm", "tabletop-inches"}
 def decks(repo):
     """Per variant: (views, one single-page PDF per card), laid out as the build does."""
     out = {}
-    layouts = {"n": 0}
+    layouts: dict[str, int] = {"bodies": 0, "heads": 0}
     original = cards._layout
 
     def counting(html):
-        layouts["n"] += 1
+        layouts["bodies" if 'class="body"' in html else "heads"] += 1
         return original(html)
 
     cards._layout = counting
+    cards._HEADS.clear()  # heads other tests of this process laid out would not be counted
     try:
         for name, variant in VARIANTS.items():
             units = [repo.units[u] for u in DENSE if u in repo.units]
@@ -55,7 +56,7 @@ def decks(repo):
             out[name] = (views, pdfs)
     finally:
         cards._layout = original
-    out["_layouts"] = layouts["n"]
+    out["_layouts"] = layouts
     return out
 
 
@@ -66,8 +67,11 @@ def _chars(pdf: bytes):
 
 
 def test_every_card_is_laid_out_once(decks):
-    # one WeasyPrint document per deck: the size was chosen before layout and it fitted
-    assert decks["_layouts"] == len(VARIANTS)
+    # one WeasyPrint document per deck for the cards' bodies: the size was chosen before
+    # layout and it fitted. The heads (band, title, points, stats) are laid out with the first
+    # deck and shared by the same units' cards in every other variant, but for the hex
+    # variant's crippled ships, which lose armor there: one more document of heads
+    assert decks["_layouts"] == {"bodies": len(VARIANTS), "heads": 2}
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
@@ -354,3 +358,59 @@ def test_a_name_in_a_script_the_card_font_lacks_is_sized_to_fit(repo):
         view = cards.card_view(variant.adapt(unit, None), variant, repo)
         assert view.name_pt < card_fit.NAME_MAX
         (_pdf,) = cards.lay_out_cards([str(cards.render_card_html(view))])  # no CardOverflow
+
+
+def _sheet_pixels(card_pdfs: list[bytes], paper: str) -> bytes:
+    """The first page of the sheet holding these cards, rendered at 1x, as raw RGB bytes."""
+    import pypdfium2
+
+    from wastools.render import sheets
+
+    deck, _pages = sheets.impose(card_pdfs, sheets.load_layout(paper), "t")
+    document = pypdfium2.PdfDocument(deck)
+    try:
+        return document[0].render(scale=1).to_pil().convert("RGB").tobytes()
+    finally:
+        document.close()
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4-bleed"])
+def test_a_card_drawn_over_its_shared_head_is_the_card_laid_out_whole(repo, paper):
+    """A unit's head (band, title, points, stats) is laid out once for all its variants and
+    each card's body and foot are drawn over it: the sheet's pixels and every glyph are the
+    same as with each card laid out whole, with and without bleed."""
+    from wastools.render import sheets
+
+    bleed = sheets.load_layout(paper).get("bleed", 0.0)
+    unit = repo.units["bismarck"]
+    htmls = [str(cards.render_card_html(cards.card_view(v.adapt(unit, None), v, repo))) for v in VARIANTS.values()]
+    cards._HEADS.clear()
+    composed, documents = cards.lay_out_cards(htmls, bleed, count=True)
+    assert documents == 2 and len(cards._HEADS) == 1  # one head for the six variants, one document of bodies
+    whole = [cards._fit_and_write([h], bleed, False, [h])[0][0] for h in htmls]
+    assert _sheet_pixels(composed, paper) == _sheet_pixels(whole, paper)
+    for one, other in zip(composed, whole, strict=True):
+        assert [_glyph(c) for c in _chars(one)[1]] == [_glyph(c) for c in _chars(other)[1]]
+
+
+def _glyph(char: dict) -> tuple:
+    return (
+        char["text"],
+        char["fontname"].split("+")[-1],
+        round(char["size"], 3),
+        round(char["x0"], 3),
+        round(char["top"], 3),
+    )
+
+
+def test_a_card_face_splits_into_head_and_layer_only_at_its_own_markup(repo):
+    """Data cannot move the split: a name that spells the body's markup is escaped."""
+    import dataclasses
+
+    variant = VARIANTS["standard"]
+    unit = dataclasses.replace(repo.units["hms-cossack"], name='<div class="body"> x')
+    html = str(cards.render_card_html(cards.card_view(variant.adapt(unit, None), variant, repo)))
+    head, layer = cards._split(html) or ("", "")
+    assert "&lt;div" in head and 'class="band' in head and 'class="body"' not in head
+    assert layer.lstrip().startswith('<section class="card ship') and 'class="foot"' in layer and "band" not in layer
+    assert cards._split(str(cards.render_back_html(variant))) is None  # a back is laid out whole

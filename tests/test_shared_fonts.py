@@ -185,11 +185,13 @@ def test_widths_agree_in_both_forms_of_a_width_array_and_unicode_maps_are_writte
 
 
 def _programs_by_font(data: bytes) -> dict[str, int]:
-    """Each font of a one-page PDF (name without its subset tag) with its program's length."""
+    """Each font of a one-page PDF and of the forms it draws (name without its subset tag),
+    with its program's length."""
     with pikepdf.open(io.BytesIO(data)) as pdf:
         return {
             str(font.BaseFont).split("+")[-1]: len(font.DescendantFonts[0].FontDescriptor.FontFile2.read_bytes())
-            for font in pdf.pages[0].Resources.Font.values()
+            for form in shared_fonts._forms_within(pdf.pages[0].obj)  # a card draws its head as a form
+            for font in form.get("/Resources", {}).get("/Font", {}).values()
         }
 
 

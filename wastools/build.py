@@ -590,10 +590,12 @@ class CardText:
 
 @dataclass(frozen=True)
 class CardSpec:
-    """A card's cache key and how to make its sized view when it is not cached yet."""
+    """A card's cache key and how to make its sized view when it is not cached yet; the unit
+    it shows, if any (its cards in every variant share a head: see ``_make_cards``)."""
 
     key: str
     view: Callable[[], Any]
+    unit: str = ""
 
 
 def unit_card_key(repo: Repository, variant: Variant, params: dict, unit: Unit, bleed: float) -> str:
@@ -637,7 +639,7 @@ def deck_cards(
 ) -> list[CardSpec]:
     """Every card face of one deck, in deck order, keyed without being laid out."""
     specs = [
-        CardSpec(unit_card_key(repo, variant, params, u, bleed), partial(_unit_view, repo, variant, params, u))
+        CardSpec(unit_card_key(repo, variant, params, u, bleed), partial(_unit_view, repo, variant, params, u), u.id)
         for u in units
     ]
     if stat_blocks and variant.name == "large-map":
@@ -696,6 +698,8 @@ def _make_cards(
                 missing[spec.key] = (spec, bleed)
     report.cards_rendered = len(missing)
     tracker.add(len(missing))
+    # a unit's cards side by side, so that one worker lays out the head they share once
+    missing = dict(sorted(missing.items(), key=lambda item: (item[1][1], item[1][0].unit)))
     # a few cards (a one-unit change) are shared out between the workers too
     size = max(1, min(BATCH, -(-len(missing) // max(1, pool.jobs))))
     htmls: dict[str, str] = {}
@@ -741,7 +745,8 @@ def _read_meta(path: Path) -> dict:
 
 def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
     """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs and the number
-    of WeasyPrint documents it took (1 when every card fitted at its chosen size)."""
+    of WeasyPrint documents it took (2 when every card fitted at its chosen size: one for the
+    heads not laid out yet in this worker, one for the rest of the cards)."""
     pages, documents = card_render.lay_out_cards([j.html for j in jobs], jobs[0].bleed, count=True)
     return [(job.key, page) for job, page in zip(jobs, pages, strict=True)], documents
 

@@ -75,8 +75,10 @@ def render_card_html(view: CardView) -> Markup:
     return Markup(_TEMPLATE_LAYOUT.sub("><", html))
 
 
-def render_deck_html(cards: list[Markup], title: str, bleed: float = 0.0) -> str:
-    return environment().get_template("deck.html.j2").render(cards=cards, title=title, bleed=bleed)
+def render_deck_html(cards: list[Markup], title: str, bleed: float = 0.0, layer: bool = False) -> str:
+    """A document of card faces; ``layer``: drawn without their background and border, to go
+    over their heads (see ``lay_out_cards``)."""
+    return environment().get_template("deck.html.j2").render(cards=cards, title=title, bleed=bleed, layer=layer)
 
 
 def render_back_html(variant: Variant) -> Markup:
@@ -216,18 +218,84 @@ def _smaller(card_html: str) -> str | None:
 
 
 def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
-    """Lay out cards (HTML sections) in one WeasyPrint document, each at the size card_fit
-    chose. A card the layout finds overflowing (rare: the estimate is conservative) is laid
-    out again one step smaller, together with any others, in one more document. Returns one
-    single-page PDF per card, in order (the cache stores cards one by one), whose card fonts
-    have empty programs: it is read as text, or imposed on a sheet, which puts the fonts in
-    (``shared_fonts``); with ``count``, also the number of documents it took."""
-    pages: list[bytes | None] = [None] * len(cards)
+    """Lay out cards (HTML sections), each at the size card_fit chose. Returns one single-page
+    PDF per card, in order (the cache stores cards one by one), whose card fonts have empty
+    programs: it is read as text, or imposed on a sheet, which puts the fonts in
+    (``shared_fonts``); with ``count``, also the number of WeasyPrint documents it took.
+
+    A card's head (band, title, points, stats) is the same in every variant of a unit, so it
+    is laid out once per process and kept (``_HEADS``), and each card's body and foot are laid
+    out on their own, over it (``_split``, ``_compose``): a head was a third of a card's work,
+    and a unit has a card in each of six variants. Faces without a body (backs) are laid out
+    whole."""
+    parts = {i: part for i, html in enumerate(cards) if (part := _split(html)) is not None}
+    heads = sorted({(head, bleed) for head, _layer in parts.values()} - _HEADS.keys())
+    pdfs, documents = _fit_and_write([head for head, _bleed in heads], bleed, False, [h for h, _b in heads])
+    if len(_HEADS) + len(heads) > _HEADS_KEPT:
+        _HEADS.clear()
+    _HEADS.update(zip(heads, pdfs, strict=True))
+    pages: list[bytes] = [b""] * len(cards)
+    layered = list(parts)
+    laid_out, more = _fit_and_write([parts[i][1] for i in layered], bleed, True, [cards[i] for i in layered])
+    for i, pdf in zip(layered, laid_out, strict=True):
+        pages[i] = _compose(_HEADS[(parts[i][0], bleed)], pdf)
+    whole = [i for i in range(len(cards)) if i not in parts]
+    laid_out, most = _fit_and_write([cards[i] for i in whole], bleed, False, [cards[i] for i in whole])
+    for i, pdf in zip(whole, laid_out, strict=True):
+        pages[i] = pdf
+    documents += more + most
+    return (pages, documents) if count else pages
+
+
+# the heads laid out in this process, by (HTML, bleed): 1,000 heads are a few MB
+_HEADS: dict[tuple[str, float], bytes] = {}
+_HEADS_KEPT = 1000
+_BODY = '<div class="body"'
+HEAD_FORM = "/WastoolsCardHead"  # the name of a card's head in its page's resources
+
+
+def _split(card_html: str) -> tuple[str, str] | None:
+    """A card face as its head (its section with everything above the body: band, title,
+    points, stats) and its layer (the same section with the body and the foot, which names
+    the variant). None for a face without a body (a back). Data never makes a ``<div``: it
+    is escaped."""
+    section, body = card_html.find("<section"), card_html.find(_BODY)
+    if section < 0 or body < 0 or card_html.count(_BODY) != 1:
+        return None
+    opened, closed = card_html.index(">", section) + 1, card_html.rindex("</section>")
+    return card_html[:body] + card_html[closed:], card_html[:opened] + card_html[body:]
+
+
+def _compose(head: bytes, layer: bytes) -> bytes:
+    """One card's PDF: its layer's page, drawing the head's page first, as a form. Fonts in
+    the form are shared and put back like the page's own (``shared_fonts``)."""
+    import io
+
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(layer)) as pdf, pikepdf.open(io.BytesIO(head)) as under:
+        page = pdf.pages[0]
+        page.add_resource(
+            pdf.copy_foreign(under.pages[0].as_form_xobject()), pikepdf.Name.XObject, pikepdf.Name(HEAD_FORM)
+        )
+        page.contents_add(f"q {HEAD_FORM} Do Q\n".encode("ascii"), prepend=True)
+        out = io.BytesIO()
+        pdf.save(out, static_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        return out.getvalue()
+
+
+def _fit_and_write(htmls: list[str], bleed: float, layer: bool, faces: list[str]) -> tuple[list[bytes], int]:
+    """Lay out card HTML in one WeasyPrint document (``layer``: as layers, without the
+    card's background and border); a card the layout finds overflowing (rare: card_fit's
+    estimate is conservative) is laid out again one step smaller, together with any others,
+    in one more document. Returns each one's single-page PDF, and the documents it took.
+    ``faces``: each one's whole face, which an error names."""
+    pages: list[bytes | None] = [None] * len(htmls)
     documents = 0
-    todo = list(range(len(cards)))
-    htmls = list(cards)
+    todo = list(range(len(htmls)))
+    htmls = list(htmls)
     while todo:
-        document = _layout(render_deck_html([Markup(htmls[i]) for i in todo], "cards", bleed))
+        document = _layout(render_deck_html([Markup(htmls[i]) for i in todo], "cards", bleed, layer))
         documents += 1
         if len(document.pages) != len(todo):
             raise RuntimeError(f"expected {len(todo)} card pages, got {len(document.pages)}")
@@ -236,7 +304,7 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
             too_big = overflows(page)
             smaller = (_smaller(htmls[i]) or _compacted(htmls[i])) if too_big else None
             if too_big and smaller is None:
-                raise CardOverflow("a card's text does not fit even at the smallest size: " + _card_name(htmls[i]))
+                raise CardOverflow("a card's text does not fit even at the smallest size: " + _card_name(faces[i]))
             if smaller is None:
                 # each page written on its own: a card's bytes do not depend on the cards laid
                 # out with it (a one-card rebuild equals a cold one); without the card fonts'
@@ -247,8 +315,7 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
                 htmls[i] = smaller
                 again.append(i)
         todo = again
-    laid_out = [p for p in pages if p is not None]
-    return (laid_out, documents) if count else laid_out
+    return [p for p in pages if p is not None], documents
 
 
 # an ability whose text is in the player aid, as _text.html.j2 writes it (names are escaped)

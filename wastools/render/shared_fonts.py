@@ -97,9 +97,25 @@ def _skip_card_font_subsets() -> None:
     Font.clean = clean
 
 
+def _forms_within(form, depth: int = 3):
+    """A form and the forms it draws (a card draws its head as one), to ``depth`` levels."""
+    yield form
+    if depth > 0:
+        xobjects = form.get("/Resources", {}).get("/XObject", {})
+        for name in sorted(xobjects.keys()):  # a set: see _card_font_uses
+            inner = xobjects[name]
+            if inner.get("/Subtype") == "/Form":
+                yield from _forms_within(inner, depth - 1)
+
+
 def _card_font_uses(form):
-    """(the form's font resources, resource name, font dictionary, descriptor, file) of each
-    card font a form's resources use."""
+    """(the font resources, resource name, font dictionary, descriptor, file) of each card
+    font the resources of a form, and of the forms it draws, use."""
+    for inner in _forms_within(form):
+        yield from _own_card_font_uses(inner)
+
+
+def _own_card_font_uses(form):
     fonts = form.get("/Resources", {}).get("/Font", {})
     for name in sorted(fonts.keys()):  # a set, in an order that differs from process to process
         font = fonts[name]
@@ -168,14 +184,17 @@ def _keep_identical_programs_once(forms: list, seen: dict[bytes, object]) -> Non
     before at that one; ``seen`` maps a program's digest to it."""
     import hashlib
 
-    for form in forms:
-        for font in form.get("/Resources", {}).get("/Font", {}).values():
-            descriptor = font.get("/FontDescriptor")
-            program = descriptor.get("/FontFile2") if descriptor is not None else None
-            if program is None or MARK in program:
-                continue
-            digest = hashlib.sha256(program.read_raw_bytes() + repr(program.get("/Filter")).encode()).digest()
-            descriptor.FontFile2 = seen.setdefault(digest, program)
+    for font in (font for form in forms for inner in _forms_within(form) for font in _fonts_of(inner)):
+        descriptor = font.get("/FontDescriptor")
+        program = descriptor.get("/FontFile2") if descriptor is not None else None
+        if program is None or MARK in program:
+            continue
+        digest = hashlib.sha256(program.read_raw_bytes() + repr(program.get("/Filter")).encode()).digest()
+        descriptor.FontFile2 = seen.setdefault(digest, program)
+
+
+def _fonts_of(form) -> list:
+    return list(form.get("/Resources", {}).get("/Font", {}).values())
 
 
 @cache

@@ -414,3 +414,42 @@ def test_a_card_face_splits_into_head_and_layer_only_at_its_own_markup(repo):
     assert "&lt;div" in head and 'class="band' in head and 'class="body"' not in head
     assert layer.lstrip().startswith('<section class="card ship') and 'class="foot"' in layer and "band" not in layer
     assert cards._split(str(cards.render_back_html(variant))) is None  # a back is laid out whole
+
+
+def test_resources_merge_only_when_no_name_stands_for_two_things():
+    import pikepdf
+
+    pdf = pikepdf.new()
+    shared = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font))
+    into = pikepdf.Dictionary(
+        Font=pikepdf.Dictionary(F1=shared), ExtGState=pikepdf.Dictionary(a1=pikepdf.Dictionary(ca=1))
+    )
+    other = pikepdf.Dictionary(
+        Font=pikepdf.Dictionary(F1=shared, F2=pdf.make_indirect(pikepdf.Dictionary())),
+        ExtGState=pikepdf.Dictionary(a1=pikepdf.Dictionary(ca=1)),
+        ColorSpace=pikepdf.Dictionary(cs=pikepdf.Name.DeviceRGB),
+    )
+    assert cards._merge_resources(into, other)
+    assert set(into.Font.keys()) == {"/F1", "/F2"} and "/ColorSpace" in into
+    before = into.unparse(resolved=True)
+    clash = pikepdf.Dictionary(
+        ExtGState=pikepdf.Dictionary(a1=pikepdf.Dictionary(ca=0.5)), Shading=pikepdf.Dictionary()
+    )
+    assert not cards._merge_resources(into, clash)
+    assert into.unparse(resolved=True) == before  # nothing half merged
+    other_font = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pdf.make_indirect(pikepdf.Dictionary())))
+    assert not cards._merge_resources(into, other_font)  # another font under the same name
+
+
+def test_a_head_whose_resources_clash_is_drawn_as_a_form(repo, monkeypatch):
+    """When a name would stand for two things, the head is drawn as a form: the same pixels."""
+    variant = VARIANTS["hex"]
+    htmls = [str(cards.render_card_html(cards.card_view(variant.adapt(repo.units["akagi"], None), variant, repo)))]
+    cards._HEADS.clear()
+    merged = cards.lay_out_cards(htmls)
+    monkeypatch.setattr(cards, "_merge_resources", lambda _into, _other: False)
+    cards._HEADS.clear()
+    as_form = cards.lay_out_cards(htmls)
+    assert as_form != merged
+    assert _sheet_pixels(as_form, "letter") == _sheet_pixels(merged, "letter")
+    assert [_glyph(c) for c in _chars(as_form[0])[1]] == [_glyph(c) for c in _chars(merged[0])[1]]

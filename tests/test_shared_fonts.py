@@ -189,7 +189,9 @@ def _programs_by_font(data: bytes) -> dict[str, int]:
     with its program's length."""
     with pikepdf.open(io.BytesIO(data)) as pdf:
         return {
-            str(font.BaseFont).split("+")[-1]: len(font.DescendantFonts[0].FontDescriptor.FontFile2.read_bytes())
+            str(font.BaseFont).lstrip("/").split("+")[-1]: len(
+                font.DescendantFonts[0].FontDescriptor.FontFile2.read_bytes()
+            )
             for form in shared_fonts._forms_within(pdf.pages[0].obj)  # a card draws its head as a form
             for font in form.get("/Resources", {}).get("/Font", {}).values()
         }

@@ -267,21 +267,57 @@ def _split(card_html: str) -> tuple[str, str] | None:
 
 
 def _compose(head: bytes, layer: bytes) -> bytes:
-    """One card's PDF: its layer's page, drawing the head's page first, as a form. Fonts in
-    the form are shared and put back like the page's own (``shared_fonts``)."""
+    """One card's PDF: its layer's page, drawing the head's page first. The head's drawing
+    goes into the page's own content, its resources into the page's, each card font as its
+    file's one dictionary (``shared_fonts.leave_out``), so a card has the objects it had when
+    laid out whole (a deck joins as fast). Where a name would stand for two different things
+    (a fallback font subset differently for the name and for an ability), the head is drawn
+    as a form instead."""
     import io
 
     import pikepdf
 
     with pikepdf.open(io.BytesIO(layer)) as pdf, pikepdf.open(io.BytesIO(head)) as under:
         page = pdf.pages[0]
-        page.add_resource(
-            pdf.copy_foreign(under.pages[0].as_form_xobject()), pikepdf.Name.XObject, pikepdf.Name(HEAD_FORM)
-        )
-        page.contents_add(f"q {HEAD_FORM} Do Q\n".encode("ascii"), prepend=True)
+        form = pdf.copy_foreign(under.pages[0].as_form_xobject())
+        shared_fonts.leave_out(pdf, [page.obj, form])
+        if _merge_resources(page.obj.Resources, form.Resources):
+            page.contents_add(b"q\n" + form.read_bytes() + b"\nQ\n", prepend=True)
+            page.contents_coalesce()
+        else:
+            page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name(HEAD_FORM))
+            page.contents_add(f"q {HEAD_FORM} Do Q\n".encode("ascii"), prepend=True)
         out = io.BytesIO()
         pdf.save(out, static_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
         return out.getvalue()
+
+
+def _merge_resources(into, other) -> bool:
+    """Add ``other``'s named resources to ``into``; False, changing nothing, when a name is in
+    both for different things (the same object, or equal direct values, are the same thing)."""
+    import pikepdf
+
+    def same(a, b) -> bool:
+        if a.is_indirect or b.is_indirect:
+            return a.is_indirect and b.is_indirect and a.objgen == b.objgen
+        return a.unparse() == b.unparse()
+
+    kinds = [kind for kind in other.keys() if kind != "/ProcSet"]
+    for kind in kinds:
+        ours = into.get(kind)
+        if ours is not None and not isinstance(ours, pikepdf.Dictionary):
+            return False
+        if ours is not None and any(
+            name in ours and not same(ours[name], other[kind][name]) for name in other[kind].keys()
+        ):
+            return False
+    for kind in kinds:
+        if kind not in into:
+            into[kind] = pikepdf.Dictionary()
+        for name in other[kind].keys():
+            if name not in into[kind]:
+                into[kind][name] = other[kind][name]
+    return True
 
 
 def _fit_and_write(htmls: list[str], bleed: float, layer: bool, faces: list[str]) -> tuple[list[bytes], int]:

@@ -225,9 +225,9 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
 
     A card's head (band, title, points, stats) is the same in every variant of a unit, so it
     is laid out once per process and kept (``_HEADS``), and each card's body and foot are laid
-    out on their own, over it (``_split``, ``_compose``): a head was a third of a card's work,
-    and a unit has a card in each of six variants. Faces without a body (backs) are laid out
-    whole."""
+    out on their own, over it (``_split``, ``_compose``): a head is about a quarter of a card's
+    work, and a unit has a card in each of six variants (callgrind: 24 cards of 4 units take
+    a fifth fewer instructions). Faces without a body (backs) are laid out whole."""
     parts = {i: part for i, html in enumerate(cards) if (part := _split(html)) is not None}
     heads = sorted({(head, bleed) for head, _layer in parts.values()} - _HEADS.keys())
     pdfs, documents = _fit_and_write([head for head, _bleed in heads], bleed, False, [h for h, _b in heads])

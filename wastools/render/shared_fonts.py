@@ -87,12 +87,12 @@ def _skip_card_font_subsets() -> None:
 
     subset = Font.clean
 
-    def clean(font, to_unicode, hinting) -> None:
+    def clean(font, *args, **kwargs) -> None:
         name = font.name.decode("latin-1").lstrip("/").split("+", 1)[-1]
         if _LEAVING_OUT.get() and not font.used_in_forms and name in card_font_files():
             font.file_content = b""
             return
-        subset(font, to_unicode, hinting)
+        subset(font, *args, **kwargs)
 
     Font.clean = clean
 
@@ -184,7 +184,8 @@ def _keep_identical_programs_once(forms: list, seen: dict[bytes, object]) -> Non
     before at that one; ``seen`` maps a program's digest to it."""
     import hashlib
 
-    for font in (font for form in forms for inner in _forms_within(form) for font in _fonts_of(inner)):
+    fonts = [font for form in forms for inner in _forms_within(form) for font in _fonts_of(inner)]
+    for font in fonts:
         descriptor = font.get("/FontDescriptor")
         program = descriptor.get("/FontFile2") if descriptor is not None else None
         if program is None or MARK in program:

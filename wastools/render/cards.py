@@ -19,7 +19,7 @@ from markupsafe import Markup
 from ..model import Repository
 from ..resources import TEMPLATES
 from ..variants.base import AdaptedUnit, Variant
-from . import card_fit, emblems, shared_fonts
+from . import card_fit, emblems, shared_fonts, sheets
 from .card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
 from .card_view import card_view as build_view
 
@@ -230,7 +230,8 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
     a fifth fewer instructions). Faces without a body (backs) are laid out whole."""
     parts = {i: part for i, html in enumerate(cards) if (part := _split(html)) is not None}
     heads = sorted({(head, bleed) for head, _layer in parts.values()} - _HEADS.keys())
-    pdfs, documents = _fit_and_write([head for head, _bleed in heads], bleed, False, [h for h, _b in heads])
+    head_htmls = [head for head, _bleed in heads]
+    pdfs, documents = _fit_and_write(head_htmls, bleed, False, head_htmls)
     if len(_HEADS) + len(heads) > _HEADS_KEPT:
         _HEADS.clear()
     _HEADS.update(zip(heads, pdfs, strict=True))
@@ -251,7 +252,7 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
 _HEADS: dict[tuple[str, float], bytes] = {}
 _HEADS_KEPT = 1000
 _BODY = '<div class="body"'
-HEAD_FORM = "/WastoolsCardHead"  # the name of a card's head in its page's resources
+_HEAD_FORM = "/WastoolsCardHead"  # the name of a card's head in its page's resources
 
 
 def _split(card_html: str) -> tuple[str, str] | None:
@@ -285,11 +286,9 @@ def _compose(head: bytes, layer: bytes) -> bytes:
             page.contents_add(b"q\n" + form.read_bytes() + b"\nQ\n", prepend=True)
             page.contents_coalesce()
         else:
-            page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name(HEAD_FORM))
-            page.contents_add(f"q {HEAD_FORM} Do Q\n".encode("ascii"), prepend=True)
-        out = io.BytesIO()
-        pdf.save(out, static_id=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
-        return out.getvalue()
+            page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name(_HEAD_FORM))
+            page.contents_add(f"q {_HEAD_FORM} Do Q\n".encode("ascii"), prepend=True)
+        return sheets.pdf_bytes(pdf)
 
 
 def _merge_resources(into, other) -> bool:

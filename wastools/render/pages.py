@@ -153,7 +153,7 @@ def with_check_bars(pdf: bytes, title: str | None = None, doc_id: str | None = N
     without parsing it."""
     import pikepdf
 
-    from .sheets import _save, finish_pikepdf
+    from .sheets import finish_pikepdf, pdf_bytes
 
     document = pikepdf.open(io.BytesIO(pdf))
     if "/Info" in document.trailer:  # WeasyPrint's dates
@@ -171,7 +171,7 @@ def with_check_bars(pdf: bytes, title: str | None = None, doc_id: str | None = N
             page.add_resource(overlays[size], pikepdf.Name.XObject, pikepdf.Name("/WastoolsBars"))
             page.contents_add(b"q\n", prepend=True)
             page.contents_add(b"\nQ\nq /WastoolsBars Do Q\n")
-        data = finish_pikepdf(document, title, doc_id) if title is not None else _save(document)
+        data = finish_pikepdf(document, title, doc_id) if title is not None else pdf_bytes(document)
         return data, len(document.pages)
     finally:
         for source in sources:

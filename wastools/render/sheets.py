@@ -317,7 +317,7 @@ def sheet_pdf(
     # the card fonts go in once per deck or pack, when the sheets are joined (see shared_fonts)
     shared_fonts.leave_out(pdf, [form for _at, form in placed] + ([back_form] if back_pdf is not None else []))
     try:
-        return _save(pdf)
+        return pdf_bytes(pdf)
     finally:
         forms.close()
 
@@ -326,7 +326,7 @@ def sheet_pdf(
 _QPDF_STATIC_ID = b"<31415926535897932384626433832795>"
 
 
-def _save(pdf, doc_id: bytes = b"\0" * 16) -> bytes:
+def pdf_bytes(pdf, doc_id: bytes = b"\0" * 16) -> bytes:
     """A pikepdf document's bytes, the same for the same content: both halves of /ID are
     ``doc_id`` (derived from the output's key, which fixes its content). qpdf writes a
     fixed second half, replaced here by one of the same length; its ``deterministic_id``
@@ -370,7 +370,7 @@ def finish_pikepdf(pdf, title: str, doc_id: str | None = None) -> bytes:
     pdf.Root.ViewerPreferences = pikepdf.Dictionary(PrintScaling=pikepdf.Name("/None"))
     for name, value in _metadata(title).items():
         pdf.docinfo[name] = value
-    return _save(pdf, _doc_digest(doc_id or title))
+    return pdf_bytes(pdf, _doc_digest(doc_id or title))
 
 
 def _metadata(title: str) -> dict[str, str]:

@@ -13,7 +13,7 @@ import pytest
 from markupsafe import Markup
 
 from wastools import wording
-from wastools.render import card_fit, card_view, cards
+from wastools.render import card_body, card_fit, card_view, cards
 from wastools.variants import VARIANTS
 
 pytestmark = pytest.mark.slow
@@ -38,24 +38,30 @@ HAS_SECTORS = {"standard", "large-map", "tabletop-cm", "tabletop-inches"}
 def decks(repo):
     """Per variant: (views, one single-page PDF per card), laid out as the build does."""
     out = {}
-    layouts: dict[str, int] = {"bodies": 0, "heads": 0}
-    original = cards._layout
+    layouts: dict[str, int] = {"bodies": 0, "heads": 0, "drawn": 0, "cards": 0}
+    original, draw = cards._layout, card_body.draw
 
     def counting(html):
         layouts["bodies" if 'class="body"' in html else "heads"] += 1
         return original(html)
 
-    cards._layout = counting
+    def drawing(view, bleed=0.0):
+        drawn = draw(view, bleed)
+        layouts["drawn"] += drawn is not None
+        return drawn
+
+    cards._layout, card_body.draw = counting, drawing
     cards._HEADS.clear()  # heads other tests of this process laid out would not be counted
     try:
         for name, variant in VARIANTS.items():
             units = [repo.units[u] for u in DENSE if u in repo.units]
             views = [cards.card_view(variant.adapt(u, variant.defaults()), variant, repo) for u in units]
             views += [cards.card_view(variant.adapt(u, variant.defaults(), True), variant, repo) for u in units[:3]]
-            pdfs = cards.lay_out_cards([str(cards.render_card_html(v)) for v in views])
+            pdfs = cards.lay_out_cards([str(cards.render_card_html(v)) for v in views], views=views)
+            layouts["cards"] += len(views)
             out[name] = (views, pdfs)
     finally:
-        cards._layout = original
+        cards._layout, card_body.draw = original, draw
     out["_layouts"] = layouts
     return out
 
@@ -67,11 +73,14 @@ def _chars(pdf: bytes):
 
 
 def test_every_card_is_laid_out_once(decks):
-    # one WeasyPrint document per deck for the cards' bodies: the size was chosen before
-    # layout and it fitted. The heads (band, title, points, stats) are laid out with the first
-    # deck and shared by the same units' cards in every other variant, but for the hex
-    # variant's crippled ships, which lose armor there: one more document of heads
-    assert decks["_layouts"] == {"bodies": len(VARIANTS), "heads": 2}
+    # The heads (band, title, points, stats) are laid out with the first deck and shared by
+    # the same units' cards in every other variant, but for the hex variant's crippled ships,
+    # which lose armor there: one more document of heads. The bodies are drawn (card_body),
+    # at the size chosen before: any card left to WeasyPrint takes one document per deck at
+    # most, and so does one that needs a smaller size
+    layouts = decks["_layouts"]
+    assert layouts["heads"] == 2 and layouts["bodies"] <= len(VARIANTS)
+    assert layouts["drawn"] >= 0.95 * layouts["cards"], layouts
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

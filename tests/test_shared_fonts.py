@@ -22,7 +22,7 @@ def faces(repo):
     variant = VARIANTS["standard"]
     views = [cards.card_view(variant.adapt(repo.units[u], variant.defaults()), variant, repo) for u in UNITS]
     back = str(cards.render_back_html(variant))
-    return cards.lay_out_cards([str(cards.render_card_html(v)) for v in views] + [back])
+    return cards.lay_out_cards([str(cards.render_card_html(v)) for v in views] + [back], views=[*views, None])
 
 
 def _programs(data: bytes) -> list[int]:
@@ -92,10 +92,16 @@ def _chars(page, box=None) -> list[tuple]:
     the box: what a reader and a printer get from the widths and the Unicode map."""
     x0, top = (box[0], box[1]) if box else (0, 0)
     chars = page.crop(box).chars if box else page.chars
-    return [
-        (c["text"], c["fontname"].split("+")[-1], round(c["size"], 3), round(c["x0"] - x0, 3), round(c["top"] - top, 3))
-        for c in chars
-    ]
+    return [(c["text"], c["fontname"].split("+")[-1], c["size"], c["x0"] - x0, c["top"] - top) for c in chars]
+
+
+def _same_glyphs(one: list[tuple], other: list[tuple]) -> bool:
+    """The same text and fonts, sizes and places within a thousandth of a point (a place
+    summed from a form's offset and the card's own may differ in its last bits)."""
+    return len(one) == len(other) and all(
+        a[:2] == b[:2] and all(abs(x - y) < 1e-3 for x, y in zip(a[2:], b[2:], strict=True))
+        for a, b in zip(one, other, strict=True)
+    )
 
 
 def test_a_deck_has_one_font_dictionary_per_card_font_and_every_glyph_where_its_card_put_it(faces):
@@ -113,7 +119,7 @@ def test_a_deck_has_one_font_dictionary_per_card_font_and_every_glyph_where_its_
             with pdfplumber.open(io.BytesIO(face)) as alone:
                 expected = _chars(alone.pages[0])
             assert len(expected) > 100
-            assert _chars(sheet, box) == expected
+            assert _same_glyphs(_chars(sheet, box), expected)
 
 
 def test_fonts_that_disagree_on_a_width_keep_their_own_dictionaries(faces):
@@ -139,7 +145,7 @@ def test_fonts_that_disagree_on_a_width_keep_their_own_dictionaries(faces):
         for face, slot in zip(changed, layout["slots"], strict=False):
             box = (slot["x"], height - slot["y"] - 252, slot["x"] + 180, height - slot["y"])
             with pdfplumber.open(io.BytesIO(face)) as alone:
-                assert _chars(pdf.pages[0], box) == _chars(alone.pages[0])
+                assert _same_glyphs(_chars(pdf.pages[0], box), _chars(alone.pages[0]))
 
 
 def test_each_card_font_of_a_card_is_its_files_own_glyph_for_glyph(faces):

@@ -557,6 +557,7 @@ class CardJob:
     key: str
     html: str
     bleed: float
+    view: Any = None  # the sized CardView the HTML shows, from which card_body draws the body
 
 
 def card_key(html: str, bleed: float) -> str:
@@ -708,12 +709,12 @@ def _make_cards(
     for key, (spec, bleed) in missing.items():
         view = spec.view()
         if isinstance(view, str):
-            htmls[key], metas[key] = view, {}
+            htmls[key], metas[key], view = view, {}, None
         else:
             htmls[key], metas[key] = str(card_render.render_card_html(view)), _card_meta(view)
         writer.write(cache / f"{key}.html", htmls[key].encode(), durable=False)
         batch = pending.setdefault(bleed, [])  # one bleed per batch
-        batch.append(CardJob(key, htmls[key], bleed))
+        batch.append(CardJob(key, htmls[key], bleed, view))
         if len(batch) == size:
             futures.append(pool.submit(_run, (_render_batch, (pending.pop(bleed),))))
     futures += [pool.submit(_run, (_render_batch, (batch,))) for batch in pending.values()]
@@ -747,7 +748,9 @@ def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
     """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs and the number
     of WeasyPrint documents it took (2 when every card fitted at its chosen size: one for the
     heads not laid out yet in this worker, one for the rest of the cards)."""
-    pages, documents = card_render.lay_out_cards([j.html for j in jobs], jobs[0].bleed, count=True)
+    pages, documents = card_render.lay_out_cards(
+        [j.html for j in jobs], jobs[0].bleed, count=True, views=[j.view for j in jobs]
+    )
     return [(job.key, page) for job, page in zip(jobs, pages, strict=True)], documents
 
 

@@ -19,7 +19,7 @@ from markupsafe import Markup
 from ..model import Repository
 from ..resources import TEMPLATES
 from ..variants.base import AdaptedUnit, Variant
-from . import card_fit, emblems, shared_fonts, sheets
+from . import card_body, card_fit, emblems, shared_fonts, sheets
 from .card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
 from .card_view import card_view as build_view
 
@@ -217,7 +217,7 @@ def _smaller(card_html: str) -> str | None:
     return card_html[: match.start(1)] + f"{size:g}" + card_html[match.end(1) :]
 
 
-def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
+def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False, views: list | None = None):
     """Lay out cards (HTML sections), each at the size card_fit chose. Returns one single-page
     PDF per card, in order (the cache stores cards one by one), whose card fonts have empty
     programs: it is read as text, or imposed on a sheet, which puts the fonts in
@@ -229,6 +229,7 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
     work, and a unit has a card in each of six variants (callgrind: 24 cards of 4 units take
     a fifth fewer instructions). Faces without a body (backs) are laid out whole."""
     parts = {i: part for i, html in enumerate(cards) if (part := _split(html)) is not None}
+    drawn = {i: body for i in parts if views and views[i] is not None and (body := card_body.draw(views[i], bleed))}
     heads = sorted({(head, bleed) for head, _layer in parts.values()} - _HEADS.keys())
     head_htmls = [head for head, _bleed in heads]
     pdfs, documents = _fit_and_write(head_htmls, bleed, False, head_htmls)
@@ -236,7 +237,9 @@ def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False):
         _HEADS.clear()
     _HEADS.update(zip(heads, pdfs, strict=True))
     pages: list[bytes] = [b""] * len(cards)
-    layered = list(parts)
+    for i, (content, files) in drawn.items():
+        pages[i] = _compose_drawn(_HEADS[(parts[i][0], bleed)], content, files)
+    layered = [i for i in parts if i not in drawn]
     laid_out, more = _fit_and_write([parts[i][1] for i in layered], bleed, True, [cards[i] for i in layered])
     for i, pdf in zip(layered, laid_out, strict=True):
         pages[i] = _compose(_HEADS[(parts[i][0], bleed)], pdf)
@@ -288,6 +291,30 @@ def _compose(head: bytes, layer: bytes) -> bytes:
         else:
             page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name(_HEAD_FORM))
             page.contents_add(f"q {_HEAD_FORM} Do Q\n".encode("ascii"), prepend=True)
+        return sheets.pdf_bytes(pdf)
+
+
+def _compose_drawn(head: bytes, body: bytes, files: set[str]) -> bytes:
+    """One card's PDF: its head's page, with the body and foot ``card_body`` drew after it,
+    in the card fonts' one dictionary per file (``shared_fonts.leave_out``)."""
+    import io
+
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(head)) as pdf:
+        page = pdf.pages[0]
+        fonts = shared_fonts.leave_out(pdf, [page.obj], also=files)
+        resources = page.obj.Resources
+        if "/Font" not in resources:
+            resources.Font = pikepdf.Dictionary()
+        for file in sorted(files):
+            name = card_body.FONT_NAMES[file]
+            if name in resources.Font and resources.Font[name].objgen != fonts[file].objgen:
+                raise RuntimeError(f"a card head already names a font {name}")
+            resources.Font[name] = fonts[file]
+        page.contents_add(b"q\n", prepend=True)
+        page.contents_add(b"\nQ\n" + body)
+        page.contents_coalesce()
         return sheets.pdf_bytes(pdf)
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -129,9 +129,10 @@ def _own_card_font_uses(form):
             yield fonts, name, font, descriptor, file
 
 
-def leave_out(pdf, forms: list) -> None:
+def leave_out(pdf, forms: list, also: Iterable[str] = ()) -> dict[str, Any]:
     """Give all the card fonts of ``forms`` (Form XObjects of ``pdf``) one font dictionary per
-    file (see ``_share``), whose program is a placeholder naming the file."""
+    file (see ``_share``), whose program is a placeholder naming the file. Returns those
+    dictionaries by file, with one for each file of ``also`` that the forms do not use."""
     import pikepdf
 
     placeholders: dict[str, object] = {}
@@ -141,7 +142,10 @@ def leave_out(pdf, forms: list) -> None:
             placeholders[file] = pdf.make_stream(b"", {MARK: pikepdf.String(file)})
         return placeholders[file]
 
-    _share(pdf, forms, lambda _descriptor, file: file, placeholder)
+    shared = _share(pdf, forms, lambda _descriptor, file: file, placeholder)
+    for file in sorted(set(also) - shared.keys()):
+        shared[file] = _file_font(file).dictionary(pdf, placeholder(file))
+    return shared
 
 
 def put_back(pdf) -> None:
@@ -205,7 +209,7 @@ def _compressed(file: str) -> tuple[bytes, int]:
     return zlib.compress(data, 9), len(data)
 
 
-def _share(pdf, forms: list, file_of, program_for) -> None:
+def _share(pdf, forms: list, file_of, program_for) -> dict[str, Any]:
     """Point every card font of ``forms`` at its file's one font dictionary in ``pdf`` (see
     ``_file_font``), whose program is ``program_for(file)``; ``file_of(descriptor, file)`` says
     which file a font stands for (None: leave it alone). A font whose widths are not the
@@ -232,6 +236,7 @@ def _share(pdf, forms: list, file_of, program_for) -> None:
                     descriptor.FontFile2 = program_for(key)
             if seen is not None:
                 decided[seen] = replacement
+    return shared
 
 
 @dataclass(frozen=True)

@@ -26,16 +26,17 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from . import __version__, repository, signed_pickle
 from .cache_entry import write_entry
+from .fingerprints import code_fingerprint, data_fingerprint
+from .fingerprints import key as _key
 from .model import Repository, Unit
 from .render import card_fit, sheets
 from .render import cards as card_render
-from .resources import PACKAGE
 from .variants import VARIANTS, Variant
 
 Job = tuple[Callable[..., tuple[bytes, int]], tuple]  # a worker function and its arguments
@@ -43,42 +44,7 @@ BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
 Progress = Callable[[int, int], None]
 
 
-# --- fingerprints ----------------------------------------------------------------------
-
-
-def _hash_files(paths: Iterable[Path], base: Path) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(paths):
-        digest.update(path.relative_to(base).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-@lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """The tool itself: its code, templates and layouts. Any edit invalidates caches."""
-    site = (PACKAGE / "site", PACKAGE / "templates" / "site")  # the site has its own key: editing it never remakes PDFs
-    files = [p for p in PACKAGE.rglob("*.py") if not p.is_relative_to(site[0])]
-    files += [p for p in (PACKAGE / "templates").rglob("*") if p.is_file() and not p.is_relative_to(site[1])]
-    files += list((PACKAGE / "layouts").glob("*"))
-    return hashlib.sha256((__version__ + _hash_files(files, PACKAGE)).encode()).hexdigest()
-
-
-def data_fingerprint(root: Path) -> str:
-    files = sorted(set((root / "cards").rglob("*.yaml")) | set(repository.unit_files(root))) + list(
-        (root / "schemas").glob("*.json")
-    )
-    if (root / "scenarios").is_dir():
-        files += list((root / "scenarios").glob("*.yaml"))
-    refusals = {f: repository.refusal(f, root) is not None for f in files}
-    refused = sorted(str(f) for f, no in refusals.items() if no)  # never opened; validation reports them
-    return _hash_files([f for f, no in refusals.items() if not no], root) + _key(refused)
-
-
 DATA_FINGERPRINT = "data_fingerprint"  # in Repository.extra: the data the model was loaded from
-
-
-def _key(*parts) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 # --- atomic writing ----------------------------------------------------------------------

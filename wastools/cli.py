@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__, model, repository
+from . import __version__, data_paths, model
 from .problems import Problem
 
 DEFAULT_SHARED = Path("../shared/data")
@@ -22,8 +22,8 @@ DEFAULT_SHARED = Path("../shared/data")
 def _root(ctx: click.Context) -> Path:
     given = ctx.obj.get("root")
     try:
-        return repository.find_root(Path(given) if given else Path.cwd())
-    except repository.RepositoryNotFound as exc:
+        return data_paths.find_root(Path(given) if given else Path.cwd())
+    except data_paths.RepositoryNotFound as exc:
         raise click.UsageError(str(exc)) from None
 
 
@@ -75,6 +75,8 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool) -> None:
     One line per problem, `path:line:column: field: message`, every problem in every
     file, sorted. Warnings (such as a missing historical figure) do not fail the run.
     """
+    from . import repository
+
     root = _root(ctx)
     started = time.perf_counter()
     targets = _expand(paths) if paths else None
@@ -156,6 +158,7 @@ def import_(ctx: click.Context, shinn16: str, roberteliason: str, report_only: b
 @click.pass_context
 def coverage(ctx: click.Context, by: str) -> None:
     """How many units have the historical figures the variants need."""
+    from . import repository
     from .coverage import coverage_table
 
     root = _root(ctx)
@@ -167,6 +170,8 @@ def coverage(ctx: click.Context, by: str) -> None:
 
 
 def _load_repository(ctx: click.Context):
+    from . import repository
+
     result = repository.validate(_root(ctx), limits=ctx.obj["limits"])
     if result.repository is None:
         _print_problems(result.errors)
@@ -184,12 +189,14 @@ UNIT_TYPES = model.UNIT_TYPES
 def _completion_root(ctx: click.Context) -> Path | None:
     given = ctx.find_root().params.get("root")
     try:
-        return repository.find_root(Path(given) if given else Path.cwd())
-    except repository.RepositoryNotFound:
+        return data_paths.find_root(Path(given) if given else Path.cwd())
+    except data_paths.RepositoryNotFound:
         return None
 
 
 def _catalogue_ids(root: Path, name: str, key: str) -> list[str]:
+    from . import repository
+
     try:
         data = repository.read_plain(root / "cards" / name)
         return sorted(str(e["id"]) for e in data.get(key, []) if isinstance(e, dict) and "id" in e)
@@ -210,7 +217,7 @@ def _names(kind: str, root: Path | None) -> list[str]:
         return _catalogue_ids(root, "nations.yaml", "nations")
     if kind == "set":
         return _catalogue_ids(root, "sets.yaml", "sets")
-    return sorted(p.stem for p in repository.unit_files(root))
+    return sorted(p.stem for p in data_paths.unit_files(root))
 
 
 class Name(click.ParamType):
@@ -435,7 +442,6 @@ def build(
     Settings not given here come from wastools.toml (see `wastools config`). A build with
     --nation/--set/--type/--unit writes its decks under names that say so (cards-uk.pdf).
     """
-    from . import build as builder
     from . import config
     from .slug import slugify
 
@@ -466,13 +472,46 @@ def build(
     root = _root(ctx)
     out_dir = Path(out) if Path(out).is_absolute() else root / out
     started = time.perf_counter()
+    filters = (nations, sets, types, units, subset_name)
+    stamp = None if roster or site_only else _stamp_key(ctx, root, out_dir, settings, filters)
+    if stamp is not None and _nothing_to_do(root, out_dir, stamp, started):
+        return
+    from . import build as builder
+
     with builder.WorkerPool(jobs, root) as pool:
-        _build(
-            ctx, root, out_dir, pool, started, settings, (nations, sets, types, units, subset_name), roster, site_only
-        )
+        _build(ctx, root, out_dir, pool, started, settings, filters, roster, site_only, stamp)
 
 
-def _build(ctx, root: Path, out_dir: Path, pool, started: float, settings, filters, roster, site_only) -> None:
+def _stamp_key(ctx, root: Path, out_dir: Path, settings, filters) -> str:
+    """The key of everything this build reads (``wastools/stamp.py``); jobs change nothing."""
+    import dataclasses
+
+    from .stamp import stamp_key
+
+    inputs = sorted((name, repr(setting.value)) for name, setting in settings.values.items())
+    return stamp_key(root, out_dir, [inputs, repr(filters), repr(dataclasses.asdict(ctx.obj["limits"]))])
+
+
+def _nothing_to_do(root: Path, out_dir: Path, stamp: str, started: float) -> bool:
+    """The last build here read the same tool, data and settings, and left outputs and site
+    as they are: say so as a no-op build does, and stop."""
+    from .stamp import unchanged
+
+    kept = unchanged(out_dir, stamp)
+    if kept is None:
+        return False
+    shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
+    click.echo(
+        f"0 files written, {kept} unchanged; 0 cards laid out in {time.perf_counter() - started:.1f} s; "
+        f"see {shown}/manifest.json"
+    )
+    click.echo(f"site unchanged: open {shown}/site/index.html")
+    return True
+
+
+def _build(
+    ctx, root: Path, out_dir: Path, pool, started: float, settings, filters, roster, site_only, stamp: str | None = None
+) -> None:
     """`wastools build` once its options are checked. The workers start as soon as the data
     turns out to have changed (a no-op build never starts them), and make the sheets that
     read no data while the main process validates it."""
@@ -536,6 +575,10 @@ def _build(ctx, root: Path, out_dir: Path, pool, started: float, settings, filte
         _print_problems(validation.errors)
         click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)
         ctx.exit(1)
+    if stamp is not None:
+        from .stamp import record
+
+        record(out_dir, stamp, report.outputs)
 
 
 def _options(settings, jobs: int):

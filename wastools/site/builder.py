@@ -175,7 +175,7 @@ class _PageCache:
 def site_fingerprint() -> str:
     """The site's own code and templates (left out of the decks' code fingerprint, so that
     editing the site never makes the PDFs again)."""
-    from ..build import _hash_files
+    from ..fingerprints import hash_files as _hash_files
     from ..resources import PACKAGE
 
     files = [*(PACKAGE / "site").rglob("*.py"), *(p for p in SITE_TEMPLATES.rglob("*") if p.is_file())]

@@ -1,0 +1,54 @@
+"""Fingerprints of what a build depends on: the tool's code, the data, any parts of a key.
+Only hashing and paths, so that a build can tell that nothing changed before it loads
+anything heavier (``wastools/stamp.py``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+from . import __version__
+from .data_paths import refusal, unit_files
+from .resources import PACKAGE
+
+
+def hash_files(paths: Iterable[Path], base: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(path.relative_to(base).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """The tool itself: its code, templates and layouts. Any edit invalidates caches."""
+    site = (PACKAGE / "site", PACKAGE / "templates" / "site")  # the site has its own key: editing it never remakes PDFs
+    files = [p for p in PACKAGE.rglob("*.py") if not p.is_relative_to(site[0])]
+    files += [p for p in (PACKAGE / "templates").rglob("*") if p.is_file() and not p.is_relative_to(site[1])]
+    files += list((PACKAGE / "layouts").glob("*"))
+    return hashlib.sha256((__version__ + hash_files(files, PACKAGE)).encode()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def tool_fingerprint() -> str:
+    """Every file of the tool, the site's code and templates included."""
+    files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return hashlib.sha256((__version__ + hash_files(files, PACKAGE)).encode()).hexdigest()
+
+
+def data_fingerprint(root: Path) -> str:
+    files = sorted(set((root / "cards").rglob("*.yaml")) | set(unit_files(root))) + list(
+        (root / "schemas").glob("*.json")
+    )
+    if (root / "scenarios").is_dir():
+        files += list((root / "scenarios").glob("*.yaml"))
+    refusals = {f: refusal(f, root) is not None for f in files}
+    refused = sorted(str(f) for f, no in refusals.items() if no)  # never opened; validation reports them
+    return hash_files([f for f, no in refusals.items() if not no], root) + key(refused)
+
+
+def key(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()

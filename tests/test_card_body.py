@@ -131,6 +131,14 @@ def test_a_card_with_a_letter_the_card_font_lacks_is_laid_out_by_weasyprint(repo
     assert documents >= 1 and "\u1681" in "".join(g[0] for g in _glyphs(pdf))
 
 
+def test_a_table_whose_rows_do_not_match_its_bands_is_left_to_weasyprint(repo):
+    variant = VARIANTS["standard"]
+    view = cards.card_view(variant.adapt(repo.units["hms-cossack"], None), variant, repo)
+    assert card_body.draw(view) is not None
+    assert card_body.draw(dataclasses.replace(view, bands=view.bands[:-1])) is None
+    assert card_body.draw(dataclasses.replace(view, bands=[])) is None
+
+
 def test_data_reaches_the_page_as_glyph_numbers_never_as_pdf_operators(repo):
     variant = VARIANTS["standard"]
     view = cards.card_view(variant.adapt(repo.units["hms-cossack"], None), variant, repo)

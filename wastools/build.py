@@ -712,8 +712,8 @@ def _read_meta(path: Path) -> dict:
 
 def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
     """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs and the number
-    of WeasyPrint documents it took (2 when every card fitted at its chosen size: one for the
-    heads not laid out yet in this worker, one for the rest of the cards)."""
+    of WeasyPrint documents it took: one for the heads not laid out yet in this worker, and
+    one more for any card whose body ``card_body`` could not draw (or a second size)."""
     pages, documents = card_render.lay_out_cards(
         [j.html for j in jobs], jobs[0].bleed, count=True, views=[j.view for j in jobs]
     )

@@ -393,6 +393,8 @@ def _table(canvas: _Canvas, view: CardView, left: float, top: float) -> float:
     t = view.table_pt
     pad = fit.ROW_PAD * t
     label_w = view.label_pt
+    if not view.notation and (not view.bands or any(len(r.cells) != len(view.bands) for r in view.attack_rows)):
+        raise Undrawable("an attack table whose rows do not match its bands")
     if view.notation:
         columns = [label_w, fit.BODY_W - label_w]
         header_rows = [[("Weapon", "left"), ("dice @ farthest hex", "left")]]

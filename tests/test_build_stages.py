@@ -111,9 +111,11 @@ def test_jobs_handed_in_while_the_workers_start_come_back_in_order(tmp_path):
 def test_a_queued_job_gets_its_jobs_outcome_whatever_it_is():
     from concurrent.futures import Future
 
+    from wastools.workers import _pass_on
+
     for outcome in ("result", "error", "cancel"):
         inner, outer = Future(), Future()
-        builder._pass_on(inner, outer)
+        _pass_on(inner, outer)
         if outcome == "result":
             inner.set_result(7)
             assert outer.result() == 7
@@ -123,3 +125,30 @@ def test_a_queued_job_gets_its_jobs_outcome_whatever_it_is():
         else:
             inner.cancel()
             assert outer.cancelled()
+
+
+def test_what_waits_for_the_workers_runs_once_they_start_or_at_once_after(tmp_path):
+    """The CLI starts the workers as soon as it knows a build has work to do, before it has
+    loaded the data; what the data's change hands them (the head start) waits for them."""
+    import threading
+
+    from wastools.workers import WorkerPool
+
+    calls: list[tuple[str, bool]] = []
+
+    def note(name: str):
+        return lambda: calls.append((name, threading.current_thread() is threading.main_thread()))
+
+    with WorkerPool(2, tmp_path) as pool:
+        pool.start()
+        pool.when_ready(note("while starting"))
+        assert pool.started() is not None
+        assert calls == [("while starting", False)]  # on the thread that waited for the workers
+        pool.when_ready(note("after"))
+        assert calls[-1] == ("after", True)  # at once
+    with WorkerPool(2, tmp_path) as pool:
+        pool.when_ready(note("before any start"))  # starts them
+        assert pool.started() is not None and calls[-1] == ("before any start", False)
+    with WorkerPool(1, tmp_path) as pool:
+        pool.when_ready(note("one job"))
+        assert pool.started() is None and calls[-1][0] != "one job"

@@ -18,19 +18,18 @@ import hashlib
 import itertools
 import json
 import os
-import shutil
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from . import __version__, repository, signed_pickle
+from .atomic import AtomicWriter
 from .cache_entry import write_entry
 from .fingerprints import code_fingerprint, data_fingerprint
 from .fingerprints import key as _key
@@ -38,6 +37,7 @@ from .model import Repository, Unit
 from .render import card_fit, sheets
 from .render import cards as card_render
 from .variants import VARIANTS, Variant
+from .workers import WorkerPool
 
 Job = tuple[Callable[..., tuple[bytes, int]], tuple]  # a worker function and its arguments
 BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
@@ -45,60 +45,6 @@ Progress = Callable[[int, int], None]
 
 
 DATA_FINGERPRINT = "data_fingerprint"  # in Repository.extra: the data the model was loaded from
-
-
-# --- atomic writing ----------------------------------------------------------------------
-
-
-class AtomicWriter:
-    """Temporary files live in ``<root>/.build-tmp/<pid>-*`` (the same file system as build/,
-    but outside it) and are moved into place whole. Each build has its own folder, so two
-    builds never clear each other's; folders of builds that died are cleared."""
-
-    def __init__(self, root: Path):
-        base = root / ".build-tmp"
-        base.mkdir(parents=True, exist_ok=True)
-        for folder in base.iterdir():
-            if not _alive(folder.name.split("-", 1)[0]):
-                shutil.rmtree(folder, ignore_errors=True)  # leftovers of a killed build
-        self.base = base
-        self.tmp = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=base))
-
-    def write(self, target: Path, data: bytes, durable: bool = True) -> None:
-        """``durable``: on disk before it is moved into place (outputs); a cache entry, which
-        a lost write only makes again, skips the wait (a thousandth of a second a file)."""
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(dir=self.tmp, prefix=target.name + ".")
-        try:
-            os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide outputs from other users
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                if durable:
-                    handle.flush()
-                    os.fsync(handle.fileno())
-            os.replace(name, target)
-        except BaseException:
-            Path(name).unlink(missing_ok=True)
-            raise
-
-    def close(self) -> None:
-        shutil.rmtree(self.tmp, ignore_errors=True)
-        try:
-            self.base.rmdir()  # only when no other build is using it
-        except OSError:
-            pass
-
-
-def _alive(pid_text: str) -> bool:
-    if not pid_text.isdigit():
-        return False
-    try:
-        os.kill(int(pid_text), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 # --- the validated model, cached -------------------------------------------------------------
@@ -1128,153 +1074,6 @@ def _run(job):
     started = time.perf_counter()
     result = fn(*args)
     return result, time.perf_counter() - started
-
-
-class WorkerPool:
-    """One set of worker processes for a whole build, reused by every stage. It starts with
-    the first job, or earlier by ``start`` (as soon as the data has changed), without making
-    the main process wait: a thread waits for the workers, forked from a server process that
-    imports the renderers once (see ``_fork_server``), while the main process validates and
-    plans. Their temporary files (WeasyPrint's fonts) go to a folder of their own under
-    ``<root>/.build-tmp``, which ``close`` removes. With ``jobs`` 1 everything runs in the
-    main process."""
-
-    def __init__(self, jobs: int, root: Path):
-        self.jobs, self.root = jobs, root
-        if jobs > 1:
-            # multiprocessing makes a folder for its sockets at first use, under the temporary
-            # folder of that moment, and removes it at exit: made now, before a build points
-            # the temporary folder at its own, which is gone by then
-            import multiprocessing.util
-
-            multiprocessing.util.get_temp_dir()
-        self._pool: ProcessPoolExecutor | None = None
-        self._tmp: AtomicWriter | None = None
-        self._starting: threading.Thread | None = None
-        self._failed: BaseException | None = None
-        self._lock = threading.Lock()
-        self._queued: list[tuple[Future, Callable, tuple]] = []  # submitted while the workers start
-
-    def start(self, then: Callable[[], Any] | None = None) -> None:
-        """Starts the workers and returns at once; ``then`` is called on the starting thread
-        once they can take jobs (it may submit some)."""
-        if self.jobs > 1 and self._pool is None and self._starting is None:
-            self._tmp = AtomicWriter(self.root)
-            self._starting = threading.Thread(target=self._open, args=(then,), name="workers", daemon=True)
-            self._starting.start()
-
-    def _open(self, then: Callable[[], Any] | None) -> None:
-        assert self._tmp is not None
-        try:
-            pool = ProcessPoolExecutor(
-                max_workers=self.jobs,
-                mp_context=_fork_server(),
-                initializer=_start_worker,
-                initargs=(str(self._tmp.tmp),),
-            )
-            pool.submit(int)  # the workers are forked now, not at the first real job
-            with self._lock:
-                self._pool = pool
-                for outer, fn, args in self._queued:
-                    _pass_on(pool.submit(fn, *args), outer)
-                self._queued = []
-            if then is not None:
-                then()
-        except BaseException as exc:  # raised again where the pool is next used
-            with self._lock:
-                self._failed = exc
-                for outer, _fn, _args in self._queued:
-                    outer.set_exception(exc)
-                self._queued = []
-
-    def ready(self) -> ProcessPoolExecutor | None:
-        """The running pool (None with one job), once its workers can take jobs."""
-        self.start()
-        return self.started()
-
-    def started(self) -> ProcessPoolExecutor | None:
-        """The pool if it was started (None if not), once a start under way is over: what it
-        was to do then (``start``'s ``then``) is done. Never starts it."""
-        starting = self._starting
-        if starting is not None and starting is not threading.current_thread():
-            starting.join()
-            self._starting = None
-        if self._failed is not None:
-            failed, self._failed = self._failed, None
-            raise failed
-        return self._pool
-
-    def submit(self, fn, *args) -> Future:
-        """A job's future. While the workers start, the job waits in a queue and the caller
-        goes on (it sizes and writes the next cards, starts the site) instead of waiting."""
-        self.start()
-        with self._lock:
-            if self._pool is None and self._starting is not None and self._failed is None:
-                future: Future = Future()
-                self._queued.append((future, fn, args))
-                return future
-        pool = self.ready()
-        if pool is None:
-            done: Future = Future()
-            done.set_result(fn(*args))
-            return done
-        return pool.submit(fn, *args)
-
-    def map(self, fn, items: list) -> Iterable:
-        pool = self.ready() if items else self._pool
-        if pool is None:
-            return map(fn, items)
-        return pool.map(fn, items)
-
-    def close(self) -> None:
-        if self._starting is not None:
-            self._starting.join()
-            self._starting = None
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
-        if self._tmp is not None:
-            self._tmp.close()
-            self._tmp = None
-
-    def __enter__(self) -> WorkerPool:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-def _pass_on(inner: Future, outer: Future) -> None:
-    """``outer`` gets ``inner``'s outcome when it has one."""
-
-    def done(future: Future) -> None:
-        if future.cancelled():
-            outer.cancel()
-        elif future.exception() is not None:
-            outer.set_exception(future.exception())
-        else:
-            outer.set_result(future.result())
-
-    inner.add_done_callback(done)
-
-
-def _fork_server():
-    """Workers forked from a server process that has imported what they need once
-    (``render.preload``), instead of from the main process, which has not: each worker
-    imported WeasyPrint and the rest itself, about a second of CPU at every build. (The
-    server also keeps the workers clear of the main process's threads and state.)"""
-    import multiprocessing
-
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["wastools.render.preload"])
-    return context
-
-
-def _start_worker(tmp: str) -> None:
-    """Worker start-up: temporary files in the build's own folder; the card stylesheet and
-    its fonts loaded, before the first job arrives."""
-    tempfile.tempdir = os.environ["TMPDIR"] = tmp
-    card_render.lay_out_cards([card_render.render_back_html(VARIANTS["standard"])])
 
 
 def _sha256(data: bytes) -> str:

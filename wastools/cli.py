@@ -476,9 +476,11 @@ def build(
     stamp = None if roster or site_only else _stamp_key(ctx, root, out_dir, settings, filters)
     if stamp is not None and _nothing_to_do(root, out_dir, stamp, started):
         return
-    from . import build as builder
+    from .workers import WorkerPool
 
-    with builder.WorkerPool(jobs, root) as pool:
+    with WorkerPool(jobs, root) as pool:
+        if stamp is not None:  # there is work to do: the workers start while the build loads
+            pool.start()
         _build(ctx, root, out_dir, pool, started, settings, filters, roster, site_only, stamp)
 
 
@@ -512,9 +514,10 @@ def _nothing_to_do(root: Path, out_dir: Path, stamp: str, started: float) -> boo
 def _build(
     ctx, root: Path, out_dir: Path, pool, started: float, settings, filters, roster, site_only, stamp: str | None = None
 ) -> None:
-    """`wastools build` once its options are checked. The workers start as soon as the data
-    turns out to have changed (a no-op build never starts them), and make the sheets that
-    read no data while the main process validates it."""
+    """`wastools build` once its options are checked and the stamp said there is work to do
+    (the workers are starting then; a roster or a site-only build starts them when the data
+    turns out to have changed). Once the data has changed and the workers can, they make
+    the sheets that read no data while the main process validates it."""
     from . import build as builder
 
     nations, sets, types, units, subset_name = filters
@@ -523,7 +526,10 @@ def _build(
     head_start = builder.HeadStart()
 
     def data_changed() -> None:  # the workers start; once they can, they make the sheets that read no data
-        pool.start(then=None if roster or site_only else partial(head_start.start, pool, out_dir, selection, options))
+        if roster or site_only:
+            pool.start()
+        else:
+            pool.when_ready(partial(head_start.start, pool, out_dir, selection, options))
 
     repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=data_changed)
     loaded = time.perf_counter()

@@ -199,7 +199,7 @@ def write_site(files: dict[str, bytes], target: Path) -> int:
     """Make ``target`` hold exactly ``files``: a file is written only when its bytes differ
     (into a folder beside ``target``, then moved into place whole), files the site no longer
     has are removed. Returns how many files were written or removed."""
-    from ..build import _alive
+    from ..atomic import _alive
 
     target.parent.mkdir(parents=True, exist_ok=True)
     for leftover in target.parent.glob(".site-*"):  # of a build that was killed while writing the site

@@ -1,0 +1,193 @@
+"""The build's worker processes: one pool for a whole build, forked from a server process
+that has imported the renderers once. Only the standard library here, so that a build can
+start its workers before it imports anything heavier (``cli.build``)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .atomic import AtomicWriter
+
+
+class WorkerPool:
+    """One set of worker processes for a whole build, reused by every stage. It starts with
+    the first job, or earlier by ``start`` (as soon as the data has changed), without making
+    the main process wait: a thread waits for the workers, forked from a server process that
+    imports the renderers once (see ``_fork_server``), while the main process validates and
+    plans. Their temporary files (WeasyPrint's fonts) go to a folder of their own under
+    ``<root>/.build-tmp``, which ``close`` removes. With ``jobs`` 1 everything runs in the
+    main process."""
+
+    def __init__(self, jobs: int, root: Path):
+        self.jobs, self.root = jobs, root
+        if jobs > 1:
+            # multiprocessing makes a folder for its sockets at first use, under the temporary
+            # folder of that moment, and removes it at exit: made now, before a build points
+            # the temporary folder at its own, which is gone by then
+            import multiprocessing.util
+
+            multiprocessing.util.get_temp_dir()
+        self._pool: ProcessPoolExecutor | None = None
+        self._tmp: AtomicWriter | None = None
+        self._starting: threading.Thread | None = None
+        self._failed: BaseException | None = None
+        self._lock = threading.Lock()
+        self._queued: list[tuple[Future, Callable, tuple]] = []  # submitted while the workers start
+        self._then: list[Callable[[], Any]] = []  # to call once they can take jobs
+        self._opened = False
+
+    def start(self, then: Callable[[], Any] | None = None) -> None:
+        """Starts the workers and returns at once; ``then`` is called on the starting thread
+        once they can take jobs (it may submit some)."""
+        if self.jobs > 1 and self._pool is None and self._starting is None:
+            self._tmp = AtomicWriter(self.root)
+            self._starting = threading.Thread(target=self._open, args=(then,), name="workers", daemon=True)
+            self._starting.start()
+
+    def when_ready(self, then: Callable[[], Any]) -> None:
+        """Calls ``then`` once the workers can take jobs: on the starting thread while they
+        start (starting them if need be), or at once if they have started. Never with one
+        job, as ``start``; never after the workers failed to start (that failure is raised
+        where the pool is next used)."""
+        if self.jobs <= 1:
+            return
+        with self._lock:
+            failed, waiting = self._failed is not None, not self._opened
+            if waiting and not failed:
+                self._then.append(then)
+        if failed:
+            return
+        if waiting:
+            self.start()  # nothing when they are starting or have started
+            return
+        then()
+
+    def _open(self, then: Callable[[], Any] | None) -> None:
+        assert self._tmp is not None
+        try:
+            pool = ProcessPoolExecutor(
+                max_workers=self.jobs,
+                mp_context=_fork_server(),
+                initializer=_start_worker,
+                initargs=(str(self._tmp.tmp),),
+            )
+            pool.submit(int)  # the workers are forked now, not at the first real job
+            with self._lock:
+                self._pool = pool
+                for outer, fn, args in self._queued:
+                    _pass_on(pool.submit(fn, *args), outer)
+                self._queued = []
+            if then is not None:
+                then()
+            while True:
+                with self._lock:
+                    waiting, self._then = self._then, []
+                    self._opened = not waiting
+                if not waiting:
+                    break
+                for call in waiting:
+                    call()
+        except BaseException as exc:  # raised again where the pool is next used
+            with self._lock:
+                self._failed = exc
+                for outer, _fn, _args in self._queued:
+                    outer.set_exception(exc)
+                self._queued = []
+
+    def ready(self) -> ProcessPoolExecutor | None:
+        """The running pool (None with one job), once its workers can take jobs."""
+        self.start()
+        return self.started()
+
+    def started(self) -> ProcessPoolExecutor | None:
+        """The pool if it was started (None if not), once a start under way is over: what it
+        was to do then (``start``'s ``then``) is done. Never starts it."""
+        starting = self._starting
+        if starting is not None and starting is not threading.current_thread():
+            starting.join()
+            self._starting = None
+        if self._failed is not None:
+            failed, self._failed = self._failed, None
+            raise failed
+        return self._pool
+
+    def submit(self, fn, *args) -> Future:
+        """A job's future. While the workers start, the job waits in a queue and the caller
+        goes on (it sizes and writes the next cards, starts the site) instead of waiting."""
+        self.start()
+        with self._lock:
+            if self._pool is None and self._starting is not None and self._failed is None:
+                future: Future = Future()
+                self._queued.append((future, fn, args))
+                return future
+        pool = self.ready()
+        if pool is None:
+            done: Future = Future()
+            done.set_result(fn(*args))
+            return done
+        return pool.submit(fn, *args)
+
+    def map(self, fn, items: list) -> Iterable:
+        pool = self.ready() if items else self._pool
+        if pool is None:
+            return map(fn, items)
+        return pool.map(fn, items)
+
+    def close(self) -> None:
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+        if self._tmp is not None:
+            self._tmp.close()
+            self._tmp = None
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _pass_on(inner: Future, outer: Future) -> None:
+    """``outer`` gets ``inner``'s outcome when it has one."""
+
+    def done(future: Future) -> None:
+        if future.cancelled():
+            outer.cancel()
+        elif future.exception() is not None:
+            outer.set_exception(future.exception())
+        else:
+            outer.set_result(future.result())
+
+    inner.add_done_callback(done)
+
+
+def _fork_server():
+    """Workers forked from a server process that has imported what they need once
+    (``render.preload``), instead of from the main process, which has not: each worker
+    imported WeasyPrint and the rest itself, about a second of CPU at every build. (The
+    server also keeps the workers clear of the main process's threads and state.)"""
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["wastools.render.preload"])
+    return context
+
+
+def _start_worker(tmp: str) -> None:
+    """Worker start-up: temporary files in the build's own folder; the card stylesheet and
+    its fonts loaded, before the first job arrives."""
+    from .render import cards as card_render
+    from .variants import VARIANTS
+
+    tempfile.tempdir = os.environ["TMPDIR"] = tmp
+    card_render.lay_out_cards([card_render.render_back_html(VARIANTS["standard"])])

@@ -95,3 +95,35 @@ def test_one_unit_change_rewrites_only_its_outputs_and_equals_a_cold_build(tmp_p
     assert (cold / "manifest.json").read_bytes() == (out / "manifest.json").read_bytes()
     for rel in after:
         assert (cold / rel).read_bytes() == (out / rel).read_bytes(), rel
+
+
+def test_a_unit_change_its_packs_briefing_does_not_show_keeps_the_briefing(tmp_path, monkeypatch):
+    """The briefing lists the units with their points: a change to a unit's hull remakes its
+    packs (their cards) from the briefing kept in build/.cache/parts, with the bytes of a cold
+    build; a change to its points lays the briefing out again."""
+    from wastools.render import scenario_pack
+
+    options = builder.Options(papers=("letter",), jobs=1)  # in this process, where the count is
+    root = copy_data(tmp_path / "data")
+    out = tmp_path / "build"
+    builder.build(_validated(root), root, out, SELECTION, options)
+    laid_out = []
+    real = scenario_pack.briefing_pdf
+    monkeypatch.setattr(scenario_pack, "briefing_pdf", lambda *args: laid_out.append(args[0].id) or real(*args))
+
+    unit = root / "cards" / "uk" / f"{CHANGED}.yaml"
+    unit.write_text(unit.read_text().replace("\nhull: 2", "\nhull: 3", 1))
+    hull = builder.build(_validated(root), root, out, SELECTION, options)
+    packs = [rel for rel in hull.files if rel.startswith("scenarios/")]
+    assert packs and laid_out == []
+    cold = builder.build(_validated(root), root, tmp_path / "cold", SELECTION, options)
+    briefed = [rel for rel in cold.files if rel.startswith("scenarios/") and not rel.endswith("-poster.pdf")]
+    assert len(laid_out) == len(briefed) and set(packs) <= set(briefed)  # a cold build lays each one out
+    for rel in packs:
+        assert (out / rel).read_bytes() == (tmp_path / "cold" / rel).read_bytes(), rel
+
+    laid_out.clear()
+    _raise_points(unit)
+    points = builder.build(_validated(root), root, out, SELECTION, options)
+    assert sorted(laid_out) == sorted({rel.split("/")[1].removesuffix(".pdf") for rel in packs})
+    assert sorted(points.files) == sorted(hull.files)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import math
 from collections.abc import Callable
 from functools import partial
@@ -426,6 +427,13 @@ def _briefing(s: Scenario, paper: str) -> tuple[bytes, int]:
     return with_check_bars(pdf)
 
 
+def _page_count(pdf: bytes) -> int:
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        return len(document.pages)
+
+
 def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering, area, note: str) -> bytes:
     return map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=note)[0]
 
@@ -442,8 +450,14 @@ def scenario_pack_pdf(
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
     area, numbered as pages of this PDF (``colour``: a blue sea and sandy land).
     ``remember(inputs, make)`` may keep the map part under its inputs: it does not change
-    when a unit does, but the briefing (which lists the units) and the cards do."""
-    briefing, briefing_pages = _briefing(s, paper)
+    when a unit does, but the cards do. The briefing is kept under what it shows (its force
+    lists name the units, with their points): a change to a unit's guns or abilities
+    remakes the cards, not the briefing."""
+    if remember is None:
+        briefing, briefing_pages = _briefing(s, paper)
+    else:
+        briefing = remember(("scenario briefing", briefing_view(s), s.variant, paper), partial(briefing_pdf, s, paper))
+        briefing_pages = _page_count(briefing)
     cards, card_pages = impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)
     before = briefing_pages + card_pages
     spec, to_map = map_spec(s)

@@ -69,8 +69,9 @@ def test_sheets_that_read_no_data_are_started_early_and_come_out_the_same(repo, 
 
 
 def test_the_workers_start_on_a_thread_that_then_hands_out_the_head_start(repo, tmp_path):
-    """``start`` returns at once (the main process goes on validating); the thread that waits
-    for the workers calls ``then`` once they can take jobs, and the build takes its results."""
+    """``when_ready`` returns at once (the main process goes on validating); the thread that
+    waits for the workers calls what it was given once they can take jobs, and the build takes
+    its results."""
     import threading
 
     selection = builder.Selection(("hex",), units=("hms-cossack",))
@@ -83,7 +84,7 @@ def test_the_workers_start_on_a_thread_that_then_hands_out_the_head_start(repo, 
 
     with builder.WorkerPool(2, tmp_path) as pool:
         head = builder.HeadStart()
-        pool.start(then=lambda: hand_out(head, pool))
+        pool.when_ready(lambda: hand_out(head, pool))
         builder.build(repo, DATA, tmp_path, selection, options, pool=pool, head_start=head)
         assert pool.started() is not None
     assert threads and threads[0] is not threading.main_thread()

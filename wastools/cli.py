@@ -502,13 +502,20 @@ def _nothing_to_do(root: Path, out_dir: Path, stamp: str, started: float) -> boo
     kept = unchanged(out_dir, stamp)
     if kept is None:
         return False
+    click.echo(_outcome(root, out_dir, 0, kept, 0, started))
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
-    click.echo(
-        f"0 files written, {kept} unchanged; 0 cards laid out in {time.perf_counter() - started:.1f} s; "
-        f"see {shown}/manifest.json"
-    )
+    # site_step's line for an unchanged site (importing the site package would cost 0.27 s)
     click.echo(f"site unchanged: open {shown}/site/index.html")
     return True
+
+
+def _outcome(root: Path, out_dir: Path, written: int, unchanged: int, laid_out: int, started: float) -> str:
+    """The line every build ends with."""
+    shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
+    return (
+        f"{written} files written, {unchanged} unchanged; {laid_out} cards laid out "
+        f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
+    )
 
 
 def _build(
@@ -566,10 +573,7 @@ def _build(
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     for rel in report.files:
         click.echo(f"wrote {shown}/{rel}")
-    click.echo(
-        f"{report.written} files written, {report.unchanged} unchanged; {report.cards_rendered} cards laid out "
-        f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
-    )
+    click.echo(_outcome(root, out_dir, report.written, report.unchanged, report.cards_rendered, started))
     for name, text in sorted(report.card_text.items()):
         moved = "; ".join(f"{unit} ({', '.join(abilities)})" for unit, abilities in sorted(text.moved_to_aid.items()))
         click.echo(

@@ -17,7 +17,7 @@ from .atomic import AtomicWriter
 
 class WorkerPool:
     """One set of worker processes for a whole build, reused by every stage. It starts with
-    the first job, or earlier by ``start`` (as soon as the data has changed), without making
+    the first job, or earlier by ``start`` (as soon as a build knows it has work), without making
     the main process wait: a thread waits for the workers, forked from a server process that
     imports the renderers once (see ``_fork_server``), while the main process validates and
     plans. Their temporary files (WeasyPrint's fonts) go to a folder of their own under
@@ -42,12 +42,12 @@ class WorkerPool:
         self._then: list[Callable[[], Any]] = []  # to call once they can take jobs
         self._opened = False
 
-    def start(self, then: Callable[[], Any] | None = None) -> None:
-        """Starts the workers and returns at once; ``then`` is called on the starting thread
-        once they can take jobs (it may submit some)."""
+    def start(self) -> None:
+        """Starts the workers and returns at once (``when_ready``: what to do once they can
+        take jobs)."""
         if self.jobs > 1 and self._pool is None and self._starting is None:
             self._tmp = AtomicWriter(self.root)
-            self._starting = threading.Thread(target=self._open, args=(then,), name="workers", daemon=True)
+            self._starting = threading.Thread(target=self._open, name="workers", daemon=True)
             self._starting.start()
 
     def when_ready(self, then: Callable[[], Any]) -> None:
@@ -68,7 +68,7 @@ class WorkerPool:
             return
         then()
 
-    def _open(self, then: Callable[[], Any] | None) -> None:
+    def _open(self) -> None:
         assert self._tmp is not None
         try:
             pool = ProcessPoolExecutor(
@@ -83,9 +83,7 @@ class WorkerPool:
                 for outer, fn, args in self._queued:
                     _pass_on(pool.submit(fn, *args), outer)
                 self._queued = []
-            if then is not None:
-                then()
-            while True:
+            while True:  # what waits for the workers, and what that hands on in turn
                 with self._lock:
                     waiting, self._then = self._then, []
                     self._opened = not waiting
@@ -106,8 +104,8 @@ class WorkerPool:
         return self.started()
 
     def started(self) -> ProcessPoolExecutor | None:
-        """The pool if it was started (None if not), once a start under way is over: what it
-        was to do then (``start``'s ``then``) is done. Never starts it."""
+        """The pool if it was started (None if not), once a start under way is over: what
+        waited for it (``when_ready``) is done. Never starts it."""
         starting = self._starting
         if starting is not None and starting is not threading.current_thread():
             starting.join()

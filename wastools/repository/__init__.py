@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import model
+from ..data_paths import RepositoryNotFound, find_root, plain_path, refusal, unit_files
 from ..problems import Problem, display_path
 from ..yamlio import DEFAULT_LIMITS, Limits
 from .cache import FileCache, default_folder
@@ -24,15 +25,10 @@ from .files import (
     CATALOGUE_FILES,
     SCHEMA_REFS,
     LoadedFile,
-    RepositoryNotFound,
     existing_units,
-    find_root,
     kind_of,
     load_file,
-    plain_path,
     read_plain,
-    refusal,
-    unit_files,
 )
 from .integrity import Context, KnownUnits, check_unit, cross_unit_problems
 from .schema import SCHEMA_FILES, schema_problems, schema_validator, validator

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..data_paths import RepositoryNotFound, find_root, plain_path, refusal, unit_files
+from ..data_paths import plain_path, refusal, unit_files
 from ..problems import Problem, display_path
 from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, load_document
 from .cache import FileCache
@@ -26,7 +26,6 @@ SCHEMA_REFS = {
     "scenario": "../schemas/scenario.schema.json",
 }
 CATALOGUE_FILES = {"sets.yaml": "sets", "nations.yaml": "nations", "abilities.yaml": "abilities"}
-__all__ = ["RepositoryNotFound", "find_root", "plain_path", "refusal", "unit_files"]  # kept here too
 
 
 @dataclass

@@ -31,6 +31,7 @@ from typing import Any
 from . import __version__, repository, signed_pickle
 from .atomic import AtomicWriter
 from .cache_entry import write_entry
+from .cache_prune import entry_stem, record_and_prune
 from .fingerprints import code_fingerprint, data_fingerprint
 from .fingerprints import key as _key
 from .model import Repository, Unit
@@ -39,7 +40,9 @@ from .render import cards as card_render
 from .variants import VARIANTS, Variant
 from .workers import WorkerPool
 
-Job = tuple[Callable[..., tuple[bytes, int]], tuple]  # a worker function and its arguments
+# a worker function and its arguments; it returns the output, its pages, and optionally
+# what else the manifest should say of the output (a dict)
+Job = tuple[Callable[..., tuple[Any, ...]], tuple]
 BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
 Progress = Callable[[int, int], None]
 
@@ -163,6 +166,7 @@ class BuildReport:
     card_text: dict[str, CardText] = field(default_factory=dict)  # per variant whose deck was laid out
     card_layouts: int = 0  # WeasyPrint documents made for cards (1 per batch when every card fits)
     sheets_imposed: int = 0  # card sheets imposed (the others came from the cache)
+    pruned: int = 0  # cache files deleted, as no recent build used them (see cache_prune)
     stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
     alongside: Any = None  # what the ``alongside`` step of ``build`` returned
 
@@ -175,6 +179,7 @@ class BuildReport:
             "cards_laid_out": self.cards_rendered,
             "card_layouts": self.card_layouts,
             "sheets_imposed": self.sheets_imposed,
+            "cache_files_pruned": self.pruned,
             "written": self.written,
             "unchanged": self.unchanged,
         }
@@ -293,10 +298,11 @@ def build(
         }
         report.cards_total = len(units) * len(selection.chosen_variants())
         stale_variants = {d.variant.name for d in stale}
+        every_card_set = card_sets
         card_sets = {name: cs for name, cs in card_sets.items() if name.split(":")[0] in stale_variants}
         packs = scenario_targets(repo, root, selection, options)
         stale_packs = [p for p in packs if not _current(out, p[0], p[1], previous, report)]
-        for _rel, _pack_key, scenario, _paper in stale_packs:
+        for _rel, _pack_key, scenario, _paper, _card_keys in stale_packs:
             card_sets["scenario:" + scenario.id] = (scenario_cards(repo, scenario), 0.0)
         report.timed("adapt and card views", time.perf_counter() - adapting)
         tracker.add(len(stale) + len(stale_packs) + len(stale_calibrations))
@@ -306,7 +312,7 @@ def build(
         cache = out / ".cache" / "cards"
         parts_cache = out / ".cache" / "parts"
         jobs: list[tuple[str, str, Job]] = []
-        for rel, key, scenario, paper in stale_packs:
+        for rel, key, scenario, paper, _card_keys in stale_packs:
             paths = [str(cache / f"{k}.pdf") for k in cards["scenario:" + scenario.id]]
             jobs.append(
                 (
@@ -354,10 +360,12 @@ def build(
         )
         jobs += [t for t, _future in early]
         beside.finish(report)
-        for (rel, key, job), ((pdf, pages), seconds) in zip(jobs, results, strict=True):
+        for (rel, key, job), ((pdf, pages, *noted), seconds) in zip(jobs, results, strict=True):
             report.timed(stage_name(job[0]), seconds)
             writer.write(out / rel, pdf)
             report.outputs[rel] = {"sha256": _sha256(pdf), "pages": pages, "bytes": len(pdf), "key": key}
+            for extra in noted:  # what else a job says of its output (the cache parts a pack used)
+                report.outputs[rel].update(extra)
             deck_text = next((d.text for d in stale if d.rel == rel and d.text is not None), None)
             if deck_text is not None:
                 report.outputs[rel]["card_text"] = deck_text.to_json()
@@ -373,6 +381,9 @@ def build(
         text = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
         if not manifest_path.exists() or manifest_path.read_bytes() != text:
             writer.write(manifest_path, text)
+        if report.written or report.cards_rendered or report.sheets_imposed:  # else no entry was added
+            used = _cache_used(every_card_set, decks, packs, {**kept, **report.outputs}, options, out)
+            report.pruned = record_and_prune(out / ".cache", used)
         writer.write(out / ".cache" / "build-report.json", (json.dumps(report.to_json(), indent=2) + "\n").encode())
     finally:
         beside.wait()  # a failed build still lets the site finish before it returns
@@ -431,6 +442,28 @@ class _Alongside:
     def wait(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True)
+
+
+def _cache_used(
+    card_sets: dict[str, tuple[list[CardSpec], float]],
+    decks: list[_Deck],
+    packs: list[tuple[str, str, Any, str, list[str]]],
+    outputs: dict[str, dict],
+    options: Options,
+    out: Path,
+) -> dict[str, set[str]]:
+    """The entries of each cache folder that this build's outputs are made from, the ones
+    it found current included (``cache_prune``): every card face of every deck and pack,
+    every sheet of every deck, and the pack parts the manifest records."""
+    cards = {spec.key for specs, _bleed in card_sets.values() for spec in specs}
+    cards.update(k for *_pack, card_keys in packs for k in card_keys)
+    sheet_keys: set[str] = set()
+    for deck in decks:
+        backs = card_sets[deck.variant.name + ":back"][0]
+        faces = [spec.key for spec in card_sets[deck.variant.name][0]]
+        sheet_keys.update(job.key for job in deck_sheet_jobs(deck, faces, backs[0].key, options, out))
+    parts = {name for entry in outputs.values() for name in entry.get("parts", ())}
+    return {"cards": cards, "sheets": sheet_keys, "parts": {entry_stem(p) for p in parts}}
 
 
 def _read_manifest(path: Path) -> dict[str, dict]:
@@ -759,8 +792,9 @@ def _assemble_deck(sheet_paths: list[str], title: str, key: str) -> tuple[bytes,
 
 def scenario_targets(
     repo: Repository, root: Path, selection: Selection, options: Options
-) -> list[tuple[str, str, Any, str]]:
-    """(path, key, scenario, paper) for every scenario pack; a variant filter selects packs too."""
+) -> list[tuple[str, str, Any, str, list[str]]]:
+    """(path, key, scenario, paper, card keys) for every scenario pack; a variant filter
+    selects packs too."""
     from .scenarios import Scenario
 
     scenarios: dict[str, Scenario] = repo.extra.get("scenarios", {})
@@ -781,7 +815,7 @@ def scenario_targets(
                 asdict(options.profile),
                 *(("colour maps",) if options.colour_maps else ()),
             )
-            out.append((f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf", key, scenario, paper))
+            out.append((f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf", key, scenario, paper, card_keys))
     return out
 
 
@@ -798,21 +832,26 @@ def scenario_cards(repo: Repository, scenario) -> list[CardSpec]:
 
 def _scenario_pack(
     scenario, card_paths: list[str], paper: str, profile, key: str, colour: bool = False, parts: str | None = None
-) -> tuple[bytes, int]:
-    """Worker: a scenario pack; its map part is kept in the folder ``parts`` (a unit change
-    remakes the briefing and the cards, not the map)."""
+) -> tuple[bytes, int, dict[str, list[str]]]:
+    """Worker: a scenario pack; its map part and briefing are kept in the folder ``parts`` (a
+    unit change remakes the cards, not the map). Returns the pack, its pages, and the names
+    of the parts it used, for the manifest (the cache keeps what recent outputs use)."""
     from .render.scenario_pack import scenario_pack_pdf
 
-    remember = partial(_remembered, Path(parts)) if parts else None
+    used: list[str] = []
+    remember = partial(_remembered, Path(parts), used=used) if parts else None
     cards = [Path(p).read_bytes() for p in card_paths]
-    return scenario_pack_pdf(scenario, cards, paper, profile, key, colour, remember=remember)
+    pdf, pages = scenario_pack_pdf(scenario, cards, paper, profile, key, colour, remember=remember)
+    return pdf, pages, {"parts": used}
 
 
-def _remembered(folder: Path, inputs: tuple, make: Callable[[], bytes]) -> bytes:
+def _remembered(folder: Path, inputs: tuple, make: Callable[[], bytes], used: list[str] | None = None) -> bytes:
     """A part of an output, kept in ``folder`` under a key of everything that makes it (their
     reprs, and the code): read when there, else made and kept. A cache entry is only a
-    speed-up: one that cannot be read or written is made again."""
+    speed-up: one that cannot be read or written is made again. ``used`` collects the names."""
     path = folder / f"{_key(code_fingerprint(), [repr(i) for i in inputs])}.pdf"
+    if used is not None:
+        used.append(path.name)
     try:
         return path.read_bytes()
     except OSError:

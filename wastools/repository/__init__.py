@@ -146,4 +146,5 @@ def validate(
             result.repository = result.usable
     if files_cache is not None and (not result.errors or result.usable is not None):
         files_cache.flush()  # a run stopped by bad data writes nothing
+        files_cache.prune()
     return result

@@ -24,6 +24,7 @@ from typing import Any
 
 from .. import __version__, signed_pickle
 from ..cache_entry import write_entry
+from ..cache_prune import prune_folder
 from ..resources import PACKAGE
 from ..yamlio import Limits
 
@@ -63,6 +64,7 @@ class FileCache:
         self.limits = limits
         self.hits = self.misses = 0
         self._pending: dict[str, Any] = {}
+        self._used: set[str] = set()  # every key looked up: what a whole validation keeps
         self._base = (
             hashlib.sha256(
                 "\0".join((code_version(), _schemas_hash(root), repr(sorted(asdict(limits).items())))).encode()
@@ -79,6 +81,7 @@ class FileCache:
         return digest.hexdigest()
 
     def get(self, key: str) -> Any | None:
+        self._used.add(key)
         if self.folder is None:
             return None
         try:
@@ -102,6 +105,12 @@ class FileCache:
         pending, self._pending = self._pending, {}
         for key, value in pending.items():
             self._write(key, value)
+
+    def prune(self) -> None:
+        """Delete the entries this run did not look up: after a validation of every file, those
+        are of files changed or removed since (or of another version of the tool)."""
+        if self.folder is not None:
+            prune_folder(self.folder, self._used)
 
     def _write(self, key: str, value: Any) -> None:
         blob = signed_pickle.dumps(value)

@@ -25,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from .. import __version__
 from ..cache_entry import write_entry
+from ..cache_prune import prune_folder
 from ..model import Repository
 from ..variants import VARIANTS
 from . import data
@@ -72,7 +73,8 @@ def render_site(
     build's card cache ``decks`` or from ``cache`` (a folder) where current, the rest are
     made on ``workers`` processes. With ``pages`` (a folder), each unit page is kept there
     under a key of everything it shows and is not rendered again while that is unchanged
-    (a one-unit change renders one unit page, not 289)."""
+    (a one-unit change renders one unit page, not 289). ``prune`` (a site of every unit)
+    drops the cached pages and card faces it did not use."""
     report = SiteReport()
     skipped = [u.id for u in spec.units if not safe_id(u.id)]
     units = [u for u in spec.units if safe_id(u.id)]
@@ -113,6 +115,8 @@ def render_site(
             )
             kept.put(key, page)
         files[f"units/{unit.id}.html"] = page
+    if prune and pages is not None:  # a site of every unit: the pages it did not use are stale
+        prune_folder(pages, kept.used)
     for variant, params in spec.variants:
         files[f"variants/{variant.name}.html"] = _render(
             "variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common
@@ -154,12 +158,14 @@ class _PageCache:
         from ..build import code_fingerprint
 
         self.folder = folder
+        self.used: set[str] = set()  # the keys looked up: what a site of every unit keeps
         self._base = json.dumps([__version__, code_fingerprint(), site_fingerprint(), shared], default=str)
 
     def key(self, inputs: list) -> str:
         return hashlib.sha256((self._base + json.dumps(inputs, default=str)).encode()).hexdigest()
 
     def get(self, key: str) -> bytes | None:
+        self.used.add(key)
         if self.folder is None:
             return None
         try:

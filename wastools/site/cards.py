@@ -19,6 +19,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..cache_entry import write_entry
+from ..cache_prune import prune_folder
 from ..model import Repository, Unit
 from ..render import cards as card_render
 from ..variants import VARIANTS
@@ -95,11 +96,8 @@ def site_cards(
         out[unit_id, name] = Markup(html)
         if cache is not None:
             _store(cache / f"{keys[unit_id, name]}.html", html)
-    if prune and cache is not None and cache.is_dir():
-        wanted = {f"{k}.html" for k in keys.values()}
-        for old in cache.glob("*.html"):
-            if old.name not in wanted:
-                old.unlink(missing_ok=True)
+    if prune and cache is not None:
+        prune_folder(cache, keys.values())
     return out
 
 

@@ -1,0 +1,83 @@
+"""Caches that do not grow without end.
+
+Every build keys its card faces, sheets and pack parts by their contents
+(``build/.cache/cards``, ``sheets``, ``parts``), so every edit adds entries and every new
+version of the tool adds a whole new set: some 100 MB a version, a megabyte an edit. Each
+build that writes anything records the entries it used, and an entry that none of the last
+``KEEP`` builds used is deleted. So a build of one variant or one nation in between full
+builds costs the full build nothing, and going back to what was built a few builds ago is
+still quick. The records are kept in ``build/.cache/used``, one file per build.
+
+A cache that one step reads whole (the validation cache, the site's pages) is pruned by
+its owner to what that step used (``prune_folder``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+KEEP = 3  # builds whose entries are kept
+USED = "used"  # under build/.cache: what each recent build used
+
+
+def entry_stem(name: str) -> str:
+    """What an entry is filed under: its key, the part of its name before the first dot
+    (a card's ``<key>.pdf``, ``<key>.json`` and ``<key>.html`` go together)."""
+    return name.split(".", 1)[0]
+
+
+def prune_folder(folder: Path, wanted: Iterable[str]) -> int:
+    """Delete the entries of ``folder`` whose key is not in ``wanted``; returns how many.
+    Hidden files (an entry being written) and folders are left alone, and a file that cannot
+    be deleted is no error: a cache is only a speed-up."""
+    keep = set(wanted)
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if entry.name.startswith(".") or entry_stem(entry.name) in keep or not entry.is_file(follow_symlinks=False):
+            continue
+        try:
+            os.unlink(entry.path)
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def record_and_prune(cache: Path, used: Mapping[str, Iterable[str]]) -> int:
+    """Record the keys this build used in each folder of ``cache`` (``used``: folder name to
+    keys), then delete from those folders what none of the last ``KEEP`` builds used. Returns
+    how many files were deleted."""
+    records = cache / USED
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+        mine = records / f"{time.time_ns():020d}.json"
+        mine.write_text(json.dumps({folder: sorted(set(keys)) for folder, keys in used.items()}))
+        recent = sorted(p for p in records.glob("*.json") if p.stem.isdigit())
+    except OSError:
+        return 0  # nothing recorded: nothing deleted
+    for old in recent[:-KEEP]:
+        old.unlink(missing_ok=True)
+    wanted: dict[str, set[str]] = {}
+    for record in recent[-KEEP:]:
+        try:
+            kept = json.loads(record.read_text())
+        except (OSError, ValueError):
+            return 0  # a record that cannot be read: keep everything rather than guess
+        if not isinstance(kept, dict):
+            return 0
+        for folder, keys in kept.items():
+            wanted.setdefault(folder, set()).update(k for k in keys if isinstance(k, str))
+    return sum(prune_folder(cache / folder, wanted.get(folder, ())) for folder in used if _plain_name(folder))
+
+
+def _plain_name(folder: str) -> bool:
+    """A folder name of our own making: one part, not hidden (never a path from a record)."""
+    return bool(folder) and "/" not in folder and "\\" not in folder and not folder.startswith(".")

@@ -109,6 +109,17 @@ def test_changed_data_is_built_and_invalid_data_never_stamped(built):
         assert broken.exit_code == 1 and "bismarck.yaml" in broken.output, broken.output
 
 
+def test_a_rules_register_is_data_too(tmp_path):
+    """A broken rules register (rules/<variant>.yaml) added after a build is reported by the
+    next build, as `wastools validate` reports it: never taken for nothing to do."""
+    root = copy_data(tmp_path / "data")
+    assert _run(root).exit_code == 0
+    (root / "rules").mkdir()
+    (root / "rules" / "hex.yaml").write_text("variant: hex\nentries: 5\n")
+    broken = _run(root)
+    assert broken.exit_code == 1 and "rules/hex.yaml" in broken.output, broken.output
+
+
 def test_a_planted_stamp_names_nothing_outside_the_build(tmp_path):
     out = tmp_path / "build"
     (out / ".cache").mkdir(parents=True)

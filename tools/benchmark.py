@@ -133,7 +133,7 @@ def main() -> int:
     ref_runs = [ref_run() for _ in range(3)]
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        for folder in ("cards", "schemas", "scenarios"):
+        for folder in ("cards", "schemas", "scenarios", "rules"):
             if (ROOT / folder).is_dir():
                 shutil.copytree(ROOT / folder, root / folder)
         for name in ("wastools.toml",):

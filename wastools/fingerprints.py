@@ -43,8 +43,9 @@ def data_fingerprint(root: Path) -> str:
     files = sorted(set((root / "cards").rglob("*.yaml")) | set(unit_files(root))) + list(
         (root / "schemas").glob("*.json")
     )
-    if (root / "scenarios").is_dir():
-        files += list((root / "scenarios").glob("*.yaml"))
+    for folder in ("scenarios", "rules"):  # the rules registers are validated with the rest
+        if (root / folder).is_dir():
+            files += sorted((root / folder).glob("*.yaml"))
     refusals = {f: refusal(f, root) is not None for f in files}
     refused = sorted(str(f) for f, no in refusals.items() if no)  # never opened; validation reports them
     return hash_files([f for f, no in refusals.items() if not no], root) + key(refused)

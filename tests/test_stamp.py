@@ -120,6 +120,28 @@ def test_a_rules_register_is_data_too(tmp_path):
     assert broken.exit_code == 1 and "rules/hex.yaml" in broken.output, broken.output
 
 
+def test_the_source_date_is_an_input(tmp_path, monkeypatch):
+    """SOURCE_DATE_EPOCH dates every output PDF: a build with another value (or none) makes
+    every output again, dated as it says, instead of keeping them or saying nothing to do."""
+    import pikepdf
+
+    root = copy_data(tmp_path / "data")
+    deck = root / "build" / "standard" / "cards-hms-cossack.pdf"
+
+    def dated() -> str | None:
+        with pikepdf.open(deck) as pdf:
+            return str(pdf.docinfo.get("/CreationDate")) if "/CreationDate" in pdf.docinfo else None
+
+    assert _run(root).exit_code == 0 and dated() is None
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    again = _run(root)
+    assert again.exit_code == 0 and "0 files written" not in again.output, again.output
+    assert dated() == "D:20231114221320Z"
+    assert "0 files written" in _run(root).output  # the same date: nothing to do
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert "0 files written" not in _run(root).output and dated() is None
+
+
 def test_a_planted_stamp_names_nothing_outside_the_build(tmp_path):
     out = tmp_path / "build"
     (out / ".cache").mkdir(parents=True)

@@ -32,7 +32,7 @@ from . import __version__, repository, signed_pickle
 from .atomic import AtomicWriter
 from .cache_entry import write_entry
 from .cache_prune import entry_stem, record_and_prune
-from .fingerprints import code_fingerprint, data_fingerprint
+from .fingerprints import code_fingerprint, data_fingerprint, source_date
 from .fingerprints import key as _key
 from .model import Repository, Unit
 from .render import card_fit, sheets
@@ -48,6 +48,7 @@ Progress = Callable[[int, int], None]
 
 
 DATA_FINGERPRINT = "data_fingerprint"  # in Repository.extra: the data the model was loaded from
+DATED = "source_date_epoch"  # in the manifest, when the outputs carry that date (see source_date)
 
 
 # --- the validated model, cached -------------------------------------------------------------
@@ -377,7 +378,12 @@ def build(
         if jobs:
             report.timed("decks, packs, aids, maps (wall)", time.perf_counter() - making)
         kept = {rel: entry for rel, entry in previous.items() if rel not in report.outputs and (out / rel).exists()}
-        manifest = {"tool": f"wastools {__version__}", "outputs": dict(sorted({**kept, **report.outputs}.items()))}
+        manifest: dict[str, Any] = {
+            "tool": f"wastools {__version__}",
+            "outputs": dict(sorted({**kept, **report.outputs}.items())),
+        }
+        if source_date() is not None:
+            manifest[DATED] = source_date()
         text = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
         if not manifest_path.exists() or manifest_path.read_bytes() != text:
             writer.write(manifest_path, text)
@@ -467,9 +473,11 @@ def _cache_used(
 
 
 def _read_manifest(path: Path) -> dict[str, dict]:
+    """The outputs the manifest lists; none when they were dated otherwise (``source_date``)."""
     try:
-        return json.loads(path.read_text())["outputs"]
-    except (OSError, ValueError, KeyError):
+        manifest = json.loads(path.read_text())
+        return manifest["outputs"] if manifest.get(DATED) == source_date() else {}
+    except (OSError, ValueError, KeyError, AttributeError):
         return {}
 
 

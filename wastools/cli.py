@@ -488,10 +488,12 @@ def _stamp_key(ctx, root: Path, out_dir: Path, settings, filters) -> str:
     """The key of everything this build reads (``wastools/stamp.py``); jobs change nothing."""
     import dataclasses
 
+    from .fingerprints import source_date
     from .stamp import stamp_key
 
     inputs = sorted((name, repr(setting.value)) for name, setting in settings.values.items())
-    return stamp_key(root, out_dir, [inputs, repr(filters), repr(dataclasses.asdict(ctx.obj["limits"]))])
+    limits = repr(dataclasses.asdict(ctx.obj["limits"]))
+    return stamp_key(root, out_dir, [inputs, repr(filters), limits, source_date()])
 
 
 def _nothing_to_do(root: Path, out_dir: Path, stamp: str, started: float) -> bool:

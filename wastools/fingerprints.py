@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -49,6 +50,14 @@ def data_fingerprint(root: Path) -> str:
     refusals = {f: refusal(f, root) is not None for f in files}
     refused = sorted(str(f) for f, no in refusals.items() if no)  # never opened; validation reports them
     return hash_files([f for f, no in refusals.items() if not no], root) + key(refused)
+
+
+def source_date() -> int | None:
+    """The date every output PDF gives as its making and change: ``SOURCE_DATE_EPOCH`` (the
+    reproducible-builds.org convention), or none at all. An input like the data: a build with
+    another value makes every output again."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    return int(epoch) if epoch.isdigit() else None
 
 
 def key(*parts) -> str:

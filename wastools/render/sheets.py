@@ -376,12 +376,13 @@ def finish_pikepdf(pdf, title: str, doc_id: str | None = None) -> bytes:
 def _metadata(title: str) -> dict[str, str]:
     """Fixed document information: a title, no tool version, dates only from SOURCE_DATE_EPOCH."""
     import datetime
-    import os
+
+    from ..fingerprints import source_date
 
     metadata = {"/Title": title, "/Producer": "wastools", "/Creator": "wastools"}
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.isdigit():
-        stamp = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).strftime("D:%Y%m%d%H%M%SZ")
+    epoch = source_date()
+    if epoch is not None:
+        stamp = datetime.datetime.fromtimestamp(epoch, datetime.UTC).strftime("D:%Y%m%d%H%M%SZ")
         metadata["/CreationDate"] = metadata["/ModDate"] = stamp
     return metadata
 

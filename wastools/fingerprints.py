@@ -23,6 +23,46 @@ def hash_files(paths: Iterable[Path], base: Path) -> str:
     return digest.hexdigest()
 
 
+# the libraries that write the outputs' bytes (import name, distribution name): a new version
+# of one may change them, so it misses every cache, as an edit to the tool does
+RENDERING_LIBRARIES = (
+    ("weasyprint", "weasyprint"),
+    ("pydyf", "pydyf"),
+    ("tinycss2", "tinycss2"),
+    ("cssselect2", "cssselect2"),
+    ("fontTools", "fonttools"),
+    ("pikepdf", "pikepdf"),
+    ("reportlab", "reportlab"),
+)
+
+
+METADATA_FOLDERS = (".dist-info", ".egg-info")  # pip's, and setuptools' (as Debian's packages have)
+
+
+@lru_cache(maxsize=1)
+def library_versions() -> str:
+    """The installed version of each rendering library, from its distribution's metadata
+    folder beside it, found without importing it (``importlib.metadata`` alone takes a fifth
+    of a no-op build). "?" for one not found."""
+    from importlib.util import find_spec
+
+    versions = []
+    for module, distribution in RENDERING_LIBRARIES:
+        found = "?"
+        spec = find_spec(module)
+        if spec is not None and spec.origin:
+            folder = Path(spec.origin).parent.parent
+            try:
+                names = [e.name.rsplit(".", 1)[0] for e in os.scandir(folder) if e.name.endswith(METADATA_FOLDERS)]
+            except OSError:
+                names = []
+            for name, _, version in (n.split("-py")[0].rpartition("-") for n in names):
+                if name.lower().replace("-", "_").replace(".", "_") == distribution:
+                    found = version
+        versions.append(f"{distribution} {found}")
+    return ", ".join(versions)
+
+
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """The tool itself: its code, templates and layouts. Any edit invalidates caches."""
@@ -30,14 +70,14 @@ def code_fingerprint() -> str:
     files = [p for p in PACKAGE.rglob("*.py") if not p.is_relative_to(site[0])]
     files += [p for p in (PACKAGE / "templates").rglob("*") if p.is_file() and not p.is_relative_to(site[1])]
     files += list((PACKAGE / "layouts").glob("*"))
-    return hashlib.sha256((__version__ + hash_files(files, PACKAGE)).encode()).hexdigest()
+    return hashlib.sha256((__version__ + library_versions() + hash_files(files, PACKAGE)).encode()).hexdigest()
 
 
 @lru_cache(maxsize=1)
 def tool_fingerprint() -> str:
     """Every file of the tool, the site's code and templates included."""
     files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    return hashlib.sha256((__version__ + hash_files(files, PACKAGE)).encode()).hexdigest()
+    return hashlib.sha256((__version__ + library_versions() + hash_files(files, PACKAGE)).encode()).hexdigest()
 
 
 def data_fingerprint(root: Path) -> str:

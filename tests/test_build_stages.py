@@ -153,3 +153,23 @@ def test_what_waits_for_the_workers_runs_once_they_start_or_at_once_after(tmp_pa
     with WorkerPool(1, tmp_path) as pool:
         pool.when_ready(note("one job"))
         assert pool.started() is None and calls[-1][0] != "one job"
+
+
+def test_the_report_says_when_each_stage_of_the_build_was_reached(repo, tmp_path):
+    """The milestones `make bench` prints, in seconds from the command's start: in the order
+    the build reaches them, and the workers' start among them when there are workers."""
+    import json
+    import time
+
+    selection = builder.Selection(("standard",), units=("hms-cossack",))
+    options = builder.Options(papers=("letter",), jobs=2)
+    started = time.perf_counter() - 0.25  # as if loading the data had taken a quarter of a second
+    report = builder.build(repo, DATA, tmp_path / "build", selection, options, load_seconds=0.25, command_start=started)
+    took = time.perf_counter() - started
+    order = ["data loaded", "card faces made", "card sheets made", "every output written"]
+    assert [m for m in report.milestones if m in order] == order
+    times = [report.milestones[m] for m in order]
+    assert times[0] == 0.25 and times == sorted(times) and times[-1] <= took
+    assert 0 < report.milestones["workers ready"] <= took
+    written = json.loads((tmp_path / "build" / ".cache" / "build-report.json").read_text())["milestones"]
+    assert list(written.values()) == sorted(written.values()) and set(written) == set(report.milestones)

@@ -177,6 +177,9 @@ def main() -> int:
         print(f"\n{title}: stages (seconds of work, summed over workers)")
         for stage, seconds in stages.get("stages", {}).items():
             print(f"  {stage:<22}{seconds:8.2f}")
+        if stages.get("milestones"):
+            reached = ", ".join(f"{name} {seconds:.2f}" for name, seconds in stages["milestones"].items())
+            print(f"  seconds from the start: {reached}")
         cards = stages.get("cards_laid_out", 0)
         layouts = stages.get("card_layouts", 0)
         print(

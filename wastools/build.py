@@ -168,11 +168,17 @@ class BuildReport:
     card_layouts: int = 0  # WeasyPrint documents made for cards (1 per batch when every card fits)
     sheets_imposed: int = 0  # card sheets imposed (the others came from the cache)
     pruned: int = 0  # cache files deleted, as no recent build used them (see cache_prune)
+    clock: float = 0.0  # time.perf_counter() when the command started
+    milestones: dict[str, float] = field(default_factory=dict)  # seconds from the start to each
     stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
     alongside: Any = None  # what the ``alongside`` step of ``build`` returned
 
     def timed(self, stage: str, seconds: float) -> None:
         self.stages[stage] = round(self.stages.get(stage, 0.0) + seconds, 3)
+
+    def reached(self, milestone: str, at: float | None = None) -> None:
+        """When (by default now) the build got this far, from the start of the command."""
+        self.milestones[milestone] = round((time.perf_counter() if at is None else at) - self.clock, 3)
 
     def to_json(self) -> dict:
         return {
@@ -181,6 +187,7 @@ class BuildReport:
             "card_layouts": self.card_layouts,
             "sheets_imposed": self.sheets_imposed,
             "cache_files_pruned": self.pruned,
+            "milestones": dict(sorted(self.milestones.items(), key=lambda item: item[1])),
             "written": self.written,
             "unchanged": self.unchanged,
         }
@@ -239,16 +246,21 @@ def build(
     alongside: Callable[[], Any] | None = None,
     pool: WorkerPool | None = None,
     head_start: HeadStart | None = None,
+    command_start: float | None = None,
 ) -> BuildReport:
     """Makes every stale output. ``alongside`` (the site) runs on a thread of the main process
     once the card faces are written, while the workers lay them out and make the sheets,
     decks and packs; what it returns is kept in ``report.alongside`` and its time under the
     stage "site". A ``pool`` given is used (and left open); else the build makes its own.
-    ``head_start``: the sheets that read no data, started while the data was validated."""
+    ``head_start``: the sheets that read no data, started while the data was validated.
+    ``command_start``: when the command started (``time.perf_counter()``), for the report's
+    milestones; when this was called, if not given."""
     report = BuildReport()
+    report.clock = command_start if command_start is not None else time.perf_counter()
     beside = _Alongside(alongside)
     if load_seconds is not None:
         report.timed("load and validate", load_seconds)
+        report.reached("data loaded", report.clock + load_seconds)
     manifest_path = out / "manifest.json"
     previous = _read_manifest(manifest_path)
     units = selection.chosen_units(repo)
@@ -310,6 +322,7 @@ def build(
         laying_out = time.perf_counter()
         cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=beside.start)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
+        report.reached("card faces made")
         cache = out / ".cache" / "cards"
         parts_cache = out / ".cache" / "parts"
         jobs: list[tuple[str, str, Job]] = []
@@ -328,6 +341,7 @@ def build(
         for deck in stale:
             deck.text = report.card_text.get(deck.variant.name)
         deck_sheets = _make_sheets(stale, cards, options, out, writer, report, pool, tracker)
+        report.reached("card sheets made")
         for deck in stale:
             paths = [str(out / ".cache" / "sheets" / f"{k}.pdf") for k in deck_sheets[deck.rel]]
             jobs.append((deck.rel, deck.key, (_assemble_deck, (paths, deck_title(deck), deck.key))))
@@ -377,6 +391,9 @@ def build(
             tracker.tick()
         if jobs:
             report.timed("decks, packs, aids, maps (wall)", time.perf_counter() - making)
+        report.reached("every output written")
+        if pool.ready_at is not None:
+            report.reached("workers ready", pool.ready_at)
         kept = {rel: entry for rel, entry in previous.items() if rel not in report.outputs and (out / rel).exists()}
         manifest: dict[str, Any] = {
             "tool": f"wastools {__version__}",

@@ -571,6 +571,7 @@ def _build(
         alongside=lambda: site_step(repo, root, out_dir, selection, options),
         pool=pool,
         head_start=head_start,
+        command_start=started,
     )
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     for rel in report.files:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
@@ -41,6 +42,7 @@ class WorkerPool:
         self._queued: list[tuple[Future, Callable, tuple]] = []  # submitted while the workers start
         self._then: list[Callable[[], Any]] = []  # to call once they can take jobs
         self._opened = False
+        self.ready_at: float | None = None  # time.perf_counter() when the workers could take jobs
 
     def start(self) -> None:
         """Starts the workers and returns at once (``when_ready``: what to do once they can
@@ -77,7 +79,8 @@ class WorkerPool:
                 initializer=_start_worker,
                 initargs=(str(self._tmp.tmp),),
             )
-            pool.submit(int)  # the workers are forked now, not at the first real job
+            # the workers are forked now, not at the first real job
+            pool.submit(int).add_done_callback(lambda _done: setattr(self, "ready_at", time.perf_counter()))
             with self._lock:
                 self._pool = pool
                 for outer, fn, args in self._queued:

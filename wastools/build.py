@@ -26,9 +26,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import __version__, repository, signed_pickle
+from . import __version__, signed_pickle
 from .atomic import AtomicWriter
 from .cache_entry import write_entry
 from .cache_prune import entry_stem, record_and_prune
@@ -42,6 +42,9 @@ from .workers import WorkerPool
 
 # a worker function and its arguments; it returns the output, its pages, and optionally
 # what else the manifest should say of the output (a dict)
+if TYPE_CHECKING:  # the validator is the main process's: the workers never import it
+    from . import repository
+
 Job = tuple[Callable[..., tuple[Any, ...]], tuple]
 BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
 Progress = Callable[[int, int], None]
@@ -59,6 +62,7 @@ def load_repository(
 ) -> tuple[Repository | None, repository.Validation | None]:
     """The validated model, from the cache when neither the data nor the code changed;
     ``on_change`` is called first when they did (the build starts its workers then)."""
+    from . import repository
     from .yamlio import DEFAULT_LIMITS
 
     limits = limits or DEFAULT_LIMITS

@@ -44,6 +44,29 @@ def test_an_entry_no_recent_build_used_is_deleted_with_its_companions(tmp_path):
     assert len(list((cache / USED).glob("*.json"))) == KEEP
 
 
+def test_narrower_builds_delete_nothing_and_keep_their_entries_past_the_next_whole_ones(tmp_path):
+    """Any number of narrower builds (one variant, one nation) between whole builds: the
+    whole build's entries stay; a narrower build's stay while it is newer than the oldest of
+    the last KEEP whole builds."""
+    cache = tmp_path / ".cache"
+
+    def build(used: set[str], whole: bool) -> int:
+        _fill(cache / "cards", sorted(used))
+        return record_and_prune(cache, {"cards": used}, whole)
+
+    assert build({"a", "b"}, True) == 0
+    for _ in range(KEEP + 5):
+        assert build({"n"}, False) == 0  # nothing deleted, however many
+    assert _entries(cache / "cards") == {"a", "b", "n"}
+    for _ in range(KEEP - 1):  # the first whole build is still among the last KEEP: b and n stay
+        build({"a"}, True)
+        assert _entries(cache / "cards") == {"a", "b", "n"}
+    build({"a"}, True)  # the oldest whole build kept is now newer than the narrow ones
+    assert _entries(cache / "cards") == {"a"}
+    records = list((cache / USED).glob("*.json"))
+    assert len(records) == KEEP and all(p.stem.endswith("-whole") for p in records)
+
+
 def test_a_record_that_cannot_be_read_deletes_nothing(tmp_path):
     cache = tmp_path / ".cache"
     _fill(cache / "sheets", ["a", "b"])
@@ -83,7 +106,7 @@ def test_builds_keep_what_recent_builds_used_and_rebuild_nothing_from_it(tmp_pat
     states = []
     for _ in range(KEEP + 2):
         repo = _validated(root)
-        report = builder.build(repo, root, out, SELECTION, OPTIONS)
+        report = builder.build(repo, root, out, SELECTION, OPTIONS, whole=True)  # as if the settings asked for it
         states.append(_unit_cards(repo))
         _lower_points(unit)  # (raised, a scenario's side would go over its points limit)
     assert report.pruned > 0
@@ -97,7 +120,7 @@ def test_builds_keep_what_recent_builds_used_and_rebuild_nothing_from_it(tmp_pat
     for rel in manifest:
         os.unlink(out / rel)
     _lower_points(unit, by=-1)  # back to the last build's points
-    again = builder.build(_validated(root), root, out, SELECTION, OPTIONS)
+    again = builder.build(_validated(root), root, out, SELECTION, OPTIONS, whole=True)
     assert again.cards_rendered == 0 and again.sheets_imposed == 0
     assert again.written == len(manifest)
 
@@ -143,3 +166,25 @@ def test_a_site_of_every_unit_keeps_only_the_pages_it_used(repo, tmp_path):
     render_site(edited, SiteSpec(units, spec.variants), pages=pages, prune=True)
     after = _entries(pages)
     assert len(after) == len(before) and len(after - before) == 1
+
+
+@pytest.mark.slow
+def test_only_a_build_of_what_the_settings_ask_for_deletes(cli, tmp_path):
+    """On the command line, --variant, --paper and the unit filters make a build narrower: it
+    records what it used and deletes nothing; a plain build deletes what it did not use."""
+    root = copy_data(tmp_path / "data", ("cards", "schemas"))
+    for unit in (root / "cards").glob("*/*.yaml"):  # two units: a whole build is quick
+        if unit.stem not in ("hms-cossack", "bismarck"):
+            unit.unlink()
+    cache = root / "build" / ".cache"
+    stale = cache / "cards" / "0123-left-by-an-older-build.pdf"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"x")
+    for narrowing in (("--variant", "hex"), ("--paper", "a4"), ("--nation", "uk"), ("--unit", "bismarck")):
+        result = cli("build", "--jobs", "1", *narrowing, root=root)
+        assert result.exit_code == 0, result.output
+    records = sorted(p.name for p in (cache / USED).glob("*.json"))
+    assert len(records) == 4 and all(name.endswith("-narrow.json") for name in records) and stale.exists()
+    result = cli("build", "--jobs", "1", root=root)
+    assert result.exit_code == 0, result.output
+    assert not stale.exists() and any(p.name.endswith("-whole.json") for p in (cache / USED).glob("*.json"))

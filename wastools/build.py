@@ -40,11 +40,11 @@ from .render import cards as card_render
 from .variants import VARIANTS, Variant
 from .workers import WorkerPool
 
-# a worker function and its arguments; it returns the output, its pages, and optionally
-# what else the manifest should say of the output (a dict)
 if TYPE_CHECKING:  # the validator is the main process's: the workers never import it
     from . import repository
 
+# a worker function and its arguments; it returns the output, its pages, and optionally
+# what else the manifest should say of the output (a dict)
 Job = tuple[Callable[..., tuple[Any, ...]], tuple]
 BATCH = 24  # cards per WeasyPrint document: amortises style and font set-up
 Progress = Callable[[int, int], None]
@@ -251,6 +251,7 @@ def build(
     pool: WorkerPool | None = None,
     head_start: HeadStart | None = None,
     command_start: float | None = None,
+    whole: bool | None = None,
 ) -> BuildReport:
     """Makes every stale output. ``alongside`` (the site) runs on a thread of the main process
     once the card faces are written, while the workers lay them out and make the sheets,
@@ -258,7 +259,9 @@ def build(
     stage "site". A ``pool`` given is used (and left open); else the build makes its own.
     ``head_start``: the sheets that read no data, started while the data was validated.
     ``command_start``: when the command started (``time.perf_counter()``), for the report's
-    milestones; when this was called, if not given."""
+    milestones; when this was called, if not given. ``whole``: whether this is a build of
+    everything the settings ask for, after which the caches drop what recent builds did not
+    use (``cache_prune``); by default, a build of every unit in every variant."""
     report = BuildReport()
     report.clock = command_start if command_start is not None else time.perf_counter()
     beside = _Alongside(alongside)
@@ -410,7 +413,9 @@ def build(
             writer.write(manifest_path, text)
         if report.written or report.cards_rendered or report.sheets_imposed:  # else no entry was added
             used = _cache_used(every_card_set, decks, packs, {**kept, **report.outputs}, options, out)
-            report.pruned = record_and_prune(out / ".cache", used)
+            if whole is None:
+                whole = selection.is_everything and {v.name for v in selection.chosen_variants()} == set(VARIANTS)
+            report.pruned = record_and_prune(out / ".cache", used, whole)
         writer.write(out / ".cache" / "build-report.json", (json.dumps(report.to_json(), indent=2) + "\n").encode())
     finally:
         beside.wait()  # a failed build still lets the site finish before it returns

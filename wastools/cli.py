@@ -481,7 +481,8 @@ def build(
     with WorkerPool(jobs, root) as pool:
         if stamp is not None:  # there is work to do: the workers start while the build loads
             pool.start()
-        _build(ctx, root, out_dir, pool, started, settings, filters, roster, site_only, stamp)
+        narrowed = bool(variants or paper or any(filters[:4]))  # less than the settings ask for
+        _build(ctx, root, out_dir, pool, started, settings, filters, roster, site_only, stamp, narrowed)
 
 
 def _stamp_key(ctx, root: Path, out_dir: Path, settings, filters) -> str:
@@ -521,12 +522,23 @@ def _outcome(root: Path, out_dir: Path, written: int, unchanged: int, laid_out: 
 
 
 def _build(
-    ctx, root: Path, out_dir: Path, pool, started: float, settings, filters, roster, site_only, stamp: str | None = None
+    ctx,
+    root: Path,
+    out_dir: Path,
+    pool,
+    started: float,
+    settings,
+    filters,
+    roster,
+    site_only,
+    stamp: str | None = None,
+    narrowed: bool = False,
 ) -> None:
     """`wastools build` once its options are checked and the stamp said there is work to do
     (the workers are starting then; a roster or a site-only build starts them when the data
     turns out to have changed). Once the data has changed and the workers can, they make
-    the sheets that read no data while the main process validates it."""
+    the sheets that read no data while the main process validates it. ``narrowed``: the
+    command line asked for less than the settings do (the caches then keep what they hold)."""
     from . import build as builder
 
     nations, sets, types, units, subset_name = filters
@@ -572,6 +584,7 @@ def _build(
         pool=pool,
         head_start=head_start,
         command_start=started,
+        whole=not narrowed,
     )
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     for rel in report.files:

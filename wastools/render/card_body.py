@@ -200,9 +200,17 @@ def wrap(parts: list[tuple[str, bool, tuple[int, int, int]]], size: float, box: 
     advances = [a for run in _shape(chars, size) for a in run.advances]
 
     def inked(start: int, end: int) -> float:
-        width = sum(advances[start : start + len(text[start:end].rstrip(" "))])
+        last = start + len(text[start:end].rstrip(" "))
+        width = sum(advances[start:last])
         if abs(width - box) < TIE:
             raise Undrawable("a line break too close to call")
+        if last < len(text) and text[last] != " ":
+            # a break inside a word ("anti-|aircraft"): the last glyph's advance holds its
+            # kerning with the next letter, which the line drawn alone does not have. Where
+            # the two widths disagree on fitting, Pango's choice is not known here
+            alone = line_width(_shape(chars[start:last], size))
+            if (alone <= box) != (width <= box) or abs(alone - box) < TIE:
+                raise Undrawable("a line break that kerning decides")
         return width
 
     lines: list[tuple[int, int]] = []

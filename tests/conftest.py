@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from wastools import repository
 from wastools.cli import main
@@ -14,6 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]  # the checkout: code, docs, tools, t
 # adding or fixing a unit or scenario in cards/ or scenarios/ never makes a test fail.
 DATA = ROOT / "tests" / "fixtures" / "repo"
 SHARED_DATA = ROOT.parent / "shared" / "data"
+
+# Property tests try the same examples on every run, so that a run's outcome never depends on
+# chance (CI lands a change or not on one run); HYPOTHESIS_PROFILE=explore tries new ones.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture(scope="session")

@@ -185,7 +185,8 @@ def main() -> int:
         print(
             f"  cards laid out {cards}, layouts per card {layouts / cards if cards else 0:.2f}; "
             f"card sheets imposed {stages.get('sheets_imposed', 0)}; "
-            f"outputs written {stages.get('written', 0)}, unchanged {stages.get('unchanged', 0)}"
+            f"outputs written {stages.get('written', 0)}, unchanged {stages.get('unchanged', 0)}; "
+            f"cache files pruned {stages.get('cache_files_pruned', 0)}"
         )
     missed = [name for name, _s, _r, met in rows if met is False] + (["memory"] if peak > 1.5 * GIB else [])
     return 1 if missed else 0

@@ -1,4 +1,5 @@
-"""The build's caches keep what the last few builds used, and nothing else."""
+"""The build's caches keep what the last few whole builds, and the narrower builds since,
+used, and nothing else."""
 
 from __future__ import annotations
 
@@ -65,6 +66,17 @@ def test_narrower_builds_delete_nothing_and_keep_their_entries_past_the_next_who
     assert _entries(cache / "cards") == {"a"}
     records = list((cache / USED).glob("*.json"))
     assert len(records) == KEEP and all(p.stem.endswith("-whole") for p in records)
+
+
+def test_records_follow_each_other_on_a_clock_that_stands_still(tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.setattr(time, "time_ns", lambda: 1_000)  # a coarse clock: every build in one tick
+    cache = tmp_path / ".cache"
+    for used in ({"a"}, {"b"}, {"c"}, {"d"}):
+        _fill(cache / "cards", sorted(used))
+        record_and_prune(cache, {"cards": used})
+    assert _entries(cache / "cards") == {"b", "c", "d"}  # the three last, in the order they ran
 
 
 def test_a_record_that_cannot_be_read_deletes_nothing(tmp_path):

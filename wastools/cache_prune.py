@@ -64,7 +64,8 @@ def record_and_prune(cache: Path, used: Mapping[str, Iterable[str]], whole: bool
     records = cache / USED
     try:
         records.mkdir(parents=True, exist_ok=True)
-        mine = records / f"{time.time_ns():020d}-{WHOLE if whole else NARROW}.json"
+        when = max([time.time_ns()] + [r[0] + 1 for r in map(_recorded, records.glob("*.json")) if r is not None])
+        mine = records / f"{when:020d}-{WHOLE if whole else NARROW}.json"  # after every record, on any clock
         mine.write_text(json.dumps({folder: sorted(set(keys)) for folder, keys in used.items()}))
         found = sorted(r for r in map(_recorded, records.glob("*.json")) if r is not None)
     except OSError:

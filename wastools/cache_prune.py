@@ -64,10 +64,12 @@ def record_and_prune(cache: Path, used: Mapping[str, Iterable[str]], whole: bool
     records = cache / USED
     try:
         records.mkdir(parents=True, exist_ok=True)
-        when = max([time.time_ns()] + [r[0] + 1 for r in map(_recorded, records.glob("*.json")) if r is not None])
-        mine = records / f"{when:020d}-{WHOLE if whole else NARROW}.json"  # after every record, on any clock
-        mine.write_text(json.dumps({folder: sorted(set(keys)) for folder, keys in used.items()}))
         found = sorted(r for r in map(_recorded, records.glob("*.json")) if r is not None)
+        when = max(time.time_ns(), found[-1][0] + 1 if found else 0)  # after every record, on any clock
+        kind = WHOLE if whole else NARROW
+        mine = records / f"{when:020d}-{kind}.json"
+        mine.write_text(json.dumps({folder: sorted(set(keys)) for folder, keys in used.items()}))
+        found.append((when, kind, mine))
     except OSError:
         return 0  # nothing recorded: nothing deleted
     narrow = [path for _when, kind, path in found if kind == NARROW]

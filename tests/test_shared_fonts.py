@@ -10,7 +10,7 @@ import pdfplumber
 import pikepdf
 import pytest
 
-from wastools.render import cards, shared_fonts, sheets
+from wastools.render import cards, pdf_parts, shared_fonts, sheets
 from wastools.resources import FONTS
 from wastools.variants import VARIANTS
 
@@ -46,8 +46,12 @@ def test_the_card_stylesheet_fonts_are_known():
 
 def test_a_deck_embeds_each_card_font_once_and_reads_as_its_cards(faces):
     layout = sheets.load_layout("letter")
-    sheet = sheets.sheet_pdf(faces[:-1], layout, "t - sheet 1 of 1", back_pdf=faces[-1])
-    assert _programs(sheet) == [0, 0]  # placeholders only: regular and bold
+    sheet = pdf_parts.read_part(sheets.sheet_part(faces[:-1], layout, "t - sheet 1 of 1", back_pdf=faces[-1]))
+    # no card font in the cached sheet: slots for each file's one dictionary, regular and bold
+    assert sorted(sheet.symbols) == ["font:Vera.ttf", "font:VeraBd.ttf"]
+    programs = {data for text, data in sheet.objects if b"/Length1" in text}
+    assert len(programs) == 1  # the one font of the labels in its margins, front and back
+    assert not any(shared_fonts.MARK.encode() in text for text, _data in sheet.objects)
     deck, pages = sheets.impose(faces[:-1] * 3, layout, "Standard cards (letter)", back_pdf=faces[-1])
     whole = sorted(len((FONTS / f).read_bytes()) for f in ("Vera.ttf", "VeraBd.ttf"))
     assert pages == 6 and _programs(deck) == whole  # 24 cards and their backs, two programs
@@ -62,18 +66,19 @@ def test_a_deck_embeds_each_card_font_once_and_reads_as_its_cards(faces):
         assert name.split()[0] in text
 
 
-def test_a_planted_sheet_cannot_make_the_deck_read_another_file(faces, tmp_path):
-    layout = sheets.load_layout("letter")
-    sheet = sheets.sheet_pdf(faces[:2], layout, "t")
-    with pikepdf.open(io.BytesIO(sheet)) as pdf:
-        for page in pdf.pages:
-            for form in page.Resources.XObject.values():
-                for _fonts, _name, _font, descriptor, _file in shared_fonts._card_font_uses(form):
-                    descriptor.FontFile2[shared_fonts.MARK] = pikepdf.String("../../../etc/passwd")
+def test_a_planted_sheet_cannot_make_the_deck_read_another_file(faces):
+    with pikepdf.open(io.BytesIO(faces[0])) as pdf:  # a PDF whose card fonts are placeholders
+        shared_fonts.leave_out(pdf, [pdf.pages[0].obj])
+        for _fonts, _name, _font, descriptor, _file in shared_fonts._card_font_uses(pdf.pages[0].obj):
+            descriptor.FontFile2[shared_fonts.MARK] = pikepdf.String("../../../etc/passwd")
         out = io.BytesIO()
         pdf.save(out)
     with pytest.raises(ValueError, match="not a card font"):
         sheets.assemble([out.getvalue()], "t")
+    part = pdf_parts.read_part(sheets.sheet_part(faces[:2], sheets.load_layout("letter"), "t"))
+    planted = pdf_parts.Part(part.objects, part.pages, ("program:../../../etc/passwd",) * len(part.symbols))
+    with pytest.raises(ValueError, match="not a card font"):
+        sheets.assemble([planted.to_bytes()], "t")
 
 
 def _card_font_dictionaries(data: bytes) -> dict[str, set]:
@@ -154,7 +159,7 @@ def test_each_card_font_of_a_card_is_its_files_own_glyph_for_glyph(faces):
     for face in faces:
         with pikepdf.open(io.BytesIO(face)) as pdf:
             for _fonts, _name, font, _descriptor, file in shared_fonts._card_font_uses(pdf.pages[0].obj):
-                own = shared_fonts._file_font(file)
+                own = shared_fonts.file_font(file)
                 assert own.agrees(font)
                 text = font.ToUnicode.read_bytes()
                 for glyph, chars in re.findall(rb"<([0-9a-f]{4})> <([0-9a-f]+)>", text):
@@ -164,13 +169,13 @@ def test_each_card_font_of_a_card_is_its_files_own_glyph_for_glyph(faces):
 def test_a_font_with_a_glyph_the_file_lacks_does_not_agree(faces):
     with pikepdf.open(io.BytesIO(faces[0])) as pdf:
         font = next(iter(shared_fonts._card_font_uses(pdf.pages[0].obj)))[2]
-        own = shared_fonts._file_font(shared_fonts.card_font_files()["WasSans"])
+        own = shared_fonts.file_font(shared_fonts.card_font_files()["WasSans"])
         font.DescendantFonts[0].W = pikepdf.Array([len(own.widths) + 5, pikepdf.Array([500])])
         assert not own.agrees(font)
 
 
 def test_widths_agree_in_both_forms_of_a_width_array_and_unicode_maps_are_written_in_blocks(faces):
-    own = shared_fonts._file_font("VeraBd.ttf")
+    own = shared_fonts.file_font("VeraBd.ttf")
     space, digits = own.widths[3], own.widths[19:22]  # glyph 3 is the space, 19-21 "0" to "2"
     with pikepdf.open(io.BytesIO(faces[0])) as pdf:
         font = next(u for u in shared_fonts._card_font_uses(pdf.pages[0].obj) if u[4] == "VeraBd.ttf")[2]

@@ -350,7 +350,7 @@ def build(
         deck_sheets = _make_sheets(stale, cards, options, out, writer, report, pool, tracker)
         report.reached("card sheets made")
         for deck in stale:
-            paths = [str(out / ".cache" / "sheets" / f"{k}.pdf") for k in deck_sheets[deck.rel]]
+            paths = [str(out / ".cache" / "sheets" / f"{k}{SHEET_SUFFIX}") for k in deck_sheets[deck.rel]]
             jobs.append((deck.rel, deck.key, (_assemble_deck, (paths, deck_title(deck), deck.key))))
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
@@ -797,24 +797,27 @@ def _make_sheets(
     for deck in decks:
         jobs = deck_sheet_jobs(deck, cards[deck.variant.name], cards[deck.variant.name + ":back"][0], options, out)
         planned[deck.rel] = [job.key for job in jobs]
-        missing.update({job.key: job for job in jobs if not (cache / f"{job.key}.pdf").exists()})
+        missing.update({job.key: job for job in jobs if not (cache / f"{job.key}{SHEET_SUFFIX}").exists()})
     report.sheets_imposed = len(missing)
     tracker.add(len(missing))
     todo = list(missing.values())
     started = time.perf_counter()
     work = [(_impose_sheet, (job,)) for job in todo]
-    for job, (pdf, seconds) in zip(todo, pool.map(_run, work), strict=True):
+    for job, (part, seconds) in zip(todo, pool.map(_run, work), strict=True):
         report.timed("card sheet imposition", seconds)
-        writer.write(cache / f"{job.key}.pdf", pdf, durable=False)
+        writer.write(cache / f"{job.key}{SHEET_SUFFIX}", part, durable=False)
         tracker.tick()
     if todo:
         report.timed("card sheet imposition (wall)", time.perf_counter() - started)
     return planned
 
 
+SHEET_SUFFIX = ".part"  # a cached sheet is a part ready to join (render.pdf_parts), not a PDF
+
+
 def _impose_sheet(job: SheetJob) -> bytes:
     back = Path(job.back).read_bytes() if job.back else None
-    return sheets.sheet_pdf([Path(p).read_bytes() for p in job.cards], job.layout, job.label, job.profile, back)
+    return sheets.sheet_part([Path(p).read_bytes() for p in job.cards], job.layout, job.label, job.profile, back)
 
 
 def _assemble_deck(sheet_paths: list[str], title: str, key: str) -> tuple[bytes, int]:

@@ -62,7 +62,7 @@ def _face(file: str) -> _Face:
     from fontTools.ttLib import TTFont
 
     from ..resources import FONTS
-    from .shared_fonts import _file_font
+    from .shared_fonts import file_font
 
     font = TTFont(FONTS / file, lazy=True)
     glyph_id = {name: i for i, name in enumerate(font.getGlyphOrder())}
@@ -81,7 +81,7 @@ def _face(file: str) -> _Face:
         glyph_of={code: glyph_id[name] for code, name in font.getBestCmap().items()},
         advance=tuple(metrics[name][0] for name in font.getGlyphOrder()),
         kern=kern,
-        written=_file_font(file).widths,
+        written=file_font(file).widths,
     )
 
 

@@ -30,7 +30,8 @@ from .maps import (
     square_map,
 )
 from .pages import with_check_bars
-from .sheets import PrinterProfile, assemble, impose, load_layout
+from .pdf_parts import read_part
+from .sheets import PrinterProfile, assemble, impose_parts, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
 PAGE_SIZES = {"letter": "8.5in 11in", "a4": "210mm 297mm"}
@@ -458,8 +459,8 @@ def scenario_pack_pdf(
     else:
         briefing = remember(("scenario briefing", briefing_view(s), s.variant, paper), partial(briefing_pdf, s, paper))
         briefing_pages = _page_count(briefing)
-    cards, card_pages = impose(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)
-    before = briefing_pages + card_pages
+    cards = [read_part(part) for part in impose_parts(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)]
+    before = briefing_pages + sum(len(part.pages) for part in cards)
     spec, to_map = map_spec(s)
     spec = dataclasses.replace(spec, features=features(s, to_map))
     area = play_area(s, spec, to_map)
@@ -481,4 +482,4 @@ def scenario_pack_pdf(
     )
     make = partial(_map_part, spec, paper, profile, colour, numbering, area, note)
     the_map = remember(inputs, make) if remember is not None else make()
-    return assemble([briefing, cards, the_map], s.title, key)
+    return assemble([briefing, *cards, the_map], s.title, key)

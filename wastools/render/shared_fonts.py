@@ -10,12 +10,12 @@ numbers of the original font file, and the whole file can stand in for any of it
 And a card's dictionary says only what the file says: each glyph's width is the file's
 advance in thousandths of an em, rounded, and its text is the lowest code point the file's
 character map gives it (checked for every card font of a full build). So one dictionary per
-file, read from the file itself (``_file_font``), stands in for all of them; a card font
+file, read from the file itself (``file_font``), stands in for all of them; a card font
 that says otherwise (a width that differs, a glyph the file lacks) keeps its own.
 
 So a cached sheet points its cards at one dictionary per font file, whose program is left
 out (``leave_out``: an empty stream that names the file), and joining sheets into a deck or
-a pack does the same with the whole file put in once (``put_back``). Since no card's own
+a pack puts in each file's dictionary, with the whole file, once (``pdf_parts``). Since no card's own
 program reaches a sheet, a card face is written without one (``programs_left_out``):
 subsetting them was a tenth of a card's CPU. Only the card
 stylesheet's own fonts are shared: any other font (a fallback for a glyph the project fonts
@@ -144,66 +144,31 @@ def leave_out(pdf, forms: list, also: Iterable[str] = ()) -> dict[str, Any]:
 
     shared = _share(pdf, forms, lambda _descriptor, file: file, placeholder)
     for file in sorted(set(also) - shared.keys()):
-        shared[file] = _file_font(file).dictionary(pdf, placeholder(file))
+        shared[file] = file_font(file).dictionary(pdf, placeholder(file))
     return shared
 
 
-def put_back(pdf) -> None:
-    """Give the card fonts of ``pdf``'s pages (in their forms) one font dictionary per file,
-    with the whole font file each placeholder names, embedded once; identical font programs
-    of the other forms (the sheet margins' labels) are kept once too."""
-    import pikepdf
-
-    streams: dict[str, object] = {}
-    seen: dict[bytes, object] = {}
-    forms = []
-    for page in pdf.pages:
-        page_forms = list(page.get("/Resources", {}).get("/XObject", {}).values())
-        _keep_identical_programs_once(page_forms, seen)
-        forms += page_forms
-
-    def named_file(descriptor, _file: str) -> str | None:
-        program = descriptor.FontFile2
-        if MARK not in program:
-            return None  # a program already put back (a pack's cards): left as it is
-        file = str(program[MARK])
-        if file not in card_font_files().values():  # a cache entry is data: only our fonts
-            raise ValueError(f"a cached sheet names a font that is not a card font: {file[:80]!r}")
-        return file
-
-    def program(file: str):
-        if file not in streams:
-            stream = pikepdf.Stream(pdf, b"")
-            compressed, length = _compressed(file)
-            stream.write(compressed, filter=pikepdf.Name.FlateDecode)
-            stream.Length1 = length
-            streams[file] = stream
-        return streams[file]
-
-    _share(pdf, forms, named_file, program)
+def named_card_font(file: str) -> str:
+    """``file``, the font file a placeholder program names, when it is a card font: a cache
+    entry is data, and may name only our fonts."""
+    if file not in card_font_files().values():
+        raise ValueError(f"a cached sheet names a font that is not a card font: {file[:80]!r}")
+    return file
 
 
-def _keep_identical_programs_once(forms: list, seen: dict[bytes, object]) -> None:
-    """Point every simple (non card) font whose program has the same bytes as one seen
-    before at that one; ``seen`` maps a program's digest to it."""
-    import hashlib
-
-    fonts = [font for form in forms for inner in _forms_within(form) for font in _fonts_of(inner)]
-    for font in fonts:
-        descriptor = font.get("/FontDescriptor")
-        program = descriptor.get("/FontFile2") if descriptor is not None else None
-        if program is None or MARK in program:
-            continue
-        digest = hashlib.sha256(program.read_raw_bytes() + repr(program.get("/Filter")).encode()).digest()
-        descriptor.FontFile2 = seen.setdefault(digest, program)
-
-
-def _fonts_of(form) -> list:
-    return list(form.get("/Resources", {}).get("/Font", {}).values())
+def placeholder_file(font) -> str | None:
+    """The card font file a Type 0 font's placeholder program names (``leave_out``); None
+    when its program is not a placeholder."""
+    descendants = font.get("/DescendantFonts")
+    descriptor = descendants[0].get("/FontDescriptor") if descendants else None
+    program = descriptor.get("/FontFile2") if descriptor is not None else None
+    if program is None or MARK not in program.stream_dict:
+        return None
+    return named_card_font(str(program.stream_dict[MARK]))
 
 
 @cache
-def _compressed(file: str) -> tuple[bytes, int]:
+def compressed_program(file: str) -> tuple[bytes, int]:
     """A font file compressed, and its length before (the stream's /Length1)."""
     data = (FONTS / file).read_bytes()
     return zlib.compress(data, 9), len(data)
@@ -211,7 +176,7 @@ def _compressed(file: str) -> tuple[bytes, int]:
 
 def _share(pdf, forms: list, file_of, program_for) -> dict[str, Any]:
     """Point every card font of ``forms`` at its file's one font dictionary in ``pdf`` (see
-    ``_file_font``), whose program is ``program_for(file)``; ``file_of(descriptor, file)`` says
+    ``file_font``), whose program is ``program_for(file)``; ``file_of(descriptor, file)`` says
     which file a font stands for (None: leave it alone). A font whose widths are not the
     file's own keeps its dictionary, with the shared program. A deck held some 600 font
     dictionaries of each file, five objects each: four fifths of its objects, and of the
@@ -229,8 +194,8 @@ def _share(pdf, forms: list, file_of, program_for) -> dict[str, Any]:
             replacement = None
             if key is not None:
                 if key not in shared:
-                    shared[key] = _file_font(key).dictionary(pdf, program_for(key))
-                if _file_font(key).agrees(font):
+                    shared[key] = file_font(key).dictionary(pdf, program_for(key))
+                if file_font(key).agrees(font):
                     replacement = fonts[name] = shared[key]
                 else:
                     descriptor.FontFile2 = program_for(key)
@@ -322,7 +287,7 @@ class _FileFont:
 
 
 @cache
-def _file_font(file: str) -> _FileFont:
+def file_font(file: str) -> _FileFont:
     from fontTools.ttLib import TTFont
 
     font = TTFont(FONTS / file, lazy=True)

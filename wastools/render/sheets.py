@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import copy
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from typing import Any
 
 from ..resources import FONTS, LAYOUT_SCHEMA, LAYOUTS
-from . import shared_fonts
+from . import pdf_parts, shared_fonts
 
 MM = 72 / 25.4
 METRIC_BAR = 100 * MM  # 283.46 pt
@@ -270,15 +271,25 @@ def impose(
 ) -> tuple[bytes, int]:
     """All cards on as many sheets as needed (each followed by its back sheet when a back
     is given, ready for long-edge duplex); returns (pdf, pages). Each sheet is made on its
-    own (``sheet_pdf``) and the sheets are then joined (``assemble``): the build caches
+    own (``sheet_part``) and the sheets are then joined (``assemble``): the build caches
     sheets, so this is the very path an incremental build takes, and gives the same bytes."""
+    return assemble(impose_parts(card_pdfs, layout, title, profile, back_pdf), title, doc_id)
+
+
+def impose_parts(
+    card_pdfs: list[bytes],
+    layout: dict[str, Any],
+    title: str,
+    profile: PrinterProfile = PrinterProfile(),
+    back_pdf: bytes | None = None,
+) -> list[bytes]:
+    """``impose``'s sheets, each as a part (``sheet_part``), not joined yet."""
     per = len(layout["slots"])
     total = sheets_needed(len(card_pdfs), layout)
-    parts = [
-        sheet_pdf(card_pdfs[i * per : (i + 1) * per], layout, sheet_label(title, i, total), profile, back_pdf)
+    return [
+        sheet_part(card_pdfs[i * per : (i + 1) * per], layout, sheet_label(title, i, total), profile, back_pdf)
         for i in range(total)
     ]
-    return assemble(parts, title, doc_id)
 
 
 def sheet_label(title: str, index: int, total: int) -> str:
@@ -286,7 +297,7 @@ def sheet_label(title: str, index: int, total: int) -> str:
     return f"{title} - sheet {index + 1} of {total}"
 
 
-def sheet_pdf(
+def sheet_part(
     card_pdfs: list[bytes],
     layout: dict[str, Any],
     label: str,
@@ -294,7 +305,8 @@ def sheet_pdf(
     back_pdf: bytes | None = None,
 ) -> bytes:
     """One sheet of at most one card per slot, followed by its back sheet when a back is
-    given: a PDF of one or two pages, the unit the build caches (keyed by its cards)."""
+    given: the unit the build caches (keyed by its cards), as a part of one or two pages
+    ready to join (``pdf_parts``; ``assemble`` makes a PDF of it)."""
     import pikepdf
 
     if len(card_pdfs) > len(layout["slots"]):
@@ -315,9 +327,9 @@ def sheet_pdf(
         ]
         _sheet(forms, layout, profile, label + " (backs)", backs, marks=False)
     # the card fonts go in once per deck or pack, when the sheets are joined (see shared_fonts)
-    shared_fonts.leave_out(pdf, [form for _at, form in placed] + ([back_form] if back_pdf is not None else []))
+    shared = shared_fonts.leave_out(pdf, [form for _at, form in placed] + ([back_form] if back_pdf is not None else []))
     try:
-        return pdf_bytes(pdf)
+        return pdf_parts.from_pdf(pdf, {font.objgen: file for file, font in shared.items()}).to_bytes()
     finally:
         forms.close()
 
@@ -344,22 +356,22 @@ def pdf_bytes(pdf, doc_id: bytes = b"\0" * 16) -> bytes:
     return data.replace(_QPDF_STATIC_ID, b"<" + doc_id.hex().encode("ascii") + b">")
 
 
-def assemble(parts: list[bytes], title: str, doc_id: str | None = None) -> tuple[bytes, int]:
-    """Join the pages of several PDFs (sheets made by ``sheet_pdf``) into one, finished like
-    every PDF of the build (see ``finish_pikepdf``). qpdf copies the pages without parsing their
-    content, about ten times faster than pypdf; returns (pdf, pages)."""
+def assemble(parts: Sequence[bytes | pdf_parts.Part], title: str, doc_id: str | None = None) -> tuple[bytes, int]:
+    """Join the pages of several PDFs, or of parts (sheets made by ``sheet_part``), into
+    one, finished like every PDF of the build (see ``finish_pikepdf``): the card fonts and
+    any font program two of them share are in it once (``pdf_parts``). Returns (pdf, pages)."""
     import pikepdf
 
-    pdf = pikepdf.new()
-    sources = [pikepdf.open(io.BytesIO(data)) for data in parts]  # open until saved: pages are copied lazily
-    try:
-        for source in sources:
-            pdf.pages.extend(source.pages)
-        shared_fonts.put_back(pdf)
-        return finish_pikepdf(pdf, title, doc_id), len(pdf.pages)
-    finally:
-        for source in sources:
-            source.close()
+    ready = []
+    for data in parts:
+        if isinstance(data, pdf_parts.Part):
+            ready.append(data)
+        elif data.startswith(pdf_parts.MAGIC):
+            ready.append(pdf_parts.read_part(data))
+        else:
+            with pikepdf.open(io.BytesIO(data)) as pdf:
+                ready.append(pdf_parts.from_pdf(pdf))
+    return pdf_parts.link(ready, _doc_digest(doc_id or title), _metadata(title))
 
 
 def finish_pikepdf(pdf, title: str, doc_id: str | None = None) -> bytes:

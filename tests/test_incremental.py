@@ -108,8 +108,8 @@ def test_a_unit_change_its_packs_briefing_does_not_show_keeps_the_briefing(tmp_p
     out = tmp_path / "build"
     builder.build(_validated(root), root, out, SELECTION, options)
     laid_out = []
-    real = scenario_pack.briefing_pdf
-    monkeypatch.setattr(scenario_pack, "briefing_pdf", lambda *args: laid_out.append(args[0].id) or real(*args))
+    real = scenario_pack.briefing_part
+    monkeypatch.setattr(scenario_pack, "briefing_part", lambda *args: laid_out.append(args[0].id) or real(*args))
 
     unit = root / "cards" / "uk" / f"{CHANGED}.yaml"
     unit.write_text(unit.read_text().replace("\nhull: 2", "\nhull: 3", 1))

@@ -227,7 +227,7 @@ def test_a_pack_made_again_takes_its_map_from_the_cache_and_is_the_same(repo, tm
     builder.build(repo, DATA, tmp_path, selection, options)
     pack = tmp_path / "scenarios" / "savo-island-1942.pdf"
     first = pack.read_bytes()
-    assert list((tmp_path / ".cache" / "parts").glob("*.pdf"))
+    assert list((tmp_path / ".cache" / "parts").glob("*.part"))
     pack.unlink()
 
     def no_map(*_args):

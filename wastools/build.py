@@ -883,10 +883,10 @@ def _scenario_pack(
 
 
 def _remembered(folder: Path, inputs: tuple, make: Callable[[], bytes], used: list[str] | None = None) -> bytes:
-    """A part of an output, kept in ``folder`` under a key of everything that makes it (their
+    """A part of an output (``render.pdf_parts``), kept in ``folder`` under a key of everything that makes it (their
     reprs, and the code): read when there, else made and kept. A cache entry is only a
     speed-up: one that cannot be read or written is made again. ``used`` collects the names."""
-    path = folder / f"{_key(code_fingerprint(), [repr(i) for i in inputs])}.pdf"
+    path = folder / f"{_key(code_fingerprint(), [repr(i) for i in inputs])}.part"
     if used is not None:
         used.append(path.name)
     try:

@@ -9,7 +9,8 @@ vertical 100 mm bar (right margin) and a vertical 4 in bar (left margin).
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,9 +152,28 @@ def with_check_bars(pdf: bytes, title: str | None = None, doc_id: str | None = N
     ``title`` it is finished as an output (metadata, an id from ``doc_id``); without, its
     metadata is dropped (it is joined into another PDF). qpdf copies the page content
     without parsing it."""
-    import pikepdf
-
     from .sheets import finish_pikepdf, pdf_bytes
+
+    with _check_barred(pdf) as document:
+        data = finish_pikepdf(document, title, doc_id) if title is not None else pdf_bytes(document)
+        return data, len(document.pages)
+
+
+def check_barred_part(pdf: bytes) -> bytes:
+    """``with_check_bars``, as a part to join (``pdf_parts``): a document WeasyPrint wrote
+    without the card fonts' programs (``shared_fonts.programs_left_out``) gets them from the
+    file it is joined into, once for its pages and its cards."""
+    from . import pdf_parts, shared_fonts
+
+    with _check_barred(pdf) as document:
+        shared = shared_fonts.leave_out(document, [page.obj for page in document.pages])
+        return pdf_parts.from_pdf(document, {font.objgen: file for file, font in shared.items()}).to_bytes()
+
+
+@contextmanager
+def _check_barred(pdf: bytes) -> Iterator[Any]:
+    """The pikepdf document of ``pdf`` with the check bars drawn on every page."""
+    import pikepdf
 
     document = pikepdf.open(io.BytesIO(pdf))
     if "/Info" in document.trailer:  # WeasyPrint's dates
@@ -171,8 +191,8 @@ def with_check_bars(pdf: bytes, title: str | None = None, doc_id: str | None = N
             page.add_resource(overlays[size], pikepdf.Name.XObject, pikepdf.Name("/WastoolsBars"))
             page.contents_add(b"q\n", prepend=True)
             page.contents_add(b"\nQ\nq /WastoolsBars Do Q\n")
-        data = finish_pikepdf(document, title, doc_id) if title is not None else pdf_bytes(document)
-        return data, len(document.pages)
+        yield document
     finally:
         for source in sources:
             source.close()
+        document.close()

@@ -125,6 +125,16 @@ def from_pdf(pdf, known_fonts: dict[tuple[int, int], str] | None = None) -> Part
     return _Writer(pdf, known_fonts or {}).part()
 
 
+def part_of_pdf(data: bytes) -> Part:
+    """Every page of a PDF file as a part (see ``from_pdf``)."""
+    import io
+
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        return from_pdf(pdf)
+
+
 class _Writer:
     def __init__(self, pdf, known_fonts: dict[tuple[int, int], str]):
         import pikepdf

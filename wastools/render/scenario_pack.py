@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 import math
 from collections.abc import Callable
 from functools import partial
@@ -16,6 +15,7 @@ from ..resources import TEMPLATES
 from ..scenarios import Scenario
 from ..variants import VARIANTS, off_grid
 from ..variants import large_map as lm
+from . import shared_fonts
 from .cards import StatBlock
 from .maps import (
     Feature,
@@ -29,8 +29,8 @@ from .maps import (
     sector_name,
     square_map,
 )
-from .pages import with_check_bars
-from .pdf_parts import read_part
+from .pages import check_barred_part
+from .pdf_parts import part_of_pdf, read_part
 from .sheets import PrinterProfile, assemble, impose_parts, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
@@ -407,11 +407,13 @@ def _paragraphs(text: str | None) -> list[str]:
 
 
 def briefing_pdf(s: Scenario, paper: str) -> bytes:
-    return _briefing(s, paper)[0]
+    """The briefing on its own, as a PDF (a pack joins its part, ``briefing_part``)."""
+    return assemble([briefing_part(s, paper)], s.title)[0]
 
 
-def _briefing(s: Scenario, paper: str) -> tuple[bytes, int]:
-    """The briefing pages, with the check bars in their margins; returns (pdf, pages)."""
+def briefing_part(s: Scenario, paper: str) -> bytes:
+    """The briefing pages, with the check bars in their margins, as a part to join into the
+    pack (``pdf_parts``), whose card fonts the pack's cards share."""
     from weasyprint import HTML
 
     from .fetcher import ProjectFetcher
@@ -424,19 +426,15 @@ def _briefing(s: Scenario, paper: str) -> tuple[bytes, int]:
     html = env.get_template("pack.html.j2").render(
         s=briefing_view(s), variant=VARIANTS[s.variant], page=PAGE_SIZES[paper]
     )
-    pdf = HTML(string=html, base_url=(SCENARIO_DIR / "pack.html.j2").as_uri(), url_fetcher=ProjectFetcher()).write_pdf()
-    return with_check_bars(pdf)
-
-
-def _page_count(pdf: bytes) -> int:
-    import pikepdf
-
-    with pikepdf.open(io.BytesIO(pdf)) as document:
-        return len(document.pages)
+    document = HTML(string=html, base_url=(SCENARIO_DIR / "pack.html.j2").as_uri(), url_fetcher=ProjectFetcher())
+    with shared_fonts.programs_left_out():  # the pack puts each card font in once
+        pdf = document.write_pdf()
+    return check_barred_part(pdf)
 
 
 def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering, area, note: str) -> bytes:
-    return map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=note)[0]
+    """The pack's map pages as a part to join (``pdf_parts``)."""
+    return part_of_pdf(map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=note)[0]).to_bytes()
 
 
 def scenario_pack_pdf(
@@ -454,13 +452,10 @@ def scenario_pack_pdf(
     when a unit does, but the cards do. The briefing is kept under what it shows (its force
     lists name the units, with their points): a change to a unit's guns or abilities
     remakes the cards, not the briefing."""
-    if remember is None:
-        briefing, briefing_pages = _briefing(s, paper)
-    else:
-        briefing = remember(("scenario briefing", briefing_view(s), s.variant, paper), partial(briefing_pdf, s, paper))
-        briefing_pages = _page_count(briefing)
+    briefed = ("scenario briefing", briefing_view(s), s.variant, paper)
+    briefing = read_part(remember(briefed, partial(briefing_part, s, paper)) if remember else briefing_part(s, paper))
     cards = [read_part(part) for part in impose_parts(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)]
-    before = briefing_pages + sum(len(part.pages) for part in cards)
+    before = len(briefing.pages) + sum(len(part.pages) for part in cards)
     spec, to_map = map_spec(s)
     spec = dataclasses.replace(spec, features=features(s, to_map))
     area = play_area(s, spec, to_map)
@@ -481,5 +476,5 @@ def scenario_pack_pdf(
         note,
     )
     make = partial(_map_part, spec, paper, profile, colour, numbering, area, note)
-    the_map = remember(inputs, make) if remember is not None else make()
+    the_map = read_part(remember(inputs, make) if remember is not None else make())
     return assemble([briefing, *cards, the_map], s.title, key)

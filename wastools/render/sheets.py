@@ -360,17 +360,14 @@ def assemble(parts: Sequence[bytes | pdf_parts.Part], title: str, doc_id: str | 
     """Join the pages of several PDFs, or of parts (sheets made by ``sheet_part``), into
     one, finished like every PDF of the build (see ``finish_pikepdf``): the card fonts and
     any font program two of them share are in it once (``pdf_parts``). Returns (pdf, pages)."""
-    import pikepdf
-
-    ready = []
-    for data in parts:
-        if isinstance(data, pdf_parts.Part):
-            ready.append(data)
-        elif data.startswith(pdf_parts.MAGIC):
-            ready.append(pdf_parts.read_part(data))
-        else:
-            with pikepdf.open(io.BytesIO(data)) as pdf:
-                ready.append(pdf_parts.from_pdf(pdf))
+    ready = [
+        data
+        if isinstance(data, pdf_parts.Part)
+        else pdf_parts.read_part(data)
+        if data.startswith(pdf_parts.MAGIC)
+        else pdf_parts.part_of_pdf(data)
+        for data in parts
+    ]
     return pdf_parts.link(ready, _doc_digest(doc_id or title), _metadata(title))
 
 

@@ -127,3 +127,33 @@ def test_a_unit_change_its_packs_briefing_does_not_show_keeps_the_briefing(tmp_p
     points = builder.build(_validated(root), root, out, SELECTION, options)
     assert sorted(laid_out) == sorted({rel.split("/")[1].removesuffix(".pdf") for rel in packs})
     assert sorted(points.files) == sorted(hull.files)
+
+
+def test_a_damaged_cached_sheet_is_imposed_again_with_the_same_bytes(tmp_path):
+    """A cached sheet is only a speed-up: one that is damaged, or not a part this tool wrote,
+    is imposed again (and kept) when its deck is joined, and the deck is what it was."""
+    root = copy_data(tmp_path / "data")
+    out = tmp_path / "build"
+    options = builder.Options(papers=("letter",), jobs=1)
+    repo = _validated(root)
+    first = builder.build(repo, root, out, SELECTION, options)
+    deck = next(rel for rel in first.files if rel.startswith("large-map/cards"))
+    before = (out / deck).read_bytes()
+    entries = sorted((out / ".cache" / "sheets").glob("*.part"))
+    damages = [b"not a part", b"", entries[0].read_bytes()[:-9]]  # foreign, empty, cut short
+    for n, entry in enumerate(entries):
+        entry.write_bytes(damages[n % 3])
+    (out / deck).unlink()
+    again = builder.build(repo, root, out, SELECTION, options)
+    assert again.files == [deck] and (out / deck).read_bytes() == before
+    assert sum(_reads(entry) for entry in entries) == first.outputs[deck]["pages"]  # its sheets, kept again
+
+
+def _reads(entry: Path) -> bool:
+    from wastools.render import pdf_parts
+
+    try:
+        pdf_parts.read_part(entry.read_bytes())
+        return True
+    except pdf_parts.BadPart:
+        return False

@@ -236,3 +236,26 @@ def test_a_pack_made_again_takes_its_map_from_the_cache_and_is_the_same(repo, tm
     monkeypatch.setattr(scenario_pack, "_map_part", no_map)
     builder.build(repo, DATA, tmp_path, selection, replace(options, jobs=1))  # in this process, patched
     assert pack.read_bytes() == first
+
+
+def test_a_damaged_pack_part_is_made_again_and_the_pack_is_the_same(repo, tmp_path):
+    """A briefing or map part in build/.cache/parts that is damaged, or not a part this tool
+    wrote, is made again and replaced, never read as it is."""
+    from wastools import build as builder
+    from wastools.render import pdf_parts
+
+    selection = builder.Selection(variants=("hex",), units=("hms-cossack",))
+    options = builder.Options(papers=("letter",), jobs=1)
+    builder.build(repo, DATA, tmp_path, selection, options)
+    pack = tmp_path / "scenarios" / "savo-island-1942.pdf"
+    first = pack.read_bytes()
+    entries = sorted((tmp_path / ".cache" / "parts").glob("*.part"))
+    assert len(entries) >= 2  # a briefing and a map
+    damages = [b"%PDF-1.7 not a part", entries[0].read_bytes()[:-7]]  # foreign, cut short
+    for n, entry in enumerate(entries):
+        entry.write_bytes(damages[n % 2])
+    pack.unlink()
+    builder.build(repo, DATA, tmp_path, selection, options)
+    assert pack.read_bytes() == first
+    for entry in entries:
+        pdf_parts.read_part(entry.read_bytes())  # made again whole

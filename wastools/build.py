@@ -35,7 +35,7 @@ from .cache_prune import entry_stem, record_and_prune
 from .fingerprints import code_fingerprint, data_fingerprint, source_date
 from .fingerprints import key as _key
 from .model import Repository, Unit
-from .render import card_fit, sheets
+from .render import card_fit, pdf_parts, sheets
 from .render import cards as card_render
 from .variants import VARIANTS, Variant
 from .workers import WorkerPool
@@ -350,8 +350,10 @@ def build(
         deck_sheets = _make_sheets(stale, cards, options, out, writer, report, pool, tracker)
         report.reached("card sheets made")
         for deck in stale:
-            paths = [str(out / ".cache" / "sheets" / f"{k}{SHEET_SUFFIX}") for k in deck_sheets[deck.rel]]
-            jobs.append((deck.rel, deck.key, (_assemble_deck, (paths, deck_title(deck), deck.key))))
+            folder = str(out / ".cache" / "sheets")
+            jobs.append(
+                (deck.rel, deck.key, (_assemble_deck, (deck_sheets[deck.rel], folder, deck_title(deck), deck.key)))
+            )
         for rel, (paper, key) in stale_calibrations.items():
             jobs.append((rel, key, (_calibration, (paper, options.profile))))
         moved = {
@@ -788,15 +790,15 @@ def _make_sheets(
     report: BuildReport,
     pool: WorkerPool,
     tracker: _Tracker,
-) -> dict[str, list[str]]:
-    """Sheet keys of every stale deck, in order; imposes (on every core) the sheets not cached
+) -> dict[str, list[SheetJob]]:
+    """The sheets of every stale deck, in order; imposes (on every core) the sheets not cached
     yet into ``build/.cache/sheets``."""
     cache = out / ".cache" / "sheets"
-    planned: dict[str, list[str]] = {}
+    planned: dict[str, list[SheetJob]] = {}
     missing: dict[str, SheetJob] = {}
     for deck in decks:
         jobs = deck_sheet_jobs(deck, cards[deck.variant.name], cards[deck.variant.name + ":back"][0], options, out)
-        planned[deck.rel] = [job.key for job in jobs]
+        planned[deck.rel] = jobs
         missing.update({job.key: job for job in jobs if not (cache / f"{job.key}{SHEET_SUFFIX}").exists()})
     report.sheets_imposed = len(missing)
     tracker.add(len(missing))
@@ -820,8 +822,20 @@ def _impose_sheet(job: SheetJob) -> bytes:
     return sheets.sheet_part([Path(p).read_bytes() for p in job.cards], job.layout, job.label, job.profile, back)
 
 
-def _assemble_deck(sheet_paths: list[str], title: str, key: str) -> tuple[bytes, int]:
-    return sheets.assemble([Path(p).read_bytes() for p in sheet_paths], title, key)
+def _assemble_deck(sheet_jobs: list[SheetJob], folder: str, title: str, key: str) -> tuple[bytes, int]:
+    return sheets.assemble([_cached_sheet(Path(folder), job) for job in sheet_jobs], title, key)
+
+
+def _cached_sheet(folder: Path, job: SheetJob) -> pdf_parts.Part:
+    """A sheet from the cache, or imposed again (and kept) when its entry cannot be read or is
+    damaged: a cache entry is only a speed-up."""
+    path = folder / f"{job.key}{SHEET_SUFFIX}"
+    try:
+        return pdf_parts.read_part(path.read_bytes())
+    except (OSError, pdf_parts.BadPart):
+        data = _impose_sheet(job)
+        write_entry(path, data)
+        return pdf_parts.read_part(data)
 
 
 # --- scenario packs ----------------------------------------------------------------------
@@ -882,20 +896,23 @@ def _scenario_pack(
     return pdf, pages, {"parts": used}
 
 
-def _remembered(folder: Path, inputs: tuple, make: Callable[[], bytes], used: list[str] | None = None) -> bytes:
-    """A part of an output (``render.pdf_parts``), kept in ``folder`` under a key of everything that makes it (their
-    reprs, and the code): read when there, else made and kept. A cache entry is only a
-    speed-up: one that cannot be read or written is made again. ``used`` collects the names."""
+def _remembered(
+    folder: Path, inputs: tuple, make: Callable[[], bytes], used: list[str] | None = None
+) -> pdf_parts.Part:
+    """A part of an output (``render.pdf_parts``), kept in ``folder`` under a key of everything
+    that makes it (their reprs, and the code): read when there, else made and kept. A cache
+    entry is only a speed-up: one that cannot be read, or is damaged, is made again and
+    replaced. ``used`` collects the names."""
     path = folder / f"{_key(code_fingerprint(), [repr(i) for i in inputs])}.part"
     if used is not None:
         used.append(path.name)
     try:
-        return path.read_bytes()
-    except OSError:
+        return pdf_parts.read_part(path.read_bytes())
+    except (OSError, pdf_parts.BadPart):
         pass
     data = make()
     write_entry(path, data)
-    return data
+    return pdf_parts.read_part(data)
 
 
 # --- rulers, maps and counters -----------------------------------------------------------------

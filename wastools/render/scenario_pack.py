@@ -30,7 +30,7 @@ from .maps import (
     square_map,
 )
 from .pages import check_barred_part
-from .pdf_parts import part_of_pdf, read_part
+from .pdf_parts import Part, part_of_pdf, read_part
 from .sheets import PrinterProfile, assemble, impose_parts, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
@@ -444,7 +444,7 @@ def scenario_pack_pdf(
     profile: PrinterProfile = PrinterProfile(),
     key: str | None = None,
     colour: bool = False,
-    remember: Callable[[tuple, Callable[[], bytes]], bytes] | None = None,
+    remember: Callable[[tuple, Callable[[], bytes]], Part] | None = None,
 ) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
     area, numbered as pages of this PDF (``colour``: a blue sea and sandy land).
@@ -453,7 +453,8 @@ def scenario_pack_pdf(
     lists name the units, with their points): a change to a unit's guns or abilities
     remakes the cards, not the briefing."""
     briefed = ("scenario briefing", briefing_view(s), s.variant, paper)
-    briefing = read_part(remember(briefed, partial(briefing_part, s, paper)) if remember else briefing_part(s, paper))
+    make_briefing = partial(briefing_part, s, paper)
+    briefing = remember(briefed, make_briefing) if remember is not None else read_part(make_briefing())
     cards = [read_part(part) for part in impose_parts(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)]
     before = len(briefing.pages) + sum(len(part.pages) for part in cards)
     spec, to_map = map_spec(s)
@@ -476,5 +477,5 @@ def scenario_pack_pdf(
         note,
     )
     make = partial(_map_part, spec, paper, profile, colour, numbering, area, note)
-    the_map = read_part(remember(inputs, make) if remember is not None else make())
+    the_map = remember(inputs, make) if remember is not None else read_part(make())
     return assemble([briefing, *cards, the_map], s.title, key)

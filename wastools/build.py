@@ -326,12 +326,21 @@ def build(
             card_sets["scenario:" + scenario.id] = (scenario_cards(repo, scenario), 0.0)
         report.timed("adapt and card views", time.perf_counter() - adapting)
         tracker.add(len(stale) + len(stale_packs) + len(stale_calibrations))
+        parts_cache = out / ".cache" / "parts"
+        briefings: list[Future] = []
+
+        def after_faces_sent() -> None:
+            # a pack's briefing reads no card face: the workers lay it out once they have the
+            # cards, while the main process writes those and plans the sheets
+            for _rel, _pack_key, scenario, paper, _card_keys in stale_packs:
+                briefings.append(pool.submit(_run, (_pack_briefing, (scenario, paper, str(parts_cache)))))
+            beside.start()
+
         laying_out = time.perf_counter()
-        cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=beside.start)
+        cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=after_faces_sent)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         report.reached("card faces made")
         cache = out / ".cache" / "cards"
-        parts_cache = out / ".cache" / "parts"
         jobs: list[tuple[str, str, Job]] = []
         for rel, key, scenario, paper, _card_keys in stale_packs:
             paths = [str(cache / f"{k}.pdf") for k in cards["scenario:" + scenario.id]]
@@ -349,6 +358,9 @@ def build(
             deck.text = report.card_text.get(deck.variant.name)
         deck_sheets = _make_sheets(stale, cards, options, out, writer, report, pool, tracker)
         report.reached("card sheets made")
+        for future in briefings:  # kept in the parts cache, where the packs' jobs read them
+            _nothing, seconds = future.result()
+            report.timed(stage_name(_pack_briefing), seconds)
         for deck in stale:
             folder = str(out / ".cache" / "sheets")
             jobs.append(
@@ -896,6 +908,13 @@ def _scenario_pack(
     return pdf, pages, {"parts": used}
 
 
+def _pack_briefing(scenario, paper: str, parts: str) -> None:
+    """Worker: a pack's briefing, laid out into the parts cache unless it is there."""
+    from .render.scenario_pack import briefing_inputs, briefing_part
+
+    _remembered(Path(parts), briefing_inputs(scenario, paper), partial(briefing_part, scenario, paper))
+
+
 def _remembered(
     folder: Path, inputs: tuple, make: Callable[[], bytes], used: list[str] | None = None
 ) -> pdf_parts.Part:
@@ -1143,6 +1162,7 @@ def _calibration(paper, profile) -> tuple[bytes, int]:
 
 STAGES = {  # what the build report and `make bench` call each kind of job
     "_assemble_deck": "deck assembly",
+    "_pack_briefing": "scenario packs",
     "_calibration": "calibration sheets",
     "_rulers": "rulers",
     "_counters": "counters",

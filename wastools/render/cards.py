@@ -16,6 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from .. import template_cache
 from ..model import Repository
 from ..resources import TEMPLATES
 from ..variants.base import AdaptedUnit, Variant
@@ -29,6 +30,7 @@ CARD_DIR = TEMPLATES / "cards"
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     return Environment(
+        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(CARD_DIR)),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,

@@ -10,6 +10,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from .. import template_cache
 from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_grid_extent, hex_radius
 from ..resources import TEMPLATES
 from ..scenarios import Scenario
@@ -411,6 +412,12 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
     return assemble([briefing_part(s, paper)], s.title)[0]
 
 
+def briefing_inputs(s: Scenario, paper: str) -> tuple:
+    """Everything a briefing shows: what its part is kept under (a unit's points are in its
+    force list, its guns and abilities are not)."""
+    return ("scenario briefing", briefing_view(s), s.variant, paper)
+
+
 def briefing_part(s: Scenario, paper: str) -> bytes:
     """The briefing pages, with the check bars in their margins, as a part to join into the
     pack (``pdf_parts``), whose card fonts the pack's cards share."""
@@ -419,6 +426,7 @@ def briefing_part(s: Scenario, paper: str) -> bytes:
     from .fetcher import ProjectFetcher
 
     env = Environment(
+        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(SCENARIO_DIR)),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
@@ -452,9 +460,10 @@ def scenario_pack_pdf(
     when a unit does, but the cards do. The briefing is kept under what it shows (its force
     lists name the units, with their points): a change to a unit's guns or abilities
     remakes the cards, not the briefing."""
-    briefed = ("scenario briefing", briefing_view(s), s.variant, paper)
     make_briefing = partial(briefing_part, s, paper)
-    briefing = remember(briefed, make_briefing) if remember is not None else read_part(make_briefing())
+    briefing = (
+        remember(briefing_inputs(s, paper), make_briefing) if remember is not None else read_part(make_briefing())
+    )
     cards = [read_part(part) for part in impose_parts(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)]
     before = len(briefing.pages) + sum(len(part.pages) for part in cards)
     spec, to_map = map_spec(s)

@@ -23,7 +23,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from .. import __version__
+from .. import __version__, template_cache
 from ..cache_entry import write_entry
 from ..cache_prune import prune_folder
 from ..model import Repository
@@ -47,6 +47,7 @@ class SiteReport:
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
+        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(SITE_TEMPLATES)),
         undefined=StrictUndefined,
         autoescape=select_autoescape(default=True, default_for_string=True),

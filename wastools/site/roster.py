@@ -17,6 +17,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jsonschema import Draft202012Validator
 
+from .. import template_cache
 from ..model import Repository, Unit
 from ..problems import DataError, Problem, display_path, format_field
 from ..resources import PACKAGE, TEMPLATES
@@ -160,6 +161,7 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
     from ..render.scenario_pack import PAGE_SIZES
 
     env = Environment(
+        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(TEMPLATES / "site")),
         undefined=StrictUndefined,
         autoescape=select_autoescape(default=True, default_for_string=True),

@@ -104,6 +104,7 @@ def test_the_title_is_a_pdf_text_string_in_any_script():
         b"<< /A (a literal string) >>",  # only hex strings are written
         b"<< /A 3 0 R >>",  # a reference that is not a slot
         b"<< /A \x009\x00 >>",  # a slot past the part's objects
+        b"<< /A \x013\x01 >>",  # a symbol the part does not name
         b"<< /JS {code} >>",
     ],
 )

@@ -163,11 +163,10 @@ def check_barred_part(pdf: bytes) -> bytes:
     """``with_check_bars``, as a part to join (``pdf_parts``): a document WeasyPrint wrote
     without the card fonts' programs (``shared_fonts.programs_left_out``) gets them from the
     file it is joined into, once for its pages and its cards."""
-    from . import pdf_parts, shared_fonts
+    from . import pdf_parts
 
     with _check_barred(pdf) as document:
-        shared = shared_fonts.leave_out(document, [page.obj for page in document.pages])
-        return pdf_parts.from_pdf(document, {font.objgen: file for file, font in shared.items()}).to_bytes()
+        return pdf_parts.card_fonts_part(document, [page.obj for page in document.pages])
 
 
 @contextmanager

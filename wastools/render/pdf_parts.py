@@ -32,11 +32,11 @@ from typing import Any
 from . import shared_fonts
 
 MAGIC = b"WASPART1"
-# a slot: a reference to the part's object N, or to symbol N - len(objects)
-_SLOT = re.compile(rb"\x00(\d+)\x00")
+# a slot: \0N\0 refers to the part's object N, \1N\1 to its symbol N
+_SLOT = re.compile(rb"\x00(\d+)\x00|\x01(\d+)\x01")
 _TOKENS = re.compile(
     rb"(?:[ \t\r\n]*(?:<<|>>|\[|\]|/[^\x00-\x20/\[\]<>(){}%\x7f-\xff]*|[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
-    rb"|<[0-9A-Fa-f]*>|true|false|null|\x00\d+\x00))*[ \t\r\n]*"
+    rb"|<[0-9A-Fa-f]*>|true|false|null|\x00\d+\x00|\x01\d+\x01))*[ \t\r\n]*"
 )
 # page keys a page may take from its page tree, as the PDF reference allows
 _INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
@@ -47,7 +47,7 @@ FONT, PROGRAM = "font:", "program:"  # symbols: a card font file's dictionary, i
 class Part:
     """Pages ready to join: ``objects`` are (text, stream data or None), the text with
     slots for references; ``pages`` the indices of the page objects, in order; ``symbols``
-    what slots past the objects stand for."""
+    what the symbol slots stand for."""
 
     objects: tuple[tuple[bytes, bytes | None], ...]
     pages: tuple[int, ...]
@@ -104,12 +104,12 @@ def _check(part: Part) -> None:
         kind, _, file = symbol.partition(":")
         if kind + ":" not in (FONT, PROGRAM) or file not in files:
             raise BadPart(f"a page part names something that is not a card font: {symbol[:80]!r}")
-    limit = len(part.objects) + len(part.symbols)
     for text, _data in part.objects:
         if _TOKENS.fullmatch(text) is None:
             raise BadPart("a page part holds more than PDF data")
-        if any(int(slot) >= limit for slot in _SLOT.findall(text)):
-            raise BadPart("a page part points past its objects")
+        for obj, symbol in _SLOT.findall(text):
+            if (obj and int(obj) >= len(part.objects)) or (symbol and int(symbol) >= len(part.symbols)):
+                raise BadPart("a page part points past its objects")
     if any(not 0 <= p < len(part.objects) for p in part.pages):
         raise BadPart("a page part's page is not one of its objects")
 
@@ -123,6 +123,13 @@ def from_pdf(pdf, known_fonts: dict[tuple[int, int], str] | None = None) -> Part
     with it (``known_fonts``: the dictionaries already known to, by object number), and its
     program a slot for the file's program; a stream without a filter is compressed."""
     return _Writer(pdf, known_fonts or {}).part()
+
+
+def card_fonts_part(pdf, forms: list) -> bytes:
+    """The part of a pikepdf document whose ``forms`` (pages or Form XObjects) draw card fonts
+    that the file it is joined into holds once (``shared_fonts.leave_out``)."""
+    shared = shared_fonts.leave_out(pdf, forms)
+    return from_pdf(pdf, {font.objgen: file for file, font in shared.items()}).to_bytes()
 
 
 def part_of_pdf(data: bytes) -> Part:
@@ -148,23 +155,23 @@ class _Writer:
         self.todo: list = []
 
     def part(self) -> Part:
-        pages = [self._ref(page.obj) for page in self.pdf.pages]
         for page in self.pdf.pages:
             self._inherit(page.obj)
+        pages = self.walk([page.obj for page in self.pdf.pages])
+        return Part(self.written(), tuple(pages), tuple(self.symbols))
+
+    def walk(self, roots: list) -> list[int]:
+        """Write ``roots`` and every object they reach; returns the roots' indices."""
+        indices = [self._ref(root) for root in roots]
         while self.todo:
             obj = self.todo.pop()
             self.objects[self.index[obj.objgen]] = self._object(obj)
-        offset = len(self.objects)
-        symbols = sorted(self.symbols, key=self.symbols.__getitem__)
-        # symbols were numbered from 0 while objects were still being found: move them past
-        written = [entry for entry in self.objects if entry is not None]
-        assert len(written) == len(self.objects)  # every object found was written
-        renumbered = tuple((_SLOT.sub(lambda m: self._slot_after(m, offset), text), data) for text, data in written)
-        return Part(renumbered, tuple(pages), tuple(symbols))
+        return indices
 
-    def _slot_after(self, match, offset: int) -> bytes:
-        number = int(match.group(1))
-        return b"\x00%d\x00" % (number - _SYMBOL_BASE + offset if number >= _SYMBOL_BASE else number)
+    def written(self) -> tuple[tuple[bytes, bytes | None], ...]:
+        done = tuple(entry for entry in self.objects if entry is not None)
+        assert len(done) == len(self.objects)  # walk writes every object it finds
+        return done
 
     def _inherit(self, page) -> None:
         """Attributes a page takes from its tree, written on the page itself (the part's pages
@@ -187,8 +194,8 @@ class _Writer:
             self.todo.append(obj)
         return self.index[objgen]
 
-    def _symbol(self, name: str) -> int:
-        return _SYMBOL_BASE + self.symbols.setdefault(name, len(self.symbols))
+    def _symbol(self, name: str) -> bytes:
+        return b"\x01%d\x01" % self.symbols.setdefault(name, len(self.symbols))
 
     def _object(self, obj) -> tuple[bytes, bytes | None]:
         pikepdf = self.pikepdf
@@ -216,7 +223,7 @@ class _Writer:
     def _value(self, value: Any, top: bool = False) -> bytes:
         pikepdf = self.pikepdf
         if isinstance(value, pikepdf.Object) and value.is_indirect and not top:
-            return b"\x00%d\x00" % self._reference(value)
+            return self._reference(value)
         if isinstance(value, bool):
             return b"true" if value else b"false"
         if isinstance(value, int):
@@ -236,15 +243,15 @@ class _Writer:
         number = format(value, "f") if not isinstance(value, float) else repr(value)
         return _number(number).encode("ascii")
 
-    def _reference(self, obj) -> int:
+    def _reference(self, obj) -> bytes:
         """The slot for a reference to ``obj``: a symbol for a card font's shared parts."""
-        mark = shared_fonts.MARK
-        if isinstance(obj, self.pikepdf.Stream) and mark in obj.stream_dict:
-            return self._symbol(PROGRAM + shared_fonts.named_card_font(str(obj.stream_dict[mark])))
+        program = shared_fonts.placeholder_program_file(obj) if isinstance(obj, self.pikepdf.Stream) else None
+        if program is not None:
+            return self._symbol(PROGRAM + program)
         file = self._shared_font(obj)
         if file is not None:
             return self._symbol(FONT + file)
-        return self._ref(obj)
+        return b"\x00%d\x00" % self._ref(obj)
 
     def _shared_font(self, obj) -> str | None:
         """The card font file whose one dictionary can stand for ``obj``, if it is such a font
@@ -258,9 +265,6 @@ class _Writer:
             self.known_fonts[obj.objgen] = file
             return file
         return None
-
-
-_SYMBOL_BASE = 1 << 40  # symbols' slots while a part is written, above any object's
 
 
 def _number(text: str) -> str:
@@ -287,12 +291,8 @@ def _card_font_part(file: str) -> Part:
     program = pdf.make_indirect(program)
     font = shared_fonts.file_font(file).dictionary(pdf, program)
     writer = _Writer(pdf, {})
-    root, kept = writer._ref(font), writer._ref(program)
-    assert (root, kept) == (0, 1)
-    while writer.todo:
-        obj = writer.todo.pop()
-        writer.objects[writer.index[obj.objgen]] = writer._object(obj)
-    return Part(tuple(writer.objects), ())  # type: ignore[arg-type]
+    assert writer.walk([font, program]) == [0, 1]
+    return Part(writer.written(), ())
 
 
 class _Numbering:
@@ -307,7 +307,7 @@ class _Numbering:
     def add(self, part: Part) -> list[int]:
         """Numbers for each object of ``part`` (and the shared objects its symbols need)
         and the part's objects queued to be written; returns the numbers by index."""
-        numbers: list[int] = [0] * (len(part.objects) + len(part.symbols))
+        numbers: list[int] = [0] * len(part.objects)
         pending = []
         for i, (text, data) in enumerate(part.objects):
             if data is not None and _SLOT.search(text) is None:
@@ -319,11 +319,10 @@ class _Numbering:
             numbers[i] = self.next
             self.next += 1
             pending.append(i)
-        for s, symbol in enumerate(part.symbols):
-            numbers[len(part.objects) + s] = self._symbol(symbol)
+        symbols = [self._symbol(symbol) for symbol in part.symbols]
         for i in pending:
             text, data = part.objects[i]
-            self.written.append((numbers[i], _fill(text, numbers), data))
+            self.written.append((numbers[i], _fill(text, numbers, symbols), data))
         return numbers
 
     def _symbol(self, symbol: str) -> int:
@@ -335,8 +334,9 @@ class _Numbering:
         return self.fonts[file] if kind + ":" == FONT else self.fonts[PROGRAM + file]
 
 
-def _fill(text: bytes, numbers: list[int]) -> bytes:
-    return _SLOT.sub(lambda m: b"%d 0 R" % numbers[int(m.group(1))], text)
+def _fill(text: bytes, numbers: list[int], symbols: list[int]) -> bytes:
+    """``text`` with each slot as a reference to the joined file's object it stands for."""
+    return _SLOT.sub(lambda m: b"%d 0 R" % (numbers[int(m.group(1))] if m.group(1) else symbols[int(m.group(2))]), text)
 
 
 def link(parts: list[Part], doc_id: bytes, metadata: dict[str, str]) -> tuple[bytes, int]:

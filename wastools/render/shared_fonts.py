@@ -142,7 +142,7 @@ def leave_out(pdf, forms: list, also: Iterable[str] = ()) -> dict[str, Any]:
             placeholders[file] = pdf.make_stream(b"", {MARK: pikepdf.String(file)})
         return placeholders[file]
 
-    shared = _share(pdf, forms, lambda _descriptor, file: file, placeholder)
+    shared = _share(pdf, forms, placeholder)
     for file in sorted(set(also) - shared.keys()):
         shared[file] = file_font(file).dictionary(pdf, placeholder(file))
     return shared
@@ -162,7 +162,12 @@ def placeholder_file(font) -> str | None:
     descendants = font.get("/DescendantFonts")
     descriptor = descendants[0].get("/FontDescriptor") if descendants else None
     program = descriptor.get("/FontFile2") if descriptor is not None else None
-    if program is None or MARK not in program.stream_dict:
+    return placeholder_program_file(program) if program is not None else None
+
+
+def placeholder_program_file(program) -> str | None:
+    """The card font file a placeholder program (a stream) names; None for another stream."""
+    if MARK not in program.stream_dict:
         return None
     return named_card_font(str(program.stream_dict[MARK]))
 
@@ -174,10 +179,9 @@ def compressed_program(file: str) -> tuple[bytes, int]:
     return zlib.compress(data, 9), len(data)
 
 
-def _share(pdf, forms: list, file_of, program_for) -> dict[str, Any]:
+def _share(pdf, forms: list, program_for) -> dict[str, Any]:
     """Point every card font of ``forms`` at its file's one font dictionary in ``pdf`` (see
-    ``file_font``), whose program is ``program_for(file)``; ``file_of(descriptor, file)`` says
-    which file a font stands for (None: leave it alone). A font whose widths are not the
+    ``file_font``), whose program is ``program_for(file)``. A font whose widths are not the
     file's own keeps its dictionary, with the shared program. A deck held some 600 font
     dictionaries of each file, five objects each: four fifths of its objects, and of the
     time to join it."""
@@ -190,15 +194,13 @@ def _share(pdf, forms: list, file_of, program_for) -> dict[str, Any]:
                 if decided[seen] is not None:
                     fonts[name] = decided[seen]
                 continue
-            key = file_of(descriptor, file)
+            if file not in shared:
+                shared[file] = file_font(file).dictionary(pdf, program_for(file))
             replacement = None
-            if key is not None:
-                if key not in shared:
-                    shared[key] = file_font(key).dictionary(pdf, program_for(key))
-                if file_font(key).agrees(font):
-                    replacement = fonts[name] = shared[key]
-                else:
-                    descriptor.FontFile2 = program_for(key)
+            if file_font(file).agrees(font):
+                replacement = fonts[name] = shared[file]
+            else:
+                descriptor.FontFile2 = program_for(file)
             if seen is not None:
                 decided[seen] = replacement
     return shared

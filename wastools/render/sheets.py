@@ -16,7 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..resources import FONTS, LAYOUT_SCHEMA, LAYOUTS
-from . import pdf_parts, shared_fonts
+from . import pdf_parts
 
 MM = 72 / 25.4
 METRIC_BAR = 100 * MM  # 283.46 pt
@@ -327,9 +327,10 @@ def sheet_part(
         ]
         _sheet(forms, layout, profile, label + " (backs)", backs, marks=False)
     # the card fonts go in once per deck or pack, when the sheets are joined (see shared_fonts)
-    shared = shared_fonts.leave_out(pdf, [form for _at, form in placed] + ([back_form] if back_pdf is not None else []))
     try:
-        return pdf_parts.from_pdf(pdf, {font.objgen: file for file, font in shared.items()}).to_bytes()
+        return pdf_parts.card_fonts_part(
+            pdf, [form for _at, form in placed] + ([back_form] if back_pdf is not None else [])
+        )
     finally:
         forms.close()
 
@@ -360,15 +361,13 @@ def assemble(parts: Sequence[bytes | pdf_parts.Part], title: str, doc_id: str | 
     """Join the pages of several PDFs, or of parts (sheets made by ``sheet_part``), into
     one, finished like every PDF of the build (see ``finish_pikepdf``): the card fonts and
     any font program two of them share are in it once (``pdf_parts``). Returns (pdf, pages)."""
-    ready = [
-        data
-        if isinstance(data, pdf_parts.Part)
-        else pdf_parts.read_part(data)
-        if data.startswith(pdf_parts.MAGIC)
-        else pdf_parts.part_of_pdf(data)
-        for data in parts
-    ]
-    return pdf_parts.link(ready, _doc_digest(doc_id or title), _metadata(title))
+    return pdf_parts.link([_as_part(data) for data in parts], _doc_digest(doc_id or title), _metadata(title))
+
+
+def _as_part(data: bytes | pdf_parts.Part) -> pdf_parts.Part:
+    if isinstance(data, pdf_parts.Part):
+        return data
+    return pdf_parts.read_part(data) if data.startswith(pdf_parts.MAGIC) else pdf_parts.part_of_pdf(data)
 
 
 def finish_pikepdf(pdf, title: str, doc_id: str | None = None) -> bytes:

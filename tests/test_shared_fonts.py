@@ -46,7 +46,7 @@ def test_the_card_stylesheet_fonts_are_known():
 
 def test_a_deck_embeds_each_card_font_once_and_reads_as_its_cards(faces):
     layout = sheets.load_layout("letter")
-    sheet = pdf_parts.read_part(sheets.sheet_part(faces[:-1], layout, "t - sheet 1 of 1", back_pdf=faces[-1]))
+    sheet = sheets.sheet_part(faces[:-1], layout, "t - sheet 1 of 1", back_pdf=faces[-1])
     # no card font in the cached sheet: slots for each file's one dictionary, regular and bold
     assert sorted(sheet.symbols) == ["font:Vera.ttf", "font:VeraBd.ttf"]
     programs = {data for text, data in sheet.objects if b"/Length1" in text}
@@ -75,7 +75,7 @@ def test_a_planted_sheet_cannot_make_the_deck_read_another_file(faces):
         pdf.save(out)
     with pytest.raises(ValueError, match="not a card font"):
         sheets.assemble([out.getvalue()], "t")
-    part = pdf_parts.read_part(sheets.sheet_part(faces[:2], sheets.load_layout("letter"), "t"))
+    part = sheets.sheet_part(faces[:2], sheets.load_layout("letter"), "t")
     planted = pdf_parts.Part(part.objects, part.pages, ("program:../../../etc/passwd",) * len(part.symbols))
     with pytest.raises(ValueError, match="not a card font"):
         sheets.assemble([planted.to_bytes()], "t")

@@ -830,6 +830,10 @@ SHEET_SUFFIX = ".part"  # a cached sheet is a part ready to join (render.pdf_par
 
 
 def _impose_sheet(job: SheetJob) -> bytes:
+    return _sheet(job).to_bytes()
+
+
+def _sheet(job: SheetJob) -> pdf_parts.Part:
     back = Path(job.back).read_bytes() if job.back else None
     return sheets.sheet_part([Path(p).read_bytes() for p in job.cards], job.layout, job.label, job.profile, back)
 
@@ -845,9 +849,9 @@ def _cached_sheet(folder: Path, job: SheetJob) -> pdf_parts.Part:
     try:
         return pdf_parts.read_part(path.read_bytes())
     except (OSError, pdf_parts.BadPart):
-        data = _impose_sheet(job)
-        write_entry(path, data)
-        return pdf_parts.read_part(data)
+        part = _sheet(job)
+        write_entry(path, part.to_bytes())
+        return part
 
 
 # --- scenario packs ----------------------------------------------------------------------

@@ -166,7 +166,7 @@ def check_barred_part(pdf: bytes) -> bytes:
     from . import pdf_parts
 
     with _check_barred(pdf) as document:
-        return pdf_parts.card_fonts_part(document, [page.obj for page in document.pages])
+        return pdf_parts.card_fonts_part(document, [page.obj for page in document.pages]).to_bytes()
 
 
 @contextmanager

@@ -125,11 +125,11 @@ def from_pdf(pdf, known_fonts: dict[tuple[int, int], str] | None = None) -> Part
     return _Writer(pdf, known_fonts or {}).part()
 
 
-def card_fonts_part(pdf, forms: list) -> bytes:
+def card_fonts_part(pdf, forms: list) -> Part:
     """The part of a pikepdf document whose ``forms`` (pages or Form XObjects) draw card fonts
     that the file it is joined into holds once (``shared_fonts.leave_out``)."""
     shared = shared_fonts.leave_out(pdf, forms)
-    return from_pdf(pdf, {font.objgen: file for file, font in shared.items()}).to_bytes()
+    return from_pdf(pdf, {font.objgen: file for file, font in shared.items()})
 
 
 def part_of_pdf(data: bytes) -> Part:

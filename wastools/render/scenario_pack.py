@@ -464,7 +464,7 @@ def scenario_pack_pdf(
     briefing = (
         remember(briefing_inputs(s, paper), make_briefing) if remember is not None else read_part(make_briefing())
     )
-    cards = [read_part(part) for part in impose_parts(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)]
+    cards = impose_parts(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)
     before = len(briefing.pages) + sum(len(part.pages) for part in cards)
     spec, to_map = map_spec(s)
     spec = dataclasses.replace(spec, features=features(s, to_map))

@@ -282,7 +282,7 @@ def impose_parts(
     title: str,
     profile: PrinterProfile = PrinterProfile(),
     back_pdf: bytes | None = None,
-) -> list[bytes]:
+) -> list[pdf_parts.Part]:
     """``impose``'s sheets, each as a part (``sheet_part``), not joined yet."""
     per = len(layout["slots"])
     total = sheets_needed(len(card_pdfs), layout)
@@ -303,10 +303,10 @@ def sheet_part(
     label: str,
     profile: PrinterProfile = PrinterProfile(),
     back_pdf: bytes | None = None,
-) -> bytes:
+) -> pdf_parts.Part:
     """One sheet of at most one card per slot, followed by its back sheet when a back is
     given: the unit the build caches (keyed by its cards), as a part of one or two pages
-    ready to join (``pdf_parts``; ``assemble`` makes a PDF of it)."""
+    ready to join (``pdf_parts``: ``to_bytes`` for the cache; ``assemble`` makes a PDF of it)."""
     import pikepdf
 
     if len(card_pdfs) > len(layout["slots"]):

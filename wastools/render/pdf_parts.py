@@ -120,7 +120,7 @@ def _check(part: Part) -> None:
 def from_pdf(pdf, known_fonts: dict[tuple[int, int], str] | None = None) -> Part:
     """Every page of a pikepdf document as a part. A card font whose program is a placeholder
     (``shared_fonts.leave_out``) becomes a slot for its file's one dictionary, when it agrees
-    with it (``known_fonts``: the dictionaries already known to, by object number), and its
+    with it (``known_fonts``: files of dictionaries known to agree, by object number), and its
     program a slot for the file's program; a stream without a filter is compressed."""
     return _Writer(pdf, known_fonts or {}).part()
 
@@ -302,7 +302,7 @@ class _Numbering:
         self.next = first
         self.written: list[tuple[int, bytes, bytes | None]] = []
         self.streams: dict[bytes, int] = {}  # a stream that points at nothing, by digest
-        self.fonts: dict[str, int] = {}
+        self.fonts: dict[str, int] = {}  # by symbol
 
     def add(self, part: Part) -> list[int]:
         """Numbers for each object of ``part`` (and the shared objects its symbols need)
@@ -326,12 +326,12 @@ class _Numbering:
         return numbers
 
     def _symbol(self, symbol: str) -> int:
-        kind, _, file = symbol.partition(":")
-        if file not in self.fonts:
-            font_numbers = self.add(_card_font_part(file))
-            self.fonts[file] = font_numbers[0]
-            self.fonts[PROGRAM + file] = font_numbers[1]
-        return self.fonts[file] if kind + ":" == FONT else self.fonts[PROGRAM + file]
+        """The number of what ``symbol`` names: a card font file's objects are added once."""
+        if symbol not in self.fonts:
+            file = symbol.partition(":")[2]
+            font, program = self.add(_card_font_part(file))[:2]
+            self.fonts[FONT + file], self.fonts[PROGRAM + file] = font, program
+        return self.fonts[symbol]
 
 
 def _fill(text: bytes, numbers: list[int], symbols: list[int]) -> bytes:

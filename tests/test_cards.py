@@ -402,6 +402,48 @@ def test_a_card_drawn_over_its_shared_head_is_the_card_laid_out_whole(repo, pape
         assert [_glyph(c) for c in _chars(one)[1]] == [_glyph(c) for c in _chars(other)[1]]
 
 
+@pytest.mark.parametrize("paper", ["letter", "a4-bleed"])
+@pytest.mark.parametrize("body", ["drawn", "laid out"])
+def test_points_drawn_in_an_empty_box_are_the_card_laid_out_whole(repo, monkeypatch, paper, body):
+    """The points figure is drawn over a head laid out without it (so that a change of points
+    needs no new head): every glyph and the sheet's pixels are those of the same cards whose
+    head WeasyPrint laid out with its figure, over a drawn body and over a body WeasyPrint
+    laid out, in every variant, for one, two and three figures."""
+    import dataclasses
+
+    from wastools.render import sheets
+
+    bleed = sheets.load_layout(paper).get("bleed", 0.0)
+    if body == "laid out":
+        monkeypatch.setattr(card_body, "draw", lambda _view, _bleed=0.0: None)
+    views = []
+    for points in (7, 48, 105):
+        unit = dataclasses.replace(repo.units["bismarck"], points=points)
+        views += [cards.card_view(v.adapt(unit, None), v, repo) for v in VARIANTS.values()]
+    htmls = [str(cards.render_card_html(v)) for v in views]
+    assert all(card_body.draw_points(v, bleed) is not None for v in views)
+    cards._HEADS.clear()
+    composed = cards.lay_out_cards(htmls, bleed, views=views)
+    assert len(cards._HEADS) == 1  # one head, without its figure, for every variant and points
+    monkeypatch.setattr(card_body, "draw_points", lambda _view, _bleed=0.0: None)
+    cards._HEADS.clear()
+    laid_out = cards.lay_out_cards(htmls, bleed, views=views)
+    assert len(cards._HEADS) == 3  # a head with its figure for each number of points
+    for start in range(0, len(htmls), 9):
+        assert _sheet_pixels(composed[start : start + 9], paper) == _sheet_pixels(laid_out[start : start + 9], paper)
+    for one, other in zip(composed, laid_out, strict=True):
+        assert sorted(_glyph(c) for c in _chars(one)[1]) == sorted(_glyph(c) for c in _chars(other)[1])
+
+
+def test_a_head_loses_only_its_points_figure(repo):
+    variant = VARIANTS["standard"]
+    html = str(cards.render_card_html(cards.card_view(variant.adapt(repo.units["bismarck"], None), variant, repo)))
+    head, _layer = cards._split(html) or ("", "")
+    bare = cards.head_without_points(head)
+    assert '<div class="points"><b></b><small>points</small>' in bare
+    assert bare.replace('<div class="points"><b></b>', "") == re.sub(r'<div class="points"><b>\d+</b>', "", head)
+
+
 def _glyph(char: dict) -> tuple:
     return (
         char["text"],

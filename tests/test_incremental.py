@@ -100,7 +100,8 @@ def test_one_unit_change_rewrites_only_its_outputs_and_equals_a_cold_build(tmp_p
 def test_a_unit_change_its_packs_briefing_does_not_show_keeps_the_briefing(tmp_path, monkeypatch):
     """The briefing lists the units with their points: a change to a unit's hull remakes its
     packs (their cards) from the briefing kept in build/.cache/parts, with the bytes of a cold
-    build; a change to its points lays the briefing out again."""
+    build; a change to its points draws the briefing's figures again over its kept layout
+    (WeasyPrint lays out no briefing), and the packs are a cold build's bytes too."""
     from wastools.render import scenario_pack
 
     options = builder.Options(papers=("letter",), jobs=1)  # in this process, where the count is
@@ -108,8 +109,10 @@ def test_a_unit_change_its_packs_briefing_does_not_show_keeps_the_briefing(tmp_p
     out = tmp_path / "build"
     builder.build(_validated(root), root, out, SELECTION, options)
     laid_out = []
-    real = scenario_pack.briefing_part
-    monkeypatch.setattr(scenario_pack, "briefing_part", lambda *args: laid_out.append(args[0].id) or real(*args))
+    made = []
+    real, layout = scenario_pack.briefing_part, scenario_pack.briefing_layout
+    monkeypatch.setattr(scenario_pack, "briefing_part", lambda *args: made.append(args[0].id) or real(*args))
+    monkeypatch.setattr(scenario_pack, "briefing_layout", lambda *args: laid_out.append(args[0].id) or layout(*args))
 
     unit = root / "cards" / "uk" / f"{CHANGED}.yaml"
     unit.write_text(unit.read_text().replace("\nhull: 2", "\nhull: 3", 1))
@@ -123,10 +126,43 @@ def test_a_unit_change_its_packs_briefing_does_not_show_keeps_the_briefing(tmp_p
         assert (out / rel).read_bytes() == (tmp_path / "cold" / rel).read_bytes(), rel
 
     laid_out.clear()
+    made.clear()
     _raise_points(unit)
     points = builder.build(_validated(root), root, out, SELECTION, options)
-    assert sorted(laid_out) == sorted({rel.split("/")[1].removesuffix(".pdf") for rel in packs})
+    assert sorted(made) == sorted({rel.split("/")[1].removesuffix(".pdf") for rel in packs}) and laid_out == []
     assert sorted(points.files) == sorted(hull.files)
+    assert points.card_layouts == 0 and points.cards_drawn_here == points.cards_rendered > 0  # no WeasyPrint
+    cold = builder.build(_validated(root), root, tmp_path / "cold again", SELECTION, options)
+    for rel in points.files:
+        assert (out / rel).read_bytes() == (tmp_path / "cold again" / rel).read_bytes(), rel
+
+
+def test_a_small_change_builds_with_light_workers_to_a_cold_builds_bytes(tmp_path):
+    """From the command line, a change of a unit's points after a build forks light workers
+    (no WeasyPrint imported first), draws the unit's cards in the main process over their
+    kept heads, and writes what a cold build of the changed data writes."""
+    from click.testing import CliRunner
+
+    from wastools.cli import main
+
+    root = copy_data(tmp_path / "data")
+    args = ["--root", str(root), "build", "--variant", "large-map", "--paper", "letter", "--jobs", "2"]
+    for unit in UNITS:
+        args += ["--unit", unit]
+    first = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert first.exit_code == 0, first.output
+    _raise_points(root / "cards" / "uk" / f"{CHANGED}.yaml")
+    second = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert second.exit_code == 0, second.output
+    report = json.loads((root / "build" / ".cache" / "build-report.json").read_text())
+    assert report["cards_drawn_here"] == report["cards_laid_out"] > 0 and report["card_layouts"] == 0
+    assert report["light_workers"] and "workers ready" in report["milestones"]  # they made the sheets, decks, packs
+    cold = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "cold")], catch_exceptions=False)
+    assert cold.exit_code == 0, cold.output
+    written = [line.split("/", 1)[1] for line in second.output.splitlines() if line.startswith("wrote ")]
+    assert any(rel.startswith("scenarios/") for rel in written)
+    for rel in written:
+        assert (root / "build" / rel).read_bytes() == (tmp_path / "cold" / rel).read_bytes(), rel
 
 
 def test_a_damaged_cached_sheet_is_imposed_again_with_the_same_bytes(tmp_path):

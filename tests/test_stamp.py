@@ -150,8 +150,32 @@ def test_a_planted_stamp_names_nothing_outside_the_build(tmp_path):
     import hashlib
 
     digest = hashlib.sha256(b"x").hexdigest()
+    planted = stamp.Stamp("k", "tool", "settings", {})
     for rel in ("../secret.txt", str(secret)):
         (out / stamp.STAMP).write_text(json.dumps({"key": "k", "outputs": {rel: digest}, "site_key": None}))
-        assert stamp.unchanged(out, "k") is None
+        assert stamp.unchanged(out, planted) is None
     (out / stamp.STAMP).write_text("not json")
-    assert stamp.unchanged(out, "k") is None
+    assert stamp.unchanged(out, planted) is None
+    assert not stamp.small_change(out, planted)
+
+
+def test_a_small_change_is_a_few_data_files_under_the_same_tool_and_settings(tmp_path):
+    """What makes a build start light workers (forked when the first job comes, see
+    ``workers.WorkerPool``): the last build here had the same tool and settings, and at most
+    SMALL_CHANGE data files differ since, added and removed ones included."""
+    root = copy_data(tmp_path / "data")
+    out = tmp_path / "build"
+    inputs = ["settings"]
+    assert not stamp.small_change(out, stamp.stamp_key(root, out, inputs))  # no build yet
+    stamp.record(out, stamp.stamp_key(root, out, inputs), {})
+    units = sorted((root / "cards").glob("*/*.yaml"))
+    for unit in units[: stamp.SMALL_CHANGE - 1]:
+        unit.write_text(unit.read_text() + "\n")
+    (root / "cards" / "uk" / "hms-new.yaml").write_text("id: hms-new\n")
+    assert stamp.small_change(out, stamp.stamp_key(root, out, inputs))
+    units[stamp.SMALL_CHANGE].unlink()
+    assert not stamp.small_change(out, stamp.stamp_key(root, out, inputs))  # one file too many
+    stamp.record(out, stamp.stamp_key(root, out, inputs), {})
+    assert stamp.small_change(out, stamp.stamp_key(root, out, inputs))  # nothing changed since
+    assert not stamp.small_change(out, stamp.stamp_key(root, out, ["other settings"]))
+    assert not stamp.small_change(tmp_path / "elsewhere", stamp.stamp_key(root, tmp_path / "elsewhere", inputs))

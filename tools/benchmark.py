@@ -84,12 +84,18 @@ def _rss(pids: list[int]) -> int:
     return total
 
 
+# Python as a user's shell runs it: it keeps the compiled modules it writes. A session that
+# sets PYTHONDONTWRITEBYTECODE would have every run compile the tool's modules again (a tenth
+# of a second), which no user pays after the first build
+USER_ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run(args: list[str], env: dict | None = None, output: list[str] | None = None) -> tuple[float, int]:
     """Seconds and peak summed RSS (bytes) of a command and its children; what it prints goes
     into ``output`` when one is given."""
     started = time.perf_counter()
     stdout = subprocess.PIPE if output is not None else subprocess.DEVNULL
-    process = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, env=env or USER_ENVIRONMENT)
     peak = 0
     stop = threading.Event()
 

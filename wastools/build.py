@@ -170,12 +170,15 @@ class BuildReport:
     files: list[str] = field(default_factory=list)  # written by this build, in order
     card_text: dict[str, CardText] = field(default_factory=dict)  # per variant whose deck was laid out
     card_layouts: int = 0  # WeasyPrint documents made for cards (1 per batch when every card fits)
+    cards_drawn_here: int = 0  # new cards drawn by the main process over heads laid out before
+    light_workers: bool = False  # the workers were forked from the main process (workers.WorkerPool)
     sheets_imposed: int = 0  # card sheets imposed (the others came from the cache)
     pruned: int = 0  # cache files deleted, as no recent build used them (see cache_prune)
     clock: float = 0.0  # time.perf_counter() when the command started
     milestones: dict[str, float] = field(default_factory=dict)  # seconds from the start to each
     stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
     alongside: Any = None  # what the ``alongside`` step of ``build`` returned
+    card_heads: dict[str, str] = field(default_factory=dict)  # card key -> its head's key, where read or made
 
     def timed(self, stage: str, seconds: float) -> None:
         self.stages[stage] = round(self.stages.get(stage, 0.0) + seconds, 3)
@@ -189,6 +192,8 @@ class BuildReport:
             "stages": self.stages,
             "cards_laid_out": self.cards_rendered,
             "card_layouts": self.card_layouts,
+            "cards_drawn_here": self.cards_drawn_here,
+            "light_workers": self.light_workers,
             "sheets_imposed": self.sheets_imposed,
             "cache_files_pruned": self.pruned,
             "milestones": dict(sorted(self.milestones.items(), key=lambda item: item[1])),
@@ -415,6 +420,7 @@ def build(
         report.reached("every output written")
         if pool.ready_at is not None:
             report.reached("workers ready", pool.ready_at)
+        report.light_workers = pool.light
         kept = {rel: entry for rel, entry in previous.items() if rel not in report.outputs and (out / rel).exists()}
         manifest: dict[str, Any] = {
             "tool": f"wastools {__version__}",
@@ -426,7 +432,8 @@ def build(
         if not manifest_path.exists() or manifest_path.read_bytes() != text:
             writer.write(manifest_path, text)
         if report.written or report.cards_rendered or report.sheets_imposed:  # else no entry was added
-            used = _cache_used(every_card_set, decks, packs, {**kept, **report.outputs}, options, out)
+            outputs = {**kept, **report.outputs}
+            used = _cache_used(every_card_set, decks, packs, outputs, options, out, report.card_heads)
             if whole is None:
                 whole = selection.is_everything and {v.name for v in selection.chosen_variants()} == set(VARIANTS)
             report.pruned = record_and_prune(out / ".cache", used, whole)
@@ -497,19 +504,29 @@ def _cache_used(
     outputs: dict[str, dict],
     options: Options,
     out: Path,
+    card_heads: dict[str, str],
 ) -> dict[str, set[str]]:
     """The entries of each cache folder that this build's outputs are made from, the ones
     it found current included (``cache_prune``): every card face of every deck and pack,
-    every sheet of every deck, and the pack parts the manifest records."""
+    the heads they are drawn over (``card_heads``, where the build read or made the card;
+    else from the card's entry), every sheet of every deck, and the pack parts the manifest
+    records."""
     cards = {spec.key for specs, _bleed in card_sets.values() for spec in specs}
     cards.update(k for *_pack, card_keys in packs for k in card_keys)
+    folder = out / ".cache" / "cards"
+    heads = {card_heads[k] if k in card_heads else _read_meta(folder / f"{k}.json").get("head") for k in cards}
     sheet_keys: set[str] = set()
     for deck in decks:
         backs = card_sets[deck.variant.name + ":back"][0]
         faces = [spec.key for spec in card_sets[deck.variant.name][0]]
         sheet_keys.update(job.key for job in deck_sheet_jobs(deck, faces, backs[0].key, options, out))
     parts = {name for entry in outputs.values() for name in entry.get("parts", ())}
-    return {"cards": cards, "sheets": sheet_keys, "parts": {entry_stem(p) for p in parts}}
+    return {
+        "cards": cards,
+        HEADS: {h for h in heads if isinstance(h, str)},
+        "sheets": sheet_keys,
+        "parts": {entry_stem(p) for p in parts},
+    }
 
 
 def _read_manifest(path: Path) -> dict[str, dict]:
@@ -679,6 +696,7 @@ def _make_cards(
     the next ones while the workers lay out the first. ``then`` is called once every face
     is written and sent, before the layouts come back."""
     cache = out / ".cache" / "cards"
+    heads = out / ".cache" / HEADS
     planned = {name: [spec.key for spec in specs] for name, (specs, _bleed) in card_sets.items()}
     missing: dict[str, tuple[CardSpec, float]] = {}
     metas: dict[str, dict] = {}
@@ -688,6 +706,8 @@ def _make_cards(
                 continue
             if (cache / f"{spec.key}.pdf").exists():
                 metas[spec.key] = _read_meta(cache / f"{spec.key}.json")
+                if "head" in metas[spec.key]:
+                    report.card_heads[spec.key] = metas[spec.key]["head"]
             else:
                 missing[spec.key] = (spec, bleed)
     report.cards_rendered = len(missing)
@@ -696,6 +716,9 @@ def _make_cards(
     missing = dict(sorted(missing.items(), key=lambda item: (item[1][1], item[1][0].unit)))
     # a few cards (a one-unit change) are shared out between the workers too
     size = max(1, min(BATCH, -(-len(missing) // max(1, pool.jobs))))
+    # a few cards (a unit's change) are drawn here when their heads were laid out before,
+    # without waiting for the workers; many go to the workers, two cores at a time
+    here = len(missing) <= DRAWN_HERE
     htmls: dict[str, str] = {}
     pending: dict[float, list[CardJob]] = {}
     futures = []
@@ -706,11 +729,22 @@ def _make_cards(
         else:
             htmls[key], metas[key] = str(card_render.render_card_html(view)), _card_meta(view)
         writer.write(cache / f"{key}.html", htmls[key].encode(), durable=False)
+        drawing = time.perf_counter()
+        face = card_render.drawn_face(htmls[key], view, bleed, heads) if here and view is not None else None
+        if face is not None:
+            head = card_render.face_head_key(htmls[key], view, bleed)
+            if head is not None:
+                metas[key]["head"] = report.card_heads[key] = head
+            _keep_card(cache, writer, key, face, metas[key])
+            report.timed("card faces drawn here", time.perf_counter() - drawing)
+            report.cards_drawn_here += 1
+            tracker.tick()
+            continue
         batch = pending.setdefault(bleed, [])  # one bleed per batch
         batch.append(CardJob(key, htmls[key], bleed, view))
         if len(batch) == size:
-            futures.append(pool.submit(_run, (_render_batch, (pending.pop(bleed),))))
-    futures += [pool.submit(_run, (_render_batch, (batch,))) for batch in pending.values()]
+            futures.append(pool.submit(_run, (_render_batch, (pending.pop(bleed), str(heads)))))
+    futures += [pool.submit(_run, (_render_batch, (batch, str(heads)))) for batch in pending.values()]
     if then is not None:
         then()
     for name, keys in planned.items():
@@ -722,12 +756,23 @@ def _make_cards(
         (result, documents), seconds = future.result()
         report.card_layouts += documents
         report.timed("card layout", seconds)
-        for key, pdf in result:
-            if metas.get(key):
-                writer.write(cache / f"{key}.json", json.dumps(metas[key], sort_keys=True).encode(), durable=False)
-            writer.write(cache / f"{key}.pdf", pdf, durable=False)
+        for key, pdf, head in result:
+            if metas.get(key) and head is not None:
+                metas[key]["head"] = report.card_heads[key] = head
+            _keep_card(cache, writer, key, pdf, metas[key])
         tracker.tick(len(result))
     return planned
+
+
+HEADS = "heads"  # under build/.cache: card heads, which later builds draw changed cards over
+DRAWN_HERE = 48  # at most this many new cards are drawn in the main process (see _make_cards)
+
+
+def _keep_card(cache: Path, writer: AtomicWriter, key: str, pdf: bytes, meta: dict) -> None:
+    """A new card face into the cache, with what the build report says of it (beside it)."""
+    if meta:
+        writer.write(cache / f"{key}.json", json.dumps(meta, sort_keys=True).encode(), durable=False)
+    writer.write(cache / f"{key}.pdf", pdf, durable=False)
 
 
 def _read_meta(path: Path) -> dict:
@@ -737,14 +782,18 @@ def _read_meta(path: Path) -> dict:
         return {}
 
 
-def _render_batch(jobs: list[CardJob]) -> tuple[list[tuple[str, bytes]], int]:
-    """Worker: lay out a batch of cards; returns (key, single-page PDF) pairs and the number
-    of WeasyPrint documents it took: one for the heads not laid out yet in this worker, and
-    one more for any card whose body ``card_body`` could not draw (or a second size)."""
+def _render_batch(jobs: list[CardJob], heads: str) -> tuple[list[tuple[str, bytes, str | None]], int]:
+    """Worker: lay out a batch of cards; returns (key, single-page PDF, head key) for each and
+    the number of WeasyPrint documents it took: one for the heads not laid out before (kept
+    in the folder ``heads``), and one more for any card whose body ``card_body`` could not
+    draw (or a second size)."""
     pages, documents = card_render.lay_out_cards(
-        [j.html for j in jobs], jobs[0].bleed, count=True, views=[j.view for j in jobs]
+        [j.html for j in jobs], jobs[0].bleed, count=True, views=[j.view for j in jobs], heads=Path(heads)
     )
-    return [(job.key, page) for job, page in zip(jobs, pages, strict=True)], documents
+    return [
+        (job.key, page, card_render.face_head_key(job.html, job.view, job.bleed))
+        for job, page in zip(jobs, pages, strict=True)
+    ], documents
 
 
 # --- sheets of cards ------------------------------------------------------------------------
@@ -903,20 +952,25 @@ def _scenario_pack(
     """Worker: a scenario pack; its map part and briefing are kept in the folder ``parts`` (a
     unit change remakes the cards, not the map). Returns the pack, its pages, and the names
     of the parts it used, for the manifest (the cache keeps what recent outputs use)."""
-    from .render.scenario_pack import scenario_pack_pdf
+    from .render.scenario_pack import briefing_layout_name, scenario_pack_pdf
 
     used: list[str] = []
     remember = partial(_remembered, Path(parts), used=used) if parts else None
     cards = [Path(p).read_bytes() for p in card_paths]
-    pdf, pages = scenario_pack_pdf(scenario, cards, paper, profile, key, colour, remember=remember)
+    layouts = Path(parts) if parts else None
+    pdf, pages = scenario_pack_pdf(scenario, cards, paper, profile, key, colour, remember=remember, layouts=layouts)
+    if parts:  # the briefing's layout, which a change of points draws the figures over
+        used.append(briefing_layout_name(scenario, paper))
     return pdf, pages, {"parts": used}
 
 
 def _pack_briefing(scenario, paper: str, parts: str) -> None:
-    """Worker: a pack's briefing, laid out into the parts cache unless it is there."""
+    """Worker: a pack's briefing made into the parts cache unless it is there (its figures
+    drawn over its layout when the layout is there too: see ``scenario_pack.briefing_part``)."""
     from .render.scenario_pack import briefing_inputs, briefing_part
 
-    _remembered(Path(parts), briefing_inputs(scenario, paper), partial(briefing_part, scenario, paper))
+    folder = Path(parts)
+    _remembered(folder, briefing_inputs(scenario, paper), partial(briefing_part, scenario, paper, folder))
 
 
 def _remembered(

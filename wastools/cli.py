@@ -476,16 +476,19 @@ def build(
     stamp = None if roster or site_only else _stamp_key(ctx, root, out_dir, settings, filters)
     if stamp is not None and _nothing_to_do(root, out_dir, stamp, started):
         return
+    from .stamp import small_change
     from .workers import WorkerPool
 
-    with WorkerPool(jobs, root) as pool:
-        if stamp is not None:  # there is work to do: the workers start while the build loads
+    # a unit's change: workers forked when the first job comes, as it seldom needs WeasyPrint
+    light = stamp is not None and small_change(out_dir, stamp)
+    with WorkerPool(jobs, root, light=light) as pool:
+        if stamp is not None and not light:  # much to do: the workers start while the build loads
             pool.start()
         narrowed = bool(variants or paper or any(filters[:4]))  # less than the settings ask for
         _build(ctx, root, out_dir, pool, started, settings, filters, roster, site_only, stamp, narrowed)
 
 
-def _stamp_key(ctx, root: Path, out_dir: Path, settings, filters) -> str:
+def _stamp_key(ctx, root: Path, out_dir: Path, settings, filters):
     """The key of everything this build reads (``wastools/stamp.py``); jobs change nothing."""
     import dataclasses
 
@@ -497,7 +500,7 @@ def _stamp_key(ctx, root: Path, out_dir: Path, settings, filters) -> str:
     return stamp_key(root, out_dir, [inputs, repr(filters), limits, source_date()])
 
 
-def _nothing_to_do(root: Path, out_dir: Path, stamp: str, started: float) -> bool:
+def _nothing_to_do(root: Path, out_dir: Path, stamp, started: float) -> bool:
     """The last build here read the same tool, data and settings, and left outputs and site
     as they are: say so as a no-op build does, and stop."""
     from .stamp import unchanged
@@ -531,7 +534,7 @@ def _build(
     filters,
     roster,
     site_only,
-    stamp: str | None = None,
+    stamp=None,
     narrowed: bool = False,
 ) -> None:
     """`wastools build` once its options are checked and the stamp said there is work to do
@@ -547,6 +550,8 @@ def _build(
     head_start = builder.HeadStart()
 
     def data_changed() -> None:  # the workers start; once they can, they make the sheets that read no data
+        if pool.light:  # forked once the data is loaded, when the first job comes
+            return
         if roster or site_only:
             pool.start()
         else:

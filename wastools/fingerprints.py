@@ -80,7 +80,8 @@ def tool_fingerprint() -> str:
     return hashlib.sha256((__version__ + library_versions() + hash_files(files, PACKAGE)).encode()).hexdigest()
 
 
-def data_fingerprint(root: Path) -> str:
+def _data_files(root: Path) -> tuple[list[Path], list[str]]:
+    """Every data file a build reads, and those refused (never opened; validation reports them)."""
     files = sorted(set((root / "cards").rglob("*.yaml")) | set(unit_files(root))) + list(
         (root / "schemas").glob("*.json")
     )
@@ -88,8 +89,21 @@ def data_fingerprint(root: Path) -> str:
         if (root / folder).is_dir():
             files += sorted((root / folder).glob("*.yaml"))
     refusals = {f: refusal(f, root) is not None for f in files}
-    refused = sorted(str(f) for f, no in refusals.items() if no)  # never opened; validation reports them
-    return hash_files([f for f, no in refusals.items() if not no], root) + key(refused)
+    return [f for f, no in refusals.items() if not no], sorted(str(f) for f, no in refusals.items() if no)
+
+
+def data_fingerprint(root: Path) -> str:
+    files, refused = _data_files(root)
+    return hash_files(files, root) + key(refused)
+
+
+def data_digests(root: Path) -> dict[str, str]:
+    """Each data file's sha256, by its path in the repository (a refused file as "refused"):
+    what tells a build how much of the data changed since the last one."""
+    files, refused = _data_files(root)
+    digests = {f.relative_to(root).as_posix(): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+    digests.update({Path(f).relative_to(root).as_posix(): "refused" for f in refused})
+    return digests
 
 
 def source_date() -> int | None:

@@ -15,26 +15,65 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .fingerprints import data_fingerprint, key, tool_fingerprint
+from .fingerprints import data_digests, data_fingerprint, key, tool_fingerprint
 
 STAMP = Path(".cache") / "stamp.json"
 SITE_KEY = Path(".cache") / "site-key"
 
 
-def stamp_key(root: Path, out: Path, inputs: Any) -> str:
+SMALL_CHANGE = 4  # data files: a build after a change of at most these starts light workers
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What a build reads but its outputs: its key, and the parts that tell how much changed
+    since the last build (``small_change``)."""
+
+    key: str
+    tool: str
+    settings: str  # the key of the output folder, the settings, filters and limits
+    data: dict[str, str]  # each data file's sha256
+
+
+def stamp_key(root: Path, out: Path, inputs: Any) -> Stamp:
     """Everything a build reads but its outputs: the tool, the data, and ``inputs`` (the
     settings, filters and limits, as plain values)."""
-    return key("stamp", tool_fingerprint(), data_fingerprint(root), str(out), inputs)
+    settings = key(str(out), inputs)
+    return Stamp(
+        key("stamp", tool_fingerprint(), data_fingerprint(root), settings),
+        tool_fingerprint(),
+        settings,
+        data_digests(root),
+    )
 
 
-def record(out: Path, stamp: str, outputs: dict[str, dict]) -> None:
+def small_change(out: Path, stamp: Stamp) -> bool:
+    """Whether the last build in ``out`` had the same tool and settings, and the data has
+    changed in at most ``SMALL_CHANGE`` files since: a build with little to do, which starts
+    its workers light (``workers.WorkerPool``)."""
+    try:
+        body = json.loads((out / STAMP).read_text())
+    except (OSError, ValueError):
+        return False
+    data = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(data, dict) or body.get("tool") != stamp.tool or body.get("settings") != stamp.settings:
+        return False
+    changed = {name for name in data.keys() | stamp.data.keys() if data.get(name) != stamp.data.get(name)}
+    return len(changed) <= SMALL_CHANGE
+
+
+def record(out: Path, stamp: Stamp, outputs: dict[str, dict]) -> None:
     """Remember a build that covered ``outputs`` (manifest entries by path under ``out``)."""
     site_key = out / SITE_KEY
     body = {
-        "key": stamp,
+        "key": stamp.key,
+        "tool": stamp.tool,
+        "settings": stamp.settings,
+        "data": stamp.data,
         "outputs": {rel: entry["sha256"] for rel, entry in sorted(outputs.items())},
         "site_key": site_key.read_text() if site_key.is_file() else None,
     }
@@ -50,14 +89,14 @@ def forget(out: Path) -> None:
     (out / STAMP).unlink(missing_ok=True)
 
 
-def unchanged(out: Path, stamp: str) -> int | None:
+def unchanged(out: Path, stamp: Stamp) -> int | None:
     """The number of outputs of the build ``stamp`` stands for, when it was the last build in
     ``out`` and every output and the site are as it left them; else None."""
     try:
         body = json.loads((out / STAMP).read_text())
     except (OSError, ValueError):
         return None
-    if not isinstance(body, dict) or body.get("key") != stamp or not isinstance(body.get("outputs"), dict):
+    if not isinstance(body, dict) or body.get("key") != stamp.key or not isinstance(body.get("outputs"), dict):
         return None
     site_key = out / SITE_KEY
     site = site_key.read_text() if site_key.is_file() else None

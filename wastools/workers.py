@@ -23,10 +23,15 @@ class WorkerPool:
     imports the renderers once (see ``_fork_server``), while the main process validates and
     plans. Their temporary files (WeasyPrint's fonts) go to a folder of their own under
     ``<root>/.build-tmp``, which ``close`` removes. With ``jobs`` 1 everything runs in the
-    main process."""
+    main process.
 
-    def __init__(self, jobs: int, root: Path):
-        self.jobs, self.root = jobs, root
+    ``light``: for a build with little to do (a unit's change), whose jobs seldom need
+    WeasyPrint: the workers are forked from the main process itself when the first job comes
+    (a few milliseconds, with the data it has loaded), instead of from a server that imports
+    the renderers first (most of a second); a job that needs WeasyPrint imports it there."""
+
+    def __init__(self, jobs: int, root: Path, light: bool = False):
+        self.jobs, self.root, self.light = jobs, root, light
         if jobs > 1:
             # multiprocessing makes a folder for its sockets at first use, under the temporary
             # folder of that moment, and removes it at exit: made now, before a build points
@@ -46,7 +51,10 @@ class WorkerPool:
 
     def start(self) -> None:
         """Starts the workers and returns at once (``when_ready``: what to do once they can
-        take jobs)."""
+        take jobs); a ``light`` pool forks them now, on this thread."""
+        if self.jobs > 1 and self.light and self._pool is None:
+            self._open_light()
+            return
         if self.jobs > 1 and self._pool is None and self._starting is None:
             self._tmp = AtomicWriter(self.root)
             self._starting = threading.Thread(target=self._open, name="workers", daemon=True)
@@ -59,6 +67,10 @@ class WorkerPool:
         where the pool is next used)."""
         if self.jobs <= 1:
             return
+        if self.light:
+            self.start()
+            then()
+            return
         with self._lock:
             failed, waiting = self._failed is not None, not self._opened
             if waiting and not failed:
@@ -69,6 +81,24 @@ class WorkerPool:
             self.start()  # nothing when they are starting or have started
             return
         then()
+
+    def _open_light(self) -> None:
+        """Fork the workers from this process, before it starts any thread of its own (a
+        fork copies only the thread that makes it: a lock another thread held would stay
+        held in the worker). A ProcessPoolExecutor that forks makes all its workers at its
+        first job, then starts its own thread."""
+        import multiprocessing
+
+        self._tmp = AtomicWriter(self.root)
+        pool = ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_start_light_worker,
+            initargs=(str(self._tmp.tmp),),
+        )
+        pool.submit(int).result()
+        self.ready_at = time.perf_counter()
+        self._pool, self._opened = pool, True
 
     def _open(self) -> None:
         assert self._tmp is not None
@@ -182,6 +212,11 @@ def _fork_server():
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["wastools.render.preload"])
     return context
+
+
+def _start_light_worker(tmp: str) -> None:
+    """A light worker's start-up: temporary files in the build's own folder."""
+    tempfile.tempdir = os.environ["TMPDIR"] = tmp
 
 
 def _start_worker(tmp: str) -> None:

@@ -8,15 +8,18 @@ out once at its chosen size (tests check that nothing overflows and nothing is u
 from __future__ import annotations
 
 import atexit
+import io
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from .. import template_cache
+from ..cache_entry import write_entry
 from ..model import Repository
 from ..resources import TEMPLATES
 from ..variants.base import AdaptedUnit, Variant
@@ -219,38 +222,140 @@ def _smaller(card_html: str) -> str | None:
     return card_html[: match.start(1)] + f"{size:g}" + card_html[match.end(1) :]
 
 
-def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False, views: list | None = None):
+def lay_out_cards(
+    cards: list[str],
+    bleed: float = 0.0,
+    count: bool = False,
+    views: list | None = None,
+    heads: Path | None = None,
+):
     """Lay out cards (HTML sections), each at the size card_fit chose. Returns one single-page
     PDF per card, in order (the cache stores cards one by one), whose card fonts have empty
     programs: it is read as text, or imposed on a sheet, which puts the fonts in
     (``shared_fonts``); with ``count``, also the number of WeasyPrint documents it took.
 
-    A card's head (band, title, points, stats) is the same in every variant of a unit, so it
-    is laid out once per process and kept (``_HEADS``), and each card's body and foot are laid
-    out on their own, over it (``_split``, ``_compose``): a head is about a quarter of a card's
-    work, and a unit has a card in each of six variants (callgrind: 24 cards of 4 units take
-    a fifth fewer instructions). Faces without a body (backs) are laid out whole."""
-    parts = {i: part for i, html in enumerate(cards) if (part := _split(html)) is not None}
-    drawn = {i: body for i in parts if views and views[i] is not None and (body := card_body.draw(views[i], bleed))}
-    heads = sorted({(head, bleed) for head, _layer in parts.values()} - _HEADS.keys())
-    head_htmls = [head for head, _bleed in heads]
+    A card's head (band, title, points box, stats) is the same in every variant of a unit, so
+    it is laid out once and kept (``_HEADS``, and the folder ``heads`` when given, where later
+    builds find it), and each card's body and foot are drawn or laid out on their own, over
+    it (``_split``, ``_compose``): a head is about a quarter of a card's work, and a unit has
+    a card in each of six variants. The points figure is drawn over an empty box
+    (``card_body.draw_points``), so a change of points needs no new head. Faces without a
+    body (backs) are laid out whole."""
+    plans = {i: plan for i, html in enumerate(cards) if (plan := _plan(html, views[i] if views else None, bleed))}
+    wanted = sorted({(plan.head, bleed) for plan in plans.values()})
+    known = {h: pdf for h in wanted if (pdf := _known_head(h[0], bleed, heads)) is not None}
+    new = [h for h in wanted if h not in known]
+    head_htmls = [head for head, _bleed in new]
     pdfs, documents = _fit_and_write(head_htmls, bleed, False, head_htmls)
-    if len(_HEADS) + len(heads) > _HEADS_KEPT:
+    if len(_HEADS) + len(new) > _HEADS_KEPT:
         _HEADS.clear()
-    _HEADS.update(zip(heads, pdfs, strict=True))
+    for (head, _bleed), pdf in zip(new, pdfs, strict=True):
+        _HEADS[(head, bleed)] = pdf
+        if heads is not None:
+            write_entry(heads / f"{head_key(head, bleed)}.pdf", pdf)
+    _HEADS.update(known)
     pages: list[bytes] = [b""] * len(cards)
-    for i, (content, files) in drawn.items():
-        pages[i] = _compose_drawn(_HEADS[(parts[i][0], bleed)], content, files)
-    layered = [i for i in parts if i not in drawn]
-    laid_out, more = _fit_and_write([parts[i][1] for i in layered], bleed, True, [cards[i] for i in layered])
+    for i, plan in plans.items():
+        if plan.body is not None:
+            pages[i] = plan.compose(_HEADS[(plan.head, bleed)])
+    layered = [i for i, plan in plans.items() if plan.body is None]
+    laid_out, more = _fit_and_write([plans[i].layer for i in layered], bleed, True, [cards[i] for i in layered])
     for i, pdf in zip(layered, laid_out, strict=True):
-        pages[i] = _compose(_HEADS[(parts[i][0], bleed)], pdf)
-    whole = [i for i in range(len(cards)) if i not in parts]
+        pages[i] = plans[i].compose(_HEADS[(plans[i].head, bleed)], pdf)
+    whole = [i for i in range(len(cards)) if i not in plans]
     laid_out, most = _fit_and_write([cards[i] for i in whole], bleed, False, [cards[i] for i in whole])
     for i, pdf in zip(whole, laid_out, strict=True):
         pages[i] = pdf
     documents += more + most
     return (pages, documents) if count else pages
+
+
+def drawn_face(card_html: str, view, bleed: float, heads: Path | None) -> bytes | None:
+    """A card face made without WeasyPrint: its body and points drawn over a head laid out
+    before (in this process or kept in ``heads``); None when it needs WeasyPrint. A build
+    makes a changed unit's cards this way, without waiting for its workers."""
+    plan = _plan(card_html, view, bleed, draw_body=False)
+    head = _known_head(plan.head, bleed, heads) if plan is not None else None
+    if plan is None or head is None:
+        return None
+    plan = _plan(card_html, view, bleed)
+    return plan.compose(head) if plan is not None and plan.body is not None else None
+
+
+def face_head_key(card_html: str, view, bleed: float) -> str | None:
+    """The key of the head a face is drawn over, as ``lay_out_cards`` keeps it in its folder
+    of heads; None for a face laid out whole."""
+    plan = _plan(card_html, view, bleed, draw_body=False)
+    return head_key(plan.head, bleed) if plan is not None else None
+
+
+def head_key(head_html: str, bleed: float) -> str:
+    from ..fingerprints import code_fingerprint, key
+
+    return key(code_fingerprint(), "card head", bleed, head_html)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How one face is made: its head's HTML (without the points figure when that is
+    drawn), its layer (body and foot), and what ``card_body`` draws over the head: the
+    figure and the body, each None when WeasyPrint lays it out instead."""
+
+    head: str
+    layer: str
+    figure: tuple[bytes, set[str]] | None
+    body: tuple[bytes, set[str]] | None
+
+    def compose(self, head: bytes, layer: bytes | None = None) -> bytes:
+        """The face's PDF over ``head``: with the drawn body, or with ``layer`` (the body
+        laid out by WeasyPrint) when the body is not drawn."""
+        figure, figure_files = self.figure or (b"", set())
+        if self.body is not None:
+            content, files = self.body
+            return _compose_drawn(head, figure + content, files | figure_files)
+        assert layer is not None
+        page = _compose(head, layer)
+        return _compose_drawn(page, figure, figure_files) if self.figure else page
+
+
+def _plan(card_html: str, view, bleed: float, draw_body: bool = True) -> _Plan | None:
+    """None for a face laid out whole (a back); ``draw_body`` False leaves the body undrawn
+    (to learn the head, a tenth of the time)."""
+    split = _split(card_html)
+    if split is None:
+        return None
+    head, layer = split
+    figure = card_body.draw_points(view, bleed) if view is not None else None
+    if figure is not None:  # the head is laid out without the figure drawn over it
+        head = head_without_points(head)
+    body = card_body.draw(view, bleed) if view is not None and draw_body else None
+    return _Plan(head, layer, figure, body)
+
+
+def _known_head(head: str, bleed: float, folder: Path | None) -> bytes | None:
+    """A head laid out before: in this process, or kept in ``folder`` (read whole and checked:
+    a damaged entry is laid out again)."""
+    pdf = _HEADS.get((head, bleed))
+    if pdf is not None or folder is None:
+        return pdf
+    try:
+        pdf = (folder / f"{head_key(head, bleed)}.pdf").read_bytes()
+    except OSError:
+        return None
+    if not _readable(pdf):
+        return None
+    _HEADS[(head, bleed)] = pdf
+    return pdf
+
+
+def _readable(pdf: bytes) -> bool:
+    import pikepdf
+
+    try:
+        with pikepdf.open(io.BytesIO(pdf)) as document:
+            return len(document.pages) == 1
+    except (pikepdf.PdfError, ValueError):
+        return False
 
 
 # the heads laid out in this process, by (HTML, bleed): 1,000 heads are a few MB
@@ -270,6 +375,16 @@ def _split(card_html: str) -> tuple[str, str] | None:
         return None
     opened, closed = card_html.index(">", section) + 1, card_html.rindex("</section>")
     return card_html[:body] + card_html[closed:], card_html[:opened] + card_html[body:]
+
+
+# the figure of a head's points box (cards.css: .points b); data is escaped, so holds no "<"
+_POINTS_FIGURE = re.compile(r'(<div class="points"><b>)[^<]*(</b>)')
+
+
+def head_without_points(head_html: str) -> str:
+    """A head with an empty points box, for ``card_body.draw_points`` to draw the figure in:
+    every unit's head is then the same whatever its points (``.points b`` keeps its height)."""
+    return _POINTS_FIGURE.sub(r"\1\2", head_html, count=1)
 
 
 def _compose(head: bytes, layer: bytes) -> bytes:

@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__, signed_pickle
+from . import __version__, signed_pickle, workers
 from .atomic import AtomicWriter
 from .cache_entry import write_entry
 from .cache_prune import entry_stem, record_and_prune
@@ -179,6 +179,7 @@ class BuildReport:
     stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
     alongside: Any = None  # what the ``alongside`` step of ``build`` returned
     card_heads: dict[str, str] = field(default_factory=dict)  # card key -> its head's key, where read or made
+    sheet_plans: dict[str, list[SheetJob]] = field(default_factory=dict)  # a stale deck's sheets, by its path
 
     def timed(self, stage: str, seconds: float) -> None:
         self.stages[stage] = round(self.stages.get(stage, 0.0) + seconds, 3)
@@ -267,16 +268,20 @@ def build(
     milestones; when this was called, if not given. ``whole``: whether this is a build of
     everything the settings ask for, after which the caches drop what recent builds did not
     use (``cache_prune``); by default, a build of every unit in every variant."""
+    given = pool
     report = BuildReport()
     report.clock = command_start if command_start is not None else time.perf_counter()
-    beside = _Alongside(alongside)
+    pool = pool or WorkerPool(options.jobs, root)
+    beside = _Alongside(alongside, pool)
+    if pool.inherit(workers.WARM, sheets.warm):  # light workers: forked now, they warm up while this plans
+        pool.start()
     if load_seconds is not None:
         report.timed("load and validate", load_seconds)
         report.reached("data loaded", report.clock + load_seconds)
     manifest_path = out / "manifest.json"
     previous = _read_manifest(manifest_path)
     units = selection.chosen_units(repo)
-    bleed = sheets.load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
+    bleed = sheets.shared_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
     adapting = time.perf_counter()
     # every card's key from its inputs (no layout, no view): decks and sheets are keyed by them
     card_sets: dict[str, tuple[list[CardSpec], float]] = {}
@@ -310,8 +315,7 @@ def build(
         for paper in options.papers
     }
     writer = AtomicWriter(root)
-    own_pool = pool is None
-    pool = pool or WorkerPool(options.jobs, root)
+    own_pool = given is None
     saved_tmp = (tempfile.tempdir, os.environ.get("TMPDIR"))
     # WeasyPrint writes fonts to temporary folders: keep them in our own, outside build/
     tempfile.tempdir = os.environ["TMPDIR"] = str(writer.tmp)
@@ -433,7 +437,7 @@ def build(
             writer.write(manifest_path, text)
         if report.written or report.cards_rendered or report.sheets_imposed:  # else no entry was added
             outputs = {**kept, **report.outputs}
-            used = _cache_used(every_card_set, decks, packs, outputs, options, out, report.card_heads)
+            used = _cache_used(every_card_set, decks, packs, outputs, options, out, report)
             if whole is None:
                 whole = selection.is_everything and {v.name for v in selection.chosen_variants()} == set(VARIANTS)
             report.pruned = record_and_prune(out / ".cache", used, whole)
@@ -451,22 +455,30 @@ def build(
     return report
 
 
+ALONGSIDE = "alongside"  # what light workers inherit the ``alongside`` step of a build as
 SWITCH_SECONDS = 0.0002  # how long a thread may hold the GIL while the site step runs (default 0.005)
 
 
 class _Alongside:
-    """A step run on a thread of the main process (the site): the main thread mostly waits for
-    the workers, so the step takes the main process's idle time instead of adding to the
-    build's. Started once the card faces it shows are written; ``finish`` keeps its result."""
+    """A step run beside the build's jobs (the site): on a thread of the main process, whose
+    main thread mostly waits for the workers, so that the step takes the main process's idle
+    time instead of adding to the build's; or, when the workers are light (forked from the
+    main process, ``workers.WorkerPool``), as a job of theirs, which they inherit with the
+    data instead of receiving it. Started once the card faces it shows are written; ``finish``
+    keeps its result."""
 
-    def __init__(self, step: Callable[[], Any] | None):
+    def __init__(self, step: Callable[[], Any] | None, pool: WorkerPool | None = None):
         self._step = step
         self._executor: ThreadPoolExecutor | None = None
         self._future: Future | None = None
         self._seconds = 0.0
+        self._pool = pool if pool is not None and step is not None and pool.inherit(ALONGSIDE, step) else None
 
     def start(self) -> None:
         if self._step is None or self._future is not None:
+            return
+        if self._pool is not None:
+            self._future = self._pool.submit(_run, (workers.run_inherited, (ALONGSIDE,)))
             return
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wastools-site")
         self._future = self._executor.submit(self._timed, self._step)
@@ -489,7 +501,10 @@ class _Alongside:
         self.start()
         if self._future is None:
             return
-        report.alongside = self._future.result()
+        if self._pool is not None:
+            report.alongside, self._seconds = self._future.result()
+        else:
+            report.alongside = self._future.result()
         report.timed("site", self._seconds)
 
     def wait(self) -> None:
@@ -504,22 +519,24 @@ def _cache_used(
     outputs: dict[str, dict],
     options: Options,
     out: Path,
-    card_heads: dict[str, str],
+    report: BuildReport,
 ) -> dict[str, set[str]]:
     """The entries of each cache folder that this build's outputs are made from, the ones
     it found current included (``cache_prune``): every card face of every deck and pack,
-    the heads they are drawn over (``card_heads``, where the build read or made the card;
+    the heads they are drawn over (``report.card_heads``, where the build read or made the card;
     else from the card's entry), every sheet of every deck, and the pack parts the manifest
     records."""
     cards = {spec.key for specs, _bleed in card_sets.values() for spec in specs}
     cards.update(k for *_pack, card_keys in packs for k in card_keys)
     folder = out / ".cache" / "cards"
-    heads = {card_heads[k] if k in card_heads else _read_meta(folder / f"{k}.json").get("head") for k in cards}
+    known = report.card_heads
+    heads = {known[k] if k in known else _read_meta(folder / f"{k}.json").get("head") for k in cards}
     sheet_keys: set[str] = set()
     for deck in decks:
         backs = card_sets[deck.variant.name + ":back"][0]
         faces = [spec.key for spec in card_sets[deck.variant.name][0]]
-        sheet_keys.update(job.key for job in deck_sheet_jobs(deck, faces, backs[0].key, options, out))
+        planned = report.sheet_plans.get(deck.rel) or deck_sheet_jobs(deck, faces, backs[0].key, options, out)
+        sheet_keys.update(job.key for job in planned)
     parts = {name for entry in outputs.values() for name in entry.get("parts", ())}
     return {
         "cards": cards,
@@ -819,21 +836,21 @@ def deck_sheet_jobs(deck: _Deck, card_keys: list[str], back_key: str, options: O
     """The sheets of one deck, in order. A sheet's key is everything it prints: its cards'
     keys, the card back, the layout, the printer profile, its label and the code, so a
     one-unit change remakes only the sheets that hold that unit."""
-    cache = out / ".cache" / "cards"
+    cache = os.fspath(out / ".cache" / "cards")  # a string: a deck has hundreds of paths
     name = layout_name(deck.paper, options)
-    layout = sheets.load_layout(name)
+    layout = sheets.shared_layout(name)
     per, total = len(layout["slots"]), sheets.sheets_needed(len(card_keys), layout)
     back = back_key if options.backs else None
+    profile, code = asdict(options.profile), code_fingerprint()
     jobs = []
     for index in range(total):
         chunk = card_keys[index * per : (index + 1) * per]
         label = sheets.sheet_label(deck_title(deck), index, total)
-        key = _key(code_fingerprint(), "sheet", chunk, back, name, asdict(options.profile), label)
         jobs.append(
             SheetJob(
-                key,
-                tuple(str(cache / f"{k}.pdf") for k in chunk),
-                str(cache / f"{back}.pdf") if back else None,
+                _key(code, "sheet", chunk, back, name, profile, label),
+                tuple(f"{cache}/{k}.pdf" for k in chunk),
+                f"{cache}/{back}.pdf" if back else None,
                 layout,
                 label,
                 options.profile,
@@ -852,14 +869,14 @@ def _make_sheets(
     pool: WorkerPool,
     tracker: _Tracker,
 ) -> dict[str, list[SheetJob]]:
-    """The sheets of every stale deck, in order; imposes (on every core) the sheets not cached
-    yet into ``build/.cache/sheets``."""
+    """The sheets of every stale deck, in order (kept in ``report.sheet_plans``); imposes (on
+    every core) the sheets not cached yet into ``build/.cache/sheets``."""
     cache = out / ".cache" / "sheets"
     planned: dict[str, list[SheetJob]] = {}
     missing: dict[str, SheetJob] = {}
     for deck in decks:
         jobs = deck_sheet_jobs(deck, cards[deck.variant.name], cards[deck.variant.name + ":back"][0], options, out)
-        planned[deck.rel] = jobs
+        planned[deck.rel] = report.sheet_plans[deck.rel] = jobs
         missing.update({job.key: job for job in jobs if not (cache / f"{job.key}{SHEET_SUFFIX}").exists()})
     report.sheets_imposed = len(missing)
     tracker.add(len(missing))

@@ -82,6 +82,15 @@ class WorkerPool:
             return
         then()
 
+    def inherit(self, name: str, step: Callable[[], Any]) -> bool:
+        """Hand ``step`` to light workers not forked yet, which run it as the job
+        ``run_inherited(name)`` with everything it holds (the loaded data): no argument to
+        send them. False, keeping nothing, for any other pool."""
+        if not self.light or self.jobs <= 1 or self._pool is not None:
+            return False
+        _INHERITED[name] = step
+        return True
+
     def _open_light(self) -> None:
         """Fork the workers from this process, before it starts any thread of its own (a
         fork copies only the thread that makes it: a lock another thread held would stay
@@ -96,8 +105,8 @@ class WorkerPool:
             initializer=_start_light_worker,
             initargs=(str(self._tmp.tmp),),
         )
-        pool.submit(int).result()
-        self.ready_at = time.perf_counter()
+        # forked by this call, on this thread; they warm up (``WARM``) while this goes on
+        pool.submit(int).add_done_callback(lambda _done: setattr(self, "ready_at", time.perf_counter()))
         self._pool, self._opened = pool, True
 
     def _open(self) -> None:
@@ -177,6 +186,8 @@ class WorkerPool:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+        if self.light:
+            _INHERITED.clear()
         if self._tmp is not None:
             self._tmp.close()
             self._tmp = None
@@ -214,9 +225,26 @@ def _fork_server():
     return context
 
 
+# steps light workers inherit from the main process when it forks them (WorkerPool.inherit)
+_INHERITED: dict[str, Callable[[], Any]] = {}
+
+
+def run_inherited(name: str) -> Any:
+    """Worker: run a step the main process handed its light workers before forking them."""
+    return _INHERITED[name]()
+
+
+WARM = "warm"  # the inherited step a light worker runs as it starts, if the build gave one
+
+
 def _start_light_worker(tmp: str) -> None:
-    """A light worker's start-up: temporary files in the build's own folder."""
+    """A light worker's start-up: temporary files in the build's own folder; then what the
+    build handed it to do before its first job (``WARM``: imports, fonts), while the main
+    process plans and draws the cards."""
     tempfile.tempdir = os.environ["TMPDIR"] = tmp
+    warm = _INHERITED.get(WARM)
+    if warm is not None:
+        warm()
 
 
 def _start_worker(tmp: str) -> None:

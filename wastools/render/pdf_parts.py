@@ -278,7 +278,7 @@ def _number(text: str) -> str:
 
 
 @cache
-def _card_font_part(file: str) -> Part:
+def card_font_part(file: str) -> Part:
     """A card font file's one dictionary (object 0) and its whole program, as a part whose
     program is object 1: what a joined file holds once for the symbols naming the file."""
     import pikepdf
@@ -329,7 +329,7 @@ class _Numbering:
         """The number of what ``symbol`` names: a card font file's objects are added once."""
         if symbol not in self.fonts:
             file = symbol.partition(":")[2]
-            font, program = self.add(_card_font_part(file))[:2]
+            font, program = self.add(card_font_part(file))[:2]
             self.fonts[FONT + file], self.fonts[PROGRAM + file] = font, program
         return self.fonts[symbol]
 

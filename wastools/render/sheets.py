@@ -46,6 +46,25 @@ def load_layout(paper: str) -> dict[str, Any]:
     return copy.deepcopy(_read_layout(paper))
 
 
+def warm() -> None:
+    """What imposing and joining sheets does once per process (imports, the label font, the
+    card fonts' parts), done ahead: by a light worker as it starts (``workers.WARM``)."""
+    import pikepdf  # noqa: F401
+    from reportlab.pdfgen import canvas  # noqa: F401
+
+    from . import shared_fonts
+
+    register_fonts()
+    for file in shared_fonts.card_font_files().values():
+        pdf_parts.card_font_part(file)
+
+
+def shared_layout(paper: str) -> dict[str, Any]:
+    """The layout named ``paper``, shared by every caller in this process: never change it
+    (``load_layout`` gives a copy to change)."""
+    return _read_layout(paper)
+
+
 @cache
 def _read_layout(paper: str) -> dict[str, Any]:
     # read and checked once per process: a build asks for each layout once per deck

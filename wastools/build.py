@@ -340,13 +340,16 @@ def build(
 
         def after_faces_sent() -> None:
             # a pack's briefing reads no card face: the workers lay it out once they have the
-            # cards, while the main process writes those and plans the sheets
+            # cards, while the main process writes those and plans the sheets. Light workers
+            # (a small change, whose briefings only draw figures) get the sheets first: the
+            # decks wait for them, not for the site or the briefings
             for _rel, _pack_key, scenario, paper, _card_keys in stale_packs:
                 briefings.append(pool.submit(_run, (_pack_briefing, (scenario, paper, str(parts_cache)))))
             beside.start()
 
         laying_out = time.perf_counter()
-        cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=after_faces_sent)
+        then_cards = None if pool.light else after_faces_sent
+        cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=then_cards)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         report.reached("card faces made")
         cache = out / ".cache" / "cards"
@@ -365,7 +368,8 @@ def build(
             )
         for deck in stale:
             deck.text = report.card_text.get(deck.variant.name)
-        deck_sheets = _make_sheets(stale, cards, options, out, writer, report, pool, tracker)
+        then_sheets = after_faces_sent if pool.light else None
+        deck_sheets = _make_sheets(stale, cards, options, out, writer, report, pool, tracker, then=then_sheets)
         report.reached("card sheets made")
         for future in briefings:  # kept in the parts cache, where the packs' jobs read them
             _nothing, seconds = future.result()
@@ -868,9 +872,11 @@ def _make_sheets(
     report: BuildReport,
     pool: WorkerPool,
     tracker: _Tracker,
+    then: Callable[[], None] | None = None,
 ) -> dict[str, list[SheetJob]]:
     """The sheets of every stale deck, in order (kept in ``report.sheet_plans``); imposes (on
-    every core) the sheets not cached yet into ``build/.cache/sheets``."""
+    every core) the sheets not cached yet into ``build/.cache/sheets``. ``then`` is called
+    once they are queued, before they come back."""
     cache = out / ".cache" / "sheets"
     planned: dict[str, list[SheetJob]] = {}
     missing: dict[str, SheetJob] = {}
@@ -883,7 +889,10 @@ def _make_sheets(
     todo = list(missing.values())
     started = time.perf_counter()
     work = [(_impose_sheet, (job,)) for job in todo]
-    for job, (part, seconds) in zip(todo, pool.map(_run, work), strict=True):
+    results = pool.map(_run, work)
+    if then is not None:
+        then()
+    for job, (part, seconds) in zip(todo, results, strict=True):
         report.timed("card sheet imposition", seconds)
         writer.write(cache / f"{job.key}{SHEET_SUFFIX}", part, durable=False)
         tracker.tick()

@@ -30,7 +30,7 @@ from ..model import Repository
 from ..variants import VARIANTS
 from . import data
 from .assets import SITE_TEMPLATES, static_files
-from .cards import site_cards
+from .cards import card_keys, site_cards
 from .data import SiteSpec, safe_id
 from .scenario import scenario_page
 
@@ -102,19 +102,32 @@ def render_site(
         capped=VARIANTS["tabletop-cm"].title,
         **common,
     )
-    cards = site_cards(repo, data.card_jobs(spec), cache, workers, prune, decks)
+    # a unit page is keyed by its cards' keys, which make its faces: only the faces of the
+    # pages to render again are read (a one-unit change reads six, not 1,734)
+    jobs = data.card_jobs(spec)
+    keys = card_keys(repo, jobs)
     kept = _PageCache(pages, [spec_digest(spec), common, [(s.id, s.title) for s in scenarios.values()]])
     faces: dict[str, list] = {}
-    for (unit_id, name), html in sorted(cards.items()):
-        faces.setdefault(unit_id, []).append((name, str(html)))
+    for (unit_id, name), card in sorted(keys.items()):
+        faces.setdefault(unit_id, []).append((name, card))
+    found: dict[str, bytes] = {}
+    page_keys = {}
     for unit in units:
-        key = kept.key(_unit_page_inputs(repo, unit, scenarios, faces.get(unit.id, [])))
+        page_keys[unit.id] = key = kept.key(_unit_page_inputs(repo, unit, scenarios, faces.get(unit.id, [])))
         page = kept.get(key)
+        if page is not None:
+            found[unit.id] = page
+    todo = {unit.id for unit in units if unit.id not in found}
+    cards = site_cards(repo, [job for job in jobs if job[0] in todo], cache, workers, False, decks, keys)
+    if prune and cache is not None:  # a site of every unit: the faces it shows are these
+        prune_folder(cache, keys.values())
+    for unit in units:
+        page = found.get(unit.id)
         if page is None:
             page = _render(
                 "unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios, cards), **common
             )
-            kept.put(key, page)
+            kept.put(page_keys[unit.id], page)
         files[f"units/{unit.id}.html"] = page
     if prune and pages is not None:  # a site of every unit: the pages it did not use are stale
         prune_folder(pages, kept.used)
@@ -138,7 +151,8 @@ def render_site(
 
 def _unit_page_inputs(repo: Repository, unit, scenarios: dict[str, Any], faces: list) -> list:
     """Everything ``data.unit_page`` reads besides the code and the variants: the unit and
-    its catalogue entries, its card faces, and the scenarios it is in."""
+    its catalogue entries, its cards (by their keys, which make their faces), and the
+    scenarios it is in."""
     from ..build import _unit_digest
 
     scenario_ids = [s.id for s in scenarios.values() if any(u.id == unit.id for u in s.units())]

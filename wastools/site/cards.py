@@ -66,6 +66,12 @@ def _make(repo: Repository, jobs: list[Job], workers: int) -> list[str]:
         return [html for chunk in pool.map(_batch, chunks) for html in chunk]
 
 
+def card_keys(repo: Repository, jobs: list[Job]) -> dict[tuple[str, str], str]:
+    """The key of each (unit, variant) card: what its face is made from, so a page can be
+    keyed by its cards without reading them."""
+    return {(unit_id, name): card_key(repo, repo.units[unit_id], name, params) for unit_id, name, params in jobs}
+
+
 def site_cards(
     repo: Repository,
     jobs: list[Job],
@@ -73,17 +79,20 @@ def site_cards(
     workers: int = 1,
     prune: bool = False,
     decks: tuple[Path, float] | None = None,
+    keys: dict[tuple[str, str], str] | None = None,
 ) -> dict[tuple[str, str], Markup]:
     """HTML of each (unit, variant) card: from the build's card cache ``decks`` (its folder
     and the bleed its keys were made with) where the build made it, else from ``cache``
     where current, else made on ``workers`` processes and kept in ``cache``. ``prune``
-    (for a site of every unit) drops cached cards that no longer match any unit."""
+    (for a site of every unit) drops cached cards that no longer match any unit. ``keys``:
+    the cards' keys (``card_keys``) when known."""
     out: dict[tuple[str, str], Markup] = {}
-    keys: dict[tuple[str, str], str] = {}
+    keys = dict(keys) if keys is not None else {}
     missing = []
     for unit_id, name, params in jobs:
         unit = repo.units[unit_id]
-        keys[unit_id, name] = key = card_key(repo, unit, name, params)
+        key = keys.get((unit_id, name)) or card_key(repo, unit, name, params)
+        keys[unit_id, name] = key
         found = [cache / f"{key}.html"] if cache else []
         if decks is not None:
             found.insert(0, decks[0] / f"{card_key(repo, unit, name, params, decks[1])}.html")

@@ -32,7 +32,7 @@ from . import __version__, signed_pickle, workers
 from .atomic import AtomicWriter
 from .cache_entry import write_entry
 from .cache_prune import entry_stem, record_and_prune
-from .fingerprints import code_fingerprint, data_fingerprint, source_date
+from .fingerprints import code_fingerprint, data_digests, data_fingerprint, source_date
 from .fingerprints import key as _key
 from .model import Repository, Unit
 from .render import card_fit, pdf_parts, sheets
@@ -61,39 +61,84 @@ def load_repository(
     root: Path, out: Path, limits=None, on_change: Callable[[], None] | None = None
 ) -> tuple[Repository | None, repository.Validation | None]:
     """The validated model, from the cache when neither the data nor the code changed;
-    ``on_change`` is called first when they did (the build starts its workers then)."""
+    ``on_change`` is called first when they did (the build starts its workers then). After
+    a change to a few unit files, the last model is checked again where they can change it
+    (``repository.incremental``) instead of every file being read again."""
     from . import repository
     from .yamlio import DEFAULT_LIMITS
 
     limits = limits or DEFAULT_LIMITS
     data_key = data_fingerprint(root)
-    key = _key(code_fingerprint(), data_key, asdict(limits))
+    code, kept_limits = code_fingerprint(), asdict(limits)
+    key = _key(code, data_key, kept_limits)
     cached = out / ".cache" / f"repository-{key[:32]}.pickle"
     if cached.exists():
-        try:
-            model = signed_pickle.loads(cached.read_bytes())  # None unless this machine wrote it
-        except Exception:  # a stale or damaged cache is simply rebuilt
-            model = None
-        if model is not None:
-            return model, None
+        stored = _stored_model(cached)
+        if stored is not None:
+            return stored["model"], None
         cached.unlink(missing_ok=True)
     if on_change is not None:
         on_change()
-    result = repository.validate(root, limits=limits, cache=out / ".cache" / "validate")
-    if result.repository is None:
-        return result.usable, result  # None, or the model without the scenarios that have errors
-    if result.repository is not None:
-        result.repository.extra[DATA_FINGERPRINT] = data_key
-        for old in (out / ".cache").glob("repository-*.pickle"):
-            old.unlink(missing_ok=True)
-        blob = signed_pickle.dumps(result.repository)
-        writer = AtomicWriter(root)
-        try:
-            if blob is not None:
-                writer.write(cached, blob)
-        finally:
-            writer.close()
-    return result.repository, result
+    digests = data_digests(root)
+    model = _revalidated(root, out, digests, code, kept_limits, limits)
+    result = None
+    if model is None:
+        result = repository.validate(root, limits=limits, cache=out / ".cache" / "validate")
+        if result.repository is None:
+            return result.usable, result  # None, or the model without the scenarios that have errors
+        model = result.repository
+    model.extra[DATA_FINGERPRINT] = data_key
+    for old in (out / ".cache").glob("repository-*.pickle"):
+        old.unlink(missing_ok=True)
+    blob = signed_pickle.dumps({"model": model, "digests": digests, "code": code, "limits": kept_limits})
+    writer = AtomicWriter(root)
+    try:
+        if blob is not None:
+            writer.write(cached, blob)
+    finally:
+        writer.close()
+    return model, result
+
+
+def _stored_model(path: Path) -> dict | None:
+    """A validated model this machine kept, with what it was validated from; None for
+    anything else (a stale or damaged entry is simply made again)."""
+    try:
+        stored = signed_pickle.loads(path.read_bytes())  # None unless this machine wrote it
+    except Exception:
+        return None
+    return stored if isinstance(stored, dict) and isinstance(stored.get("model"), Repository) else None
+
+
+def _revalidated(root: Path, out: Path, digests: dict[str, str], code: str, kept: dict, limits) -> Repository | None:
+    """The last model kept here, checked again where the unit files changed since can change
+    it; None when there is none under this code and these limits, or the change needs a
+    whole validation (``repository.incremental``)."""
+    from .repository.incremental import revalidate
+
+    previous = next(
+        (
+            stored
+            for path in (out / ".cache").glob("repository-*.pickle")
+            if (stored := _stored_model(path)) is not None
+            and stored.get("code") == code
+            and stored.get("limits") == kept
+            and isinstance(stored.get("digests"), dict)
+        ),
+        None,
+    )
+    if previous is None:
+        return None
+    before: dict = previous["digests"]
+    changed = [name for name in before.keys() | digests.keys() if before.get(name) != digests.get(name)]
+    if len(changed) > SMALL_DATA_CHANGE or any(name not in before or name not in digests for name in changed):
+        return None
+    return revalidate(
+        root, previous["model"], [root / name for name in sorted(changed)], limits, out / ".cache" / "validate"
+    )
+
+
+SMALL_DATA_CHANGE = 8  # unit files: more, and the whole repository is validated again
 
 
 # --- what to build ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@ Exit codes: 0 success, 1 invalid data (or fmt --check found changes), 2 usage er
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -559,6 +560,10 @@ def _build(
 
     repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=data_changed)
     loaded = time.perf_counter()
+    # the loaded data lives until the end: the collector need not walk it again, nor the
+    # light workers forked from this process copy the pages it would touch doing so
+    gc.freeze()
+    ctx.call_on_close(gc.unfreeze)
     if repo is None:
         _print_problems(validation.errors if validation else [])
         click.echo("the data is invalid: nothing was built", err=True)

@@ -257,3 +257,31 @@ def test_colour_maps_print_a_blue_sea(cli, tmp_repo, tmp_path):
     light = ink_coverage((out / "plain/large-map/map-square.pdf").read_bytes(), 14)
     blue = ink_coverage((out / "blue/large-map/map-square.pdf").read_bytes(), 14)
     assert light < 0.05 < blue
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    [
+        (["--help"], 0, "Usage:"),
+        (["build", "--bogus"], 2, "No such option"),
+        (["show", "no-such-unit"], 2, "no-such-unit"),
+        (["show", "hms-cossack"], 0, "HMS Cossack"),
+    ],
+)
+def test_the_command_exits_with_its_status_and_all_it_printed(args, status, said):
+    """``python -m wastools`` (and the installed ``wastools``) leaves without tearing the
+    interpreter down (``cli.run``): the status and every line printed must still come out."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "wastools", "--root", str(DATA), *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == status, done.stderr
+    assert said in done.stdout + done.stderr
+
+
+def test_exit_statuses_follow_python():
+    from wastools.cli import _exit_status
+
+    assert [_exit_status(c) for c in (None, 0, 1, 2, 256 + 3)] == [0, 0, 1, 2, 3]

@@ -193,3 +193,23 @@ def _reads(entry: Path) -> bool:
         return True
     except pdf_parts.BadPart:
         return False
+
+
+@pytest.mark.parametrize("planted", [b"", b"[1, 2]", b'{"k": 1}', b"not json"])
+def test_the_card_index_is_only_a_speed_up(tmp_path, planted):
+    """A build reads what the report says of each cached card from one index
+    (``build/.cache/card-index.json``) instead of a file per card: a damaged index reads as
+    empty, the build reports what it reported, and writes the index whole again."""
+    options = builder.Options(papers=("letter",), jobs=1)
+    root = copy_data(tmp_path / "data")
+    out = tmp_path / "build"
+    first = builder.build(_validated(root), root, out, SELECTION, options)
+    index = json.loads((out / ".cache" / builder.CARD_INDEX).read_text())
+    backs = len(SELECTION.variants)  # a card back has nothing to report
+    assert len(index) == first.cards_rendered - backs and all("size_pt" in entry for entry in index.values())
+    (out / ".cache" / builder.CARD_INDEX).write_bytes(planted)
+    (out / "manifest.json").unlink()  # every output made again, from the cached cards
+    second = builder.build(_validated(root), root, out, SELECTION, options)
+    assert second.cards_rendered == 0
+    assert {k: v.to_json() for k, v in second.card_text.items()} == {k: v.to_json() for k, v in first.card_text.items()}
+    assert json.loads((out / ".cache" / builder.CARD_INDEX).read_text()) == index

@@ -111,11 +111,32 @@ def test_the_title_is_a_pdf_text_string_in_any_script():
 def test_a_part_that_holds_more_than_pdf_data_is_refused(text):
     planted = pdf_parts.Part(((text, None), (b"<< /Type /Page >>", None)), (1,))
     with pytest.raises(pdf_parts.BadPart):
-        pdf_parts.read_part(planted.to_bytes())
+        pdf_parts.read_part(planted.to_bytes(sign=False))  # planted: nobody else has the key
+    forged = planted.to_bytes(sign=False) + pdf_parts.SIGNED + b"\0" * 32
+    with pytest.raises(pdf_parts.BadPart):
+        pdf_parts.read_part(forged)  # a signature that is not this machine's counts for nothing
+
+
+def test_a_part_this_machine_wrote_is_read_without_its_tokens_checked(monkeypatch):
+    """Reading back the tool's own parts skips the token check (most of a deck's joining);
+    the same bytes unsigned, or with the signature damaged, are checked in full."""
+    part = pdf_parts.from_pdf(_document(2))
+    signed, unsigned = part.to_bytes(), part.to_bytes(sign=False)
+    assert signed.startswith(unsigned) and signed != unsigned
+    checked = []
+    real = pdf_parts._TOKENS
+    monkeypatch.setattr(
+        pdf_parts, "_TOKENS", type("T", (), {"fullmatch": lambda _s, t: checked.append(t) or real.fullmatch(t)})()
+    )
+    assert pdf_parts.read_part(signed) == part and checked == []
+    assert pdf_parts.read_part(unsigned) == part and len(checked) == len(part.objects)
+    damaged = signed[:-1] + bytes([signed[-1] ^ 1])
+    assert pdf_parts.read_part(damaged) == part and len(checked) == 2 * len(part.objects)
+    assert pdf_parts.read_part(signed).to_bytes() == signed  # the same bytes again
 
 
 def test_a_damaged_part_is_refused_with_a_reason():
-    good = pdf_parts.from_pdf(_document(1)).to_bytes()
+    good = pdf_parts.from_pdf(_document(1)).to_bytes(sign=False)
     for damaged in (b"%PDF-1.7", good[:20], good[:12] + b"[" + good[13:], good[:-5]):
         with pytest.raises(pdf_parts.BadPart):
             pdf_parts.read_part(damaged)

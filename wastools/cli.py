@@ -720,3 +720,38 @@ def new_scenario(ctx, scenario_id, variant, title) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+def run() -> None:
+    """The ``wastools`` command (and ``python -m wastools``): ``main``, then an exit that skips
+    freeing every object one by one. Everything a command writes is closed and flushed by
+    then, and the exit handlers run as usual (the workers' and temporary folders' clean-up);
+    only the interpreter's teardown is left out, which took a tenth of a second after a build
+    had loaded the data, as long as a whole one-unit rebuild's card faces."""
+    import atexit
+
+    try:
+        main()
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    except KeyboardInterrupt:
+        code = 130
+    status = _exit_status(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said
+            pass
+    os._exit(status)
+
+
+def _exit_status(code: object) -> int:
+    """The process's status for ``SystemExit(code)``, as Python itself gives it."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=sys.stderr)
+    return 1

@@ -57,6 +57,18 @@ def _create(path: Path) -> bytes | None:
         return None
 
 
+def signature(data: bytes) -> bytes | None:
+    """This machine's MAC of ``data``; None when there is no key."""
+    key = _key(key_path())
+    return None if key is None else hmac.new(key, data, hashlib.sha256).digest()
+
+
+def signed_by_us(data: bytes, mac: bytes) -> bool:
+    """Whether ``mac`` is this machine's MAC of ``data``."""
+    ours = signature(data)
+    return ours is not None and hmac.compare_digest(mac, ours)
+
+
 def dumps(value: Any) -> bytes | None:
     """The signed pickle of ``value``; None when there is no key (then do not cache)."""
     key = _key(key_path())

@@ -85,6 +85,12 @@ def _face(file: str) -> _Face:
     )
 
 
+def warm() -> None:
+    """Read the card fonts' metrics now (what the first drawn card would do)."""
+    _face(REGULAR)
+    _face(BOLD)
+
+
 # --- text --------------------------------------------------------------------------------------
 
 

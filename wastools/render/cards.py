@@ -282,6 +282,14 @@ def drawn_face(card_html: str, view, bleed: float, heads: Path | None) -> bytes 
     return plan.compose(head) if plan is not None and plan.body is not None else None
 
 
+def warm_drawing() -> None:
+    """What drawing a card face needs once per process (pikepdf, the card fonts' metrics):
+    done by a build before it forks light workers, which then have it too."""
+    import pikepdf  # noqa: F401
+
+    card_body.warm()
+
+
 def face_head_key(card_html: str, view, bleed: float) -> str | None:
     """The key of the head a face is drawn over, as ``lay_out_cards`` keeps it in its folder
     of heads; None for a face laid out whole."""

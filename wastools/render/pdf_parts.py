@@ -16,6 +16,9 @@ byte for byte the same.
 A part is read back from the cache as data, never as code: its object text must be made
 of PDF tokens only (names, numbers, hex strings, brackets, ``true``, ``false``, ``null``
 and slots), so a cache entry cannot add an operator, a keyword or an object of its own.
+The parts this tool writes carry this machine's signature (``signed_pickle``'s key), and
+reading one of those back skips the token check, most of the time of joining a deck; any
+other part is checked token by token.
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from .. import signed_pickle
 from . import shared_fonts
 
 MAGIC = b"WASPART1"
+SIGNED = b"WASSIGNED1"  # then this machine's MAC of everything before it (see read_part)
 # a slot: \0N\0 refers to the part's object N, \1N\1 to its symbol N
 _SLOT = re.compile(rb"\x00(\d+)\x00|\x01(\d+)\x01")
 _TOKENS = re.compile(
@@ -53,7 +58,9 @@ class Part:
     pages: tuple[int, ...]
     symbols: tuple[str, ...] = ()
 
-    def to_bytes(self) -> bytes:
+    def to_bytes(self, sign: bool = True) -> bytes:
+        """The part as a cache entry, signed by this machine (``read_part``) unless ``sign``
+        is False (what any other writer, or a planted file, amounts to)."""
         blob = bytearray()
         listed: list[list[Any]] = []
         for text, data in self.objects:
@@ -63,7 +70,9 @@ class Part:
                 listed.append([text.decode("latin-1"), [len(blob), len(data)]])
                 blob += data
         head = json.dumps({"objects": listed, "pages": self.pages, "symbols": self.symbols}).encode("ascii")
-        return MAGIC + struct.pack(">I", len(head)) + head + bytes(blob)
+        body = MAGIC + struct.pack(">I", len(head)) + head + bytes(blob)
+        mac = signed_pickle.signature(body) if sign else None
+        return body if mac is None else body + SIGNED + mac
 
 
 class BadPart(ValueError):
@@ -71,7 +80,23 @@ class BadPart(ValueError):
 
 
 def read_part(data: bytes) -> Part:
-    """A part from ``to_bytes``'s bytes, checked token by token (see the module's docstring)."""
+    """A part from ``to_bytes``'s bytes, checked token by token (see the module's docstring),
+    unless this machine signed it: ``to_bytes`` signs what this tool wrote, with the key of
+    its signed caches (``signed_pickle``), so reading back its own sheets skips the check (two
+    fifths of joining a deck). A planted part, or one from elsewhere, is checked in full."""
+    trailer = len(SIGNED) + signed_pickle.MAC_BYTES
+    ours = len(data) > trailer and data[-trailer:].startswith(SIGNED)
+    if ours:
+        body, mac = data[:-trailer], data[-signed_pickle.MAC_BYTES :]
+        ours = signed_pickle.signed_by_us(body, mac)
+        data = body
+    part = _parse(data)
+    _check(part, tokens=not ours)
+    return part
+
+
+def _parse(data: bytes) -> Part:
+    """The part ``to_bytes`` wrote, read without checking its objects' text."""
     if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4:
         raise BadPart("not a wastools page part")
     (length,) = struct.unpack(">I", data[len(MAGIC) : len(MAGIC) + 4])
@@ -91,27 +116,30 @@ def read_part(data: bytes) -> Part:
                     raise BadPart("a stream runs past the part's end")
                 objects.append((raw, bytes(blob[offset : offset + size])))
         pages = tuple(int(p) for p in head["pages"])
+        if sum(len(data) for _text, data in objects if data is not None) != len(blob):
+            raise BadPart("a part's streams do not fill it to its end")  # cut short, or more after it
     except (ValueError, KeyError, TypeError, IndexError, UnicodeError) as exc:
         raise BadPart(f"a page part that cannot be read: {exc}") from None
-    part = Part(tuple(objects), pages, symbols)
-    _check(part)
-    return part
+    return Part(tuple(objects), pages, symbols)
 
 
-def _check(part: Part) -> None:
+def _check(part: Part, tokens: bool = True) -> None:
+    """What a part names, where its pages are, and (``tokens``) that each object's text is
+    PDF data whose slots point inside the part: the text is what this machine's own parts
+    skip, being most of the time."""
     files = set(shared_fonts.card_font_files().values())
     for symbol in part.symbols:
         kind, _, file = symbol.partition(":")
         if kind + ":" not in (FONT, PROGRAM) or file not in files:
             raise BadPart(f"a page part names something that is not a card font: {symbol[:80]!r}")
-    for text, _data in part.objects:
+    if any(not 0 <= p < len(part.objects) for p in part.pages):
+        raise BadPart("a page part's page is not one of its objects")
+    for text, _data in part.objects if tokens else ():
         if _TOKENS.fullmatch(text) is None:
             raise BadPart("a page part holds more than PDF data")
         for obj, symbol in _SLOT.findall(text):
             if (obj and int(obj) >= len(part.objects)) or (symbol and int(symbol) >= len(part.symbols)):
                 raise BadPart("a page part points past its objects")
-    if any(not 0 <= p < len(part.objects) for p in part.pages):
-        raise BadPart("a page part's page is not one of its objects")
 
 
 # --- from a pikepdf document ------------------------------------------------------------------

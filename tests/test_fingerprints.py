@@ -26,3 +26,23 @@ def test_another_library_version_misses_every_cache_and_the_stamp(monkeypatch):
         for cached in (fingerprints.code_fingerprint, fingerprints.tool_fingerprint):
             cached.cache_clear()
     assert after[0] != before[0] and after[1] != before[1]
+
+
+def test_the_data_is_read_once_for_its_fingerprint_and_each_files_digest(tmp_path):
+    """``data_state`` reads every data file once: its fingerprint is the files hashed in
+    order (``hash_files``) with the refused ones, and each digest is that file's sha256."""
+    import hashlib
+
+    from tests.conftest import copy_data
+    from wastools import fingerprints
+
+    root = copy_data(tmp_path / "data")
+    state = fingerprints.data_state(root)
+    files, refused = fingerprints._data_files(root)
+    assert state.fingerprint == fingerprints.hash_files(files, root) + fingerprints.key(refused)
+    assert state.digests == {f.relative_to(root).as_posix(): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+    unit = root / "cards" / "uk" / "hms-cossack.yaml"
+    unit.write_text(unit.read_text() + "\n")
+    after = fingerprints.data_state(root)
+    assert after.fingerprint != state.fingerprint
+    assert {k for k in state.digests if after.digests[k] != state.digests[k]} == {"cards/uk/hms-cossack.yaml"}

@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import copy_data
 from wastools import build as builder
 from wastools import repository
+from wastools.fingerprints import data_fingerprint
 
 pytestmark = pytest.mark.slow
 UNIT = Path("cards") / "uk" / "hms-cossack.yaml"
@@ -71,7 +72,7 @@ def test_a_changed_unit_gives_the_model_a_whole_validation_gives(loaded, monkeyp
         model, validation = builder.load_repository(root, out)
     assert validation is None and model is not None
     assert _without_key(model) == expected
-    assert model.extra[builder.DATA_FINGERPRINT] == builder.data_fingerprint(root)
+    assert model.extra[builder.DATA_FINGERPRINT] == data_fingerprint(root)
     again, _ = builder.load_repository(root, out)  # and it is kept, as a whole validation's is
     assert again is not None and _without_key(again) == expected
 

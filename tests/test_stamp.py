@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import copy_data
 from wastools import build as builder
 from wastools import stamp
+from wastools.fingerprints import DataState
 
 pytestmark = pytest.mark.slow
 ARGS = ("build", "--variant", "standard", "--unit", "hms-cossack", "--paper", "letter", "--jobs", "1")
@@ -150,7 +151,7 @@ def test_a_planted_stamp_names_nothing_outside_the_build(tmp_path):
     import hashlib
 
     digest = hashlib.sha256(b"x").hexdigest()
-    planted = stamp.Stamp("k", "tool", "settings", {})
+    planted = stamp.Stamp("k", "tool", "settings", DataState("", {}))
     for rel in ("../secret.txt", str(secret)):
         (out / stamp.STAMP).write_text(json.dumps({"key": "k", "outputs": {rel: digest}, "site_key": None}))
         assert stamp.unchanged(out, planted) is None

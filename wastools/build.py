@@ -32,7 +32,7 @@ from . import __version__, signed_pickle, workers
 from .atomic import AtomicWriter
 from .cache_entry import write_entry
 from .cache_prune import entry_stem, record_and_prune
-from .fingerprints import code_fingerprint, data_digests, data_fingerprint, source_date
+from .fingerprints import DataState, code_fingerprint, data_state, source_date
 from .fingerprints import key as _key
 from .model import Repository, Unit
 from .render import card_fit, pdf_parts, sheets
@@ -58,17 +58,23 @@ DATED = "source_date_epoch"  # in the manifest, when the outputs carry that date
 
 
 def load_repository(
-    root: Path, out: Path, limits=None, on_change: Callable[[], None] | None = None
+    root: Path,
+    out: Path,
+    limits=None,
+    on_change: Callable[[], None] | None = None,
+    data: DataState | None = None,
 ) -> tuple[Repository | None, repository.Validation | None]:
     """The validated model, from the cache when neither the data nor the code changed;
     ``on_change`` is called first when they did (the build starts its workers then). After
     a change to a few unit files, the last model is checked again where they can change it
-    (``repository.incremental``) instead of every file being read again."""
+    (``repository.incremental``) instead of every file being read again. ``data``: the
+    data's state, when the caller has just read it (the build's stamp has)."""
     from . import repository
     from .yamlio import DEFAULT_LIMITS
 
     limits = limits or DEFAULT_LIMITS
-    data_key = data_fingerprint(root)
+    data = data or data_state(root)
+    data_key = data.fingerprint
     code, kept_limits = code_fingerprint(), asdict(limits)
     key = _key(code, data_key, kept_limits)
     cached = out / ".cache" / f"repository-{key[:32]}.pickle"
@@ -79,7 +85,7 @@ def load_repository(
         cached.unlink(missing_ok=True)
     if on_change is not None:
         on_change()
-    digests = data_digests(root)
+    digests = data.digests
     model = _revalidated(root, out, digests, code, kept_limits, limits)
     result = None
     if model is None:

@@ -558,7 +558,8 @@ def _build(
         else:
             pool.when_ready(partial(head_start.start, pool, out_dir, selection, options))
 
-    repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=data_changed)
+    data = stamp.data if stamp is not None else None  # read a moment ago, for the stamp
+    repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=data_changed, data=data)
     loaded = time.perf_counter()
     # the loaded data lives until the end: the collector need not walk it again, nor the
     # light workers forked from this process copy the pages it would touch doing so

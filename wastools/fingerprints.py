@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -92,18 +93,30 @@ def _data_files(root: Path) -> tuple[list[Path], list[str]]:
     return [f for f, no in refusals.items() if not no], sorted(str(f) for f, no in refusals.items() if no)
 
 
-def data_fingerprint(root: Path) -> str:
-    files, refused = _data_files(root)
-    return hash_files(files, root) + key(refused)
+@dataclass(frozen=True)
+class DataState:
+    """The data a build reads, in one pass over its files: a fingerprint of all of it (the
+    caches' key), and each file's sha256 by its path in the repository, a refused file as
+    "refused" (what tells a build how much changed since the last one)."""
+
+    fingerprint: str
+    digests: dict[str, str]
 
 
-def data_digests(root: Path) -> dict[str, str]:
-    """Each data file's sha256, by its path in the repository (a refused file as "refused"):
-    what tells a build how much of the data changed since the last one."""
+def data_state(root: Path) -> DataState:
     files, refused = _data_files(root)
-    digests = {f.relative_to(root).as_posix(): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+    whole = hashlib.sha256()
+    digests: dict[str, str] = {}
+    for path in sorted(files):
+        name, data = path.relative_to(root).as_posix(), path.read_bytes()
+        whole.update(name.encode() + b"\0" + data + b"\0")  # as hash_files does
+        digests[name] = hashlib.sha256(data).hexdigest()
     digests.update({Path(f).relative_to(root).as_posix(): "refused" for f in refused})
-    return digests
+    return DataState(whole.hexdigest() + key(refused), digests)
+
+
+def data_fingerprint(root: Path) -> str:
+    return data_state(root).fingerprint
 
 
 def source_date() -> int | None:

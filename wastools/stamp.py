@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .fingerprints import data_digests, data_fingerprint, key, tool_fingerprint
+from .fingerprints import DataState, data_state, key, tool_fingerprint
 
 STAMP = Path(".cache") / "stamp.json"
 SITE_KEY = Path(".cache") / "site-key"
@@ -36,19 +36,14 @@ class Stamp:
     key: str
     tool: str
     settings: str  # the key of the output folder, the settings, filters and limits
-    data: dict[str, str]  # each data file's sha256
+    data: DataState  # the data's fingerprint and each file's sha256
 
 
 def stamp_key(root: Path, out: Path, inputs: Any) -> Stamp:
     """Everything a build reads but its outputs: the tool, the data, and ``inputs`` (the
     settings, filters and limits, as plain values)."""
-    settings = key(str(out), inputs)
-    return Stamp(
-        key("stamp", tool_fingerprint(), data_fingerprint(root), settings),
-        tool_fingerprint(),
-        settings,
-        data_digests(root),
-    )
+    settings, data = key(str(out), inputs), data_state(root)
+    return Stamp(key("stamp", tool_fingerprint(), data.fingerprint, settings), tool_fingerprint(), settings, data)
 
 
 def small_change(out: Path, stamp: Stamp) -> bool:
@@ -62,7 +57,8 @@ def small_change(out: Path, stamp: Stamp) -> bool:
     data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, dict) or body.get("tool") != stamp.tool or body.get("settings") != stamp.settings:
         return False
-    changed = {name for name in data.keys() | stamp.data.keys() if data.get(name) != stamp.data.get(name)}
+    now = stamp.data.digests
+    changed = {name for name in data.keys() | now.keys() if data.get(name) != now.get(name)}
     return len(changed) <= SMALL_CHANGE
 
 
@@ -73,7 +69,7 @@ def record(out: Path, stamp: Stamp, outputs: dict[str, dict]) -> None:
         "key": stamp.key,
         "tool": stamp.tool,
         "settings": stamp.settings,
-        "data": stamp.data,
+        "data": stamp.data.digests,
         "outputs": {rel: entry["sha256"] for rel, entry in sorted(outputs.items())},
         "site_key": site_key.read_text() if site_key.is_file() else None,
     }

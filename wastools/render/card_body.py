@@ -59,6 +59,13 @@ class _Face:
 
 @cache
 def _face(file: str) -> _Face:
+    """One card font's metrics (read once per machine and code: ``font_metrics``)."""
+    from .font_metrics import kept
+
+    return kept("card-body-face", file, lambda: _read_face(file))
+
+
+def _read_face(file: str) -> _Face:
     from fontTools.ttLib import TTFont
 
     from ..resources import FONTS

@@ -67,13 +67,27 @@ def width(text: str, size: float, bold: bool = False) -> float:
 
 @lru_cache(maxsize=1 << 16)
 def _advance(text: str, bold: bool) -> float:
-    from reportlab.pdfbase import pdfmetrics
-
-    face = pdfmetrics.getFont(_fonts()["bold" if bold else "regular"]).face
+    widths, default = _char_widths("VeraBd.ttf" if bold else "Vera.ttf")
     # a character the card font lacks is drawn from another font, whose width is unknown
     # here: counted as a whole em (a CJK or Ogham letter), never as the font's .notdef box
-    advance, default = face.charWidths.get, max(face.defaultWidth, MISSING_ADVANCE)
+    advance, default = widths.get, max(default, MISSING_ADVANCE)
     return sum(advance(ord(c), default) for c in text)
+
+
+@lru_cache(maxsize=2)
+def _char_widths(file: str) -> tuple[dict[int, float], float]:
+    """ReportLab's advance of each character of a card font, and its default (read once per
+    machine and code: ``font_metrics``)."""
+    from .font_metrics import kept
+
+    return kept("card-fit-widths", file, lambda: _read_char_widths(file))
+
+
+def _read_char_widths(file: str) -> tuple[dict[int, float], float]:
+    from reportlab.pdfbase import pdfmetrics
+
+    face = pdfmetrics.getFont(_fonts()["bold" if file == "VeraBd.ttf" else "regular"]).face
+    return dict(face.charWidths), face.defaultWidth
 
 
 MISSING_ADVANCE = 1000  # per mille of the size: a character the card font does not have

@@ -21,7 +21,8 @@ def build_site_for(
 ) -> SiteReport:
     """The site for a build's selection (``wastools.build.Selection``) and options: the chosen
     units, and each chosen variant with the parameters the decks use."""
-    from ..build import DATA_FINGERPRINT, data_fingerprint, layout_name
+    from ..build import DATA_FINGERPRINT, layout_name
+    from ..fingerprints import data_fingerprint
     from ..render.sheets import load_layout
 
     spec = SiteSpec(

@@ -59,8 +59,8 @@ class _Face:
 
 @cache
 def _face(file: str) -> _Face:
-    """One card font's metrics (read once per machine and code: ``font_metrics``)."""
-    from .font_metrics import kept
+    """One card font's metrics (read once per machine and code: ``derived``)."""
+    from .derived import kept
 
     return kept("card-body-face", file, lambda: _read_face(file))
 

@@ -77,8 +77,8 @@ def _advance(text: str, bold: bool) -> float:
 @lru_cache(maxsize=2)
 def _char_widths(file: str) -> tuple[dict[int, float], float]:
     """ReportLab's advance of each character of a card font, and its default (read once per
-    machine and code: ``font_metrics``)."""
-    from .font_metrics import kept
+    machine and code: ``derived``)."""
+    from .derived import kept
 
     return kept("card-fit-widths", file, lambda: _read_char_widths(file))
 

@@ -291,8 +291,8 @@ class _FileFont:
 @cache
 def file_font(file: str) -> _FileFont:
     """A card font file's one dictionary's contents (read once per machine and code:
-    ``font_metrics``)."""
-    from .font_metrics import kept
+    ``derived``)."""
+    from .derived import kept
 
     return kept("file-font", file, lambda: _read_file_font(file))
 

@@ -67,7 +67,14 @@ def shared_layout(paper: str) -> dict[str, Any]:
 
 @cache
 def _read_layout(paper: str) -> dict[str, Any]:
-    # read and checked once per process: a build asks for each layout once per deck
+    """Read and checked once per process (a build asks for each layout once per deck), and
+    kept between runs (``derived``)."""
+    from .derived import kept
+
+    return kept("layout", paper, lambda: _parse_layout(paper), LAYOUTS / f"{paper}.yaml")
+
+
+def _parse_layout(paper: str) -> dict[str, Any]:
     from ..repository import read_plain, schema_validator
 
     path = LAYOUTS / f"{paper}.yaml"

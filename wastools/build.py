@@ -401,7 +401,8 @@ def build(
 
         laying_out = time.perf_counter()
         then_cards = None if pool.light else after_faces_sent
-        cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=then_cards)
+        later: list[Callable[[], None]] = []  # main-process work that no job waits for
+        cards = _make_cards(card_sets, out, writer, report, pool, tracker, then=then_cards, later=later)
         report.timed("card layout (wall)", time.perf_counter() - laying_out)
         report.reached("card faces made")
         cache = out / ".cache" / "cards"
@@ -460,6 +461,8 @@ def build(
             (future.result() for _t, future in early),
         )
         jobs += [t for t, _future in early]
+        for step in later:
+            step()
         beside.finish(report)
         for (rel, key, job), ((pdf, pages, *noted), seconds) in zip(jobs, results, strict=True):
             report.timed(stage_name(job[0]), seconds)
@@ -761,13 +764,15 @@ def _make_cards(
     pool: WorkerPool,
     tracker: _Tracker,
     then: Callable[[], None] | None = None,
+    later: list[Callable[[], None]] | None = None,
 ) -> dict[str, list[str]]:
     """Cache keys of every card of every set, in order; lays out the cards not cached yet.
     Beside each cached card, ``<key>.json`` keeps what the build report says of it and
     ``<key>.html`` its face, which the site shows instead of sizing the card again.
     A batch goes to the workers as soon as its cards are sized, so the main process sizes
     the next ones while the workers lay out the first. ``then`` is called once every face
-    is written and sent, before the layouts come back."""
+    is written and sent, before the layouts come back; ``later`` collects what no job waits
+    for (the card index), for the build to do while its workers make the outputs."""
     cache = out / ".cache" / "cards"
     heads = out / ".cache" / HEADS
     planned = {name: [spec.key for spec in specs] for name, (specs, _bleed) in card_sets.items()}
@@ -836,7 +841,10 @@ def _make_cards(
                 metas[key]["head"] = report.card_heads[key] = head
             _keep_card(cache, writer, key, pdf, metas[key])
         tracker.tick(len(result))
-    _write_card_index(out, writer, index, metas)
+    if later is not None:  # written while the workers make the outputs
+        later.append(partial(_write_card_index, out, writer, index, metas))
+    else:
+        _write_card_index(out, writer, index, metas)
     return planned
 
 

@@ -22,14 +22,24 @@ from ..yamlio import Limits
 from .cache import FileCache
 from .files import CATALOGUE_FILES, kind_of, load_file
 from .integrity import Context, KnownUnits, check_unit
+from .schema import schemas_checked
 
 
 def revalidate(
     root: Path, previous: model.Repository, changed: list[Path], limits: Limits, cache: Path | None
 ) -> model.Repository | None:
-    """``previous`` (a model validated without a problem) with the unit files ``changed``
-    (paths inside ``root``) read and checked again; None when the whole repository must be
-    validated instead (see the module's docstring)."""
+    """``previous`` (a model validated without a problem) with ``changed`` read and checked
+    again: every data file (paths inside ``root``) that differs from those ``previous`` was
+    validated from. None when the whole repository must be validated instead (see the
+    module's docstring). Only unit files may have changed, so the schemas are the ones the
+    whole validation checked against the meta-schema: that check is not made again."""
+    with schemas_checked():
+        return _revalidate(root, previous, changed, limits, cache)
+
+
+def _revalidate(
+    root: Path, previous: model.Repository, changed: list[Path], limits: Limits, cache: Path | None
+) -> model.Repository | None:
     from .. import scenarios
 
     cards = plain_path(root / "cards")

@@ -4,6 +4,9 @@ with a suggestion for every misspelt name or value."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
@@ -23,10 +26,26 @@ SCHEMA_FILES = {
 # The `$schema=` reference each kind of file carries, relative to its usual folder.
 
 
+# set while the schemas are known to be the ones a whole validation checked (see
+# repository.incremental): checking a schema against the meta-schema is then skipped
+_SCHEMAS_CHECKED: ContextVar[bool] = ContextVar("schemas_checked", default=False)
+
+
+@contextmanager
+def schemas_checked() -> Iterator[None]:
+    """Within: the repository's schemas are unchanged since a whole validation checked them."""
+    token = _SCHEMAS_CHECKED.set(True)
+    try:
+        yield
+    finally:
+        _SCHEMAS_CHECKED.reset(token)
+
+
 @cache
-def _validator(schema_path: str) -> Draft202012Validator:
+def _validator(schema_path: str, check: bool = True) -> Draft202012Validator:
     schema = json.loads(Path(schema_path).read_text("utf-8"))
-    Draft202012Validator.check_schema(schema)
+    if check:
+        Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
 
 
@@ -35,7 +54,7 @@ def schema_validator(path: Path) -> Draft202012Validator:
 
 
 def validator(root: Path, kind: str) -> Draft202012Validator:
-    return _validator(str((root / "schemas" / SCHEMA_FILES[kind]).resolve()))
+    return _validator(str((root / "schemas" / SCHEMA_FILES[kind]).resolve()), not _SCHEMAS_CHECKED.get())
 
 
 def schema_problems(doc: Document, root: Path, kind: str) -> list[Problem]:

@@ -32,7 +32,7 @@ from . import __version__, signed_pickle, workers
 from .atomic import AtomicWriter
 from .cache_entry import write_entry
 from .cache_prune import entry_stem, record_and_prune
-from .fingerprints import DataState, code_fingerprint, data_state, source_date
+from .fingerprints import DataState, changed_files, code_fingerprint, data_state, source_date
 from .fingerprints import key as _key
 from .model import Repository, Unit
 from .render import card_fit, pdf_parts, sheets
@@ -136,7 +136,7 @@ def _revalidated(root: Path, out: Path, digests: dict[str, str], code: str, kept
     if previous is None:
         return None
     before: dict = previous["digests"]
-    changed = [name for name in before.keys() | digests.keys() if before.get(name) != digests.get(name)]
+    changed = changed_files(before, digests)
     if len(changed) > SMALL_DATA_CHANGE or any(name not in before or name not in digests for name in changed):
         return None
     return revalidate(
@@ -810,11 +810,10 @@ def _make_cards(
             htmls[key], metas[key] = str(card_render.render_card_html(view)), _card_meta(view)
         writer.write(cache / f"{key}.html", htmls[key].encode(), durable=False)
         drawing = time.perf_counter()
-        face = card_render.drawn_face(htmls[key], view, bleed, heads) if here and view is not None else None
-        if face is not None:
-            head = card_render.face_head_key(htmls[key], view, bleed)
-            if head is not None:
-                metas[key]["head"] = report.card_heads[key] = head
+        drawn = card_render.drawn_face(htmls[key], view, bleed, heads) if here and view is not None else None
+        if drawn is not None:
+            face, metas[key]["head"] = drawn
+            report.card_heads[key] = metas[key]["head"]
             _keep_card(cache, writer, key, face, metas[key])
             report.timed("card faces drawn here", time.perf_counter() - drawing)
             report.cards_drawn_here += 1
@@ -896,13 +895,10 @@ def _render_batch(jobs: list[CardJob], heads: str) -> tuple[list[tuple[str, byte
     the number of WeasyPrint documents it took: one for the heads not laid out before (kept
     in the folder ``heads``), and one more for any card whose body ``card_body`` could not
     draw (or a second size)."""
-    pages, documents = card_render.lay_out_cards(
-        [j.html for j in jobs], jobs[0].bleed, count=True, views=[j.view for j in jobs], heads=Path(heads)
+    pages, documents, head_keys = card_render.lay_out_faces(
+        [j.html for j in jobs], jobs[0].bleed, [j.view for j in jobs], Path(heads)
     )
-    return [
-        (job.key, page, card_render.face_head_key(job.html, job.view, job.bleed))
-        for job, page in zip(jobs, pages, strict=True)
-    ], documents
+    return [(job.key, page, head) for job, page, head in zip(jobs, pages, head_keys, strict=True)], documents
 
 
 # --- sheets of cards ------------------------------------------------------------------------

@@ -480,7 +480,8 @@ def build(
     from .stamp import small_change
     from .workers import WorkerPool
 
-    # a unit's change: workers forked when the first job comes, as it seldom needs WeasyPrint
+    # a unit's change: workers forked from this process once the data is loaded (it seldom
+    # needs WeasyPrint), instead of from a server that imports the renderers first
     light = stamp is not None and small_change(out_dir, stamp)
     with WorkerPool(jobs, root, light=light) as pool:
         if stamp is not None and not light:  # much to do: the workers start while the build loads
@@ -551,7 +552,7 @@ def _build(
     head_start = builder.HeadStart()
 
     def data_changed() -> None:  # the workers start; once they can, they make the sheets that read no data
-        if pool.light:  # forked once the data is loaded, when the first job comes
+        if pool.light:  # forked by the build once the data is loaded
             return
         if roster or site_only:
             pool.start()

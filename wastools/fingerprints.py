@@ -115,6 +115,12 @@ def data_state(root: Path) -> DataState:
     return DataState(whole.hexdigest() + key(refused), digests)
 
 
+def changed_files(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    """The data files (by path) whose digest differs between two ``DataState.digests``,
+    the added and removed ones included."""
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+
+
 def data_fingerprint(root: Path) -> str:
     return data_state(root).fingerprint
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .fingerprints import DataState, data_state, key, tool_fingerprint
+from .fingerprints import DataState, changed_files, data_state, key, tool_fingerprint
 
 STAMP = Path(".cache") / "stamp.json"
 SITE_KEY = Path(".cache") / "site-key"
@@ -57,9 +57,7 @@ def small_change(out: Path, stamp: Stamp) -> bool:
     data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, dict) or body.get("tool") != stamp.tool or body.get("settings") != stamp.settings:
         return False
-    now = stamp.data.digests
-    changed = {name for name in data.keys() | now.keys() if data.get(name) != now.get(name)}
-    return len(changed) <= SMALL_CHANGE
+    return len(changed_files(data, stamp.data.digests)) <= SMALL_CHANGE
 
 
 def record(out: Path, stamp: Stamp, outputs: dict[str, dict]) -> None:

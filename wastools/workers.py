@@ -26,9 +26,10 @@ class WorkerPool:
     main process.
 
     ``light``: for a build with little to do (a unit's change), whose jobs seldom need
-    WeasyPrint: the workers are forked from the main process itself when the first job comes
-    (a few milliseconds, with the data it has loaded), instead of from a server that imports
-    the renderers first (most of a second); a job that needs WeasyPrint imports it there."""
+    WeasyPrint: the workers are forked from the main process itself when it starts them, once
+    it has loaded the data (a few milliseconds, and they have the data), instead of from a
+    server that imports the renderers first (most of a second); a job that needs WeasyPrint
+    imports it there."""
 
     def __init__(self, jobs: int, root: Path, light: bool = False):
         self.jobs, self.root, self.light = jobs, root, light

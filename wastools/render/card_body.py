@@ -92,6 +92,21 @@ def _read_face(file: str) -> _Face:
     )
 
 
+def name_fonts(resources, fonts: dict, files: set[str]) -> None:
+    """Name the card font ``files`` in a page's ``resources`` (pikepdf) as drawn content calls
+    them (``FONT_NAMES``), each its file's dictionary in ``fonts``; a name already standing
+    for another font is a mistake."""
+    import pikepdf
+
+    if "/Font" not in resources:
+        resources.Font = pikepdf.Dictionary()
+    for file in sorted(files):
+        name = FONT_NAMES[file]
+        if name in resources.Font and resources.Font[name].objgen != fonts[file].objgen:
+            raise RuntimeError(f"a page already names another font {name}")
+        resources.Font[name] = fonts[file]
+
+
 def warm() -> None:
     """Read the card fonts' metrics now (what the first drawn card would do)."""
     _face(REGULAR)
@@ -314,14 +329,13 @@ class _Canvas:
         return ("\n".join(self.ops) + "\n").encode("ascii")
 
 
-def _num(value: float) -> str:
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
+def _num(value: float, places: int = 3) -> str:
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
 def _precise(value: float) -> str:
-    text = f"{value:.6f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    return _num(value, 6)
 
 
 def _colour(colour: tuple[int, int, int]) -> str:
@@ -553,25 +567,19 @@ def draw_points(view: CardView, bleed: float = 0.0) -> tuple[bytes, set[str]] | 
 
 
 def draw_figures(
-    figures: list[tuple[str, bool, tuple[int, int, int], float, float, float]], height: float
+    figures: list[tuple[str, bool, tuple[int, int, int], float, float, float, float]], height: float
 ) -> tuple[bytes, set[str]] | None:
     """Figures right-aligned at given edges, as WeasyPrint places text (a scenario briefing's
-    points, drawn over its layout): each is (text, bold, colour, size, right edge, baseline),
-    in pt from the top left of a page ``height`` points tall. None when one cannot be drawn
-    exactly."""
+    points, drawn over its layout): each is (text, bold, colour, size, right edge, baseline,
+    widest), in pt from the top left of a page ``height`` points tall. None when one is wider
+    than its ``widest`` or cannot be drawn exactly."""
     canvas = _Canvas(height, 0.0)
-    for text, bold, colour, size, right, baseline in figures:
+    for text, bold, colour, size, right, baseline, widest in figures:
         try:
             runs = _line_runs(_styled([(text, bold, colour)]), size)
         except Undrawable:
             return None
+        if line_width(runs) > widest + 1e-6:
+            return None
         canvas.text(runs, right - line_width(runs), baseline, as_weasyprint=True)
     return canvas.content(), canvas.fonts
-
-
-def figure_width(text: str, bold: bool, size: float) -> float | None:
-    """The width of a figure drawn by ``draw_figures``; None when it cannot be drawn."""
-    try:
-        return line_width(_line_runs(_styled([(text, bold, INK)]), size))
-    except Undrawable:
-        return None

@@ -8,6 +8,7 @@ out once at its chosen size (tests check that nothing overflows and nothing is u
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import io
 import re
 from dataclasses import dataclass
@@ -232,7 +233,17 @@ def lay_out_cards(
     """Lay out cards (HTML sections), each at the size card_fit chose. Returns one single-page
     PDF per card, in order (the cache stores cards one by one), whose card fonts have empty
     programs: it is read as text, or imposed on a sheet, which puts the fonts in
-    (``shared_fonts``); with ``count``, also the number of WeasyPrint documents it took.
+    (``shared_fonts``); with ``count``, also the number of WeasyPrint documents it took
+    (``lay_out_faces`` says more)."""
+    pages, documents, _head_keys = lay_out_faces(cards, bleed, views, heads)
+    return (pages, documents) if count else pages
+
+
+def lay_out_faces(
+    cards: list[str], bleed: float = 0.0, views: list | None = None, heads: Path | None = None
+) -> tuple[list[bytes], int, list[str | None]]:
+    """``lay_out_cards``: each card's PDF, the WeasyPrint documents it took, and the key of
+    each card's head (None for a face laid out whole).
 
     A card's head (band, title, points box, stats) is the same in every variant of a unit, so
     it is laid out once and kept (``_HEADS``, and the folder ``heads`` when given, where later
@@ -267,19 +278,19 @@ def lay_out_cards(
     for i, pdf in zip(whole, laid_out, strict=True):
         pages[i] = pdf
     documents += more + most
-    return (pages, documents) if count else pages
+    return pages, documents, [plans[i].head_key if i in plans else None for i in range(len(cards))]
 
 
-def drawn_face(card_html: str, view, bleed: float, heads: Path | None) -> bytes | None:
-    """A card face made without WeasyPrint: its body and points drawn over a head laid out
-    before (in this process or kept in ``heads``); None when it needs WeasyPrint. A build
-    makes a changed unit's cards this way, without waiting for its workers."""
+def drawn_face(card_html: str, view, bleed: float, heads: Path | None) -> tuple[bytes, str] | None:
+    """A card face made without WeasyPrint, and its head's key: its body and points drawn over
+    a head laid out before (in this process or kept in ``heads``); None when it needs
+    WeasyPrint. A build makes a changed unit's cards this way, without waiting for its workers."""
     plan = _plan(card_html, view, bleed, draw_body=False)
     head = _known_head(plan.head, bleed, heads) if plan is not None else None
     if plan is None or head is None:
         return None
-    plan = _plan(card_html, view, bleed)
-    return plan.compose(head) if plan is not None and plan.body is not None else None
+    plan = dataclasses.replace(plan, body=card_body.draw(view, bleed))  # the head is known: worth drawing
+    return (plan.compose(head), plan.head_key) if plan.body is not None else None
 
 
 def warm_drawing() -> None:
@@ -288,13 +299,6 @@ def warm_drawing() -> None:
     import pikepdf  # noqa: F401
 
     card_body.warm()
-
-
-def face_head_key(card_html: str, view, bleed: float) -> str | None:
-    """The key of the head a face is drawn over, as ``lay_out_cards`` keeps it in its folder
-    of heads; None for a face laid out whole."""
-    plan = _plan(card_html, view, bleed, draw_body=False)
-    return head_key(plan.head, bleed) if plan is not None else None
 
 
 def head_key(head_html: str, bleed: float) -> str:
@@ -313,6 +317,12 @@ class _Plan:
     layer: str
     figure: tuple[bytes, set[str]] | None
     body: tuple[bytes, set[str]] | None
+    bleed: float
+
+    @property
+    def head_key(self) -> str:
+        """What the head is kept under in a folder of heads."""
+        return head_key(self.head, self.bleed)
 
     def compose(self, head: bytes, layer: bytes | None = None) -> bytes:
         """The face's PDF over ``head``: with the drawn body, or with ``layer`` (the body
@@ -337,7 +347,7 @@ def _plan(card_html: str, view, bleed: float, draw_body: bool = True) -> _Plan |
     if figure is not None:  # the head is laid out without the figure drawn over it
         head = head_without_points(head)
     body = card_body.draw(view, bleed) if view is not None and draw_body else None
-    return _Plan(head, layer, figure, body)
+    return _Plan(head, layer, figure, body, bleed)
 
 
 def _known_head(head: str, bleed: float, folder: Path | None) -> bytes | None:
@@ -428,15 +438,7 @@ def _compose_drawn(head: bytes, body: bytes, files: set[str]) -> bytes:
 
     with pikepdf.open(io.BytesIO(head)) as pdf:
         page = pdf.pages[0]
-        fonts = shared_fonts.leave_out(pdf, [page.obj], also=files)
-        resources = page.obj.Resources
-        if "/Font" not in resources:
-            resources.Font = pikepdf.Dictionary()
-        for file in sorted(files):
-            name = card_body.FONT_NAMES[file]
-            if name in resources.Font and resources.Font[name].objgen != fonts[file].objgen:
-                raise RuntimeError(f"a card head already names a font {name}")
-            resources.Font[name] = fonts[file]
+        card_body.name_fonts(page.obj.Resources, shared_fonts.leave_out(pdf, [page.obj], also=files), files)
         page.contents_add(b"q\n", prepend=True)
         page.contents_add(b"\nQ\n" + body)
         page.contents_coalesce()

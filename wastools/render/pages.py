@@ -99,7 +99,7 @@ def document(
     register_fonts()
     buf = io.BytesIO()
     first = pages[0][0]
-    from reportlab.pdfgen import canvas as rl_canvas  # imported where drawn: the site reads this module too
+    from reportlab.pdfgen import canvas as rl_canvas  # where drawn: the site imports this module
 
     c = rl_canvas.Canvas(
         buf,
@@ -132,7 +132,7 @@ def bars_overlay(page: Page) -> bytes:
     """A one-page PDF holding only the check bars and the print note of ``page``."""
     register_fonts()
     buf = io.BytesIO()
-    from reportlab.pdfgen import canvas as rl_canvas  # imported where drawn: the site reads this module too
+    from reportlab.pdfgen import canvas as rl_canvas  # where drawn: the site imports this module
 
     c = rl_canvas.Canvas(
         buf,
@@ -166,8 +166,6 @@ def check_barred_part(pdf: bytes, drawn: dict[int, tuple[bytes, set[str]]] | Non
     without the card fonts' programs (``shared_fonts.programs_left_out``) gets them from the
     file it is joined into, once for its pages and its cards. ``drawn``: content to draw over
     pages (by index) in the card fonts (``card_body``), with the font files it uses."""
-    import pikepdf
-
     from . import card_body, pdf_parts, shared_fonts
 
     with _check_barred(pdf) as document:
@@ -176,14 +174,7 @@ def check_barred_part(pdf: bytes, drawn: dict[int, tuple[bytes, set[str]]] | Non
         shared = shared_fonts.leave_out(document, pages, also=files)
         for index, (content, used) in sorted((drawn or {}).items()):
             page = document.pages[index]
-            resources = page.obj.Resources
-            if "/Font" not in resources:
-                resources.Font = pikepdf.Dictionary()
-            for file in sorted(used):
-                name = card_body.FONT_NAMES[file]
-                if name in resources.Font:
-                    raise RuntimeError(f"a page already names a font {name}")
-                resources.Font[name] = shared[file]
+            card_body.name_fonts(page.obj.Resources, shared, used)
             page.contents_add(content)
         return pdf_parts.from_pdf(document, {font.objgen: file for file, font in shared.items()}).to_bytes()
 

@@ -570,26 +570,30 @@ def briefing_part(s: Scenario, paper: str, layouts: Path | None = None) -> bytes
     are drawn over a layout without them (kept in ``layouts`` when given, under what the
     layout shows, so a change of points needs no layout); a figure wider than its
     placeholder is laid out by WeasyPrint with the rest."""
-    view, figures = figured_view(s)
-    layout = None
-    if layouts is not None:
-        path = layouts / f"{briefing_layout_name(s, paper)}"
-        try:
-            layout = BriefingLayout.from_bytes(path.read_bytes())
-        except OSError:
-            layout = None
-        if layout is None:
-            data = briefing_layout(s, paper)
-            write_entry(path, data)
-            layout = BriefingLayout.from_bytes(data)
-    else:
-        layout = BriefingLayout.from_bytes(briefing_layout(s, paper))
-    drawn = _drawn_figures(layout, figures) if layout is not None else None
+    layout = _kept_layout(s, paper, layouts)
+    drawn = _drawn_figures(layout, figured_view(s)[1]) if layout is not None else None
     if layout is None or drawn is None:
         with shared_fonts.programs_left_out():
             pdf = _weasyprint_document(_briefing_html(briefing_view(s), s.variant, paper)).write_pdf()
         return check_barred_part(pdf)
     return check_barred_part(layout.pdf, drawn)
+
+
+def _kept_layout(s: Scenario, paper: str, folder: Path | None) -> BriefingLayout | None:
+    """The briefing's layout without its figures: read from ``folder`` when kept there (an
+    entry that cannot be read is laid out again), else laid out, and kept when ``folder``."""
+    path = folder / briefing_layout_name(s, paper) if folder is not None else None
+    if path is not None:
+        try:
+            kept = BriefingLayout.from_bytes(path.read_bytes())
+        except OSError:
+            kept = None
+        if kept is not None:
+            return kept
+    data = briefing_layout(s, paper)
+    if path is not None:
+        write_entry(path, data)
+    return BriefingLayout.from_bytes(data)
 
 
 def briefing_layout_name(s: Scenario, paper: str) -> str:
@@ -611,11 +615,9 @@ def _drawn_figures(layout: BriefingLayout, figures: list[int]) -> dict[int, tupl
         pages.setdefault(slot.page, []).append((slot, figure))
     drawn = {}
     for page, placed in pages.items():
-        for slot, figure in placed:
-            width = card_body.figure_width(str(figure), slot.bold, slot.size)
-            if width is None or width > slot.width + 1e-6:
-                return None
-        texts = [(str(figure), slot.bold, slot.colour, slot.size, slot.right, slot.baseline) for slot, figure in placed]
+        texts = [
+            (str(f), slot.bold, slot.colour, slot.size, slot.right, slot.baseline, slot.width) for slot, f in placed
+        ]
         content = card_body.draw_figures(texts, placed[0][0].height)
         if content is None:
             return None

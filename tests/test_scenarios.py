@@ -100,6 +100,130 @@ def test_terrain_may_reach_beyond_the_play_area(scen_repo, cli):
     assert cli("validate", root=scen_repo).exit_code == 0
 
 
+def test_a_shore_battery_at_sea_is_located_with_what_it_stands_in_and_near(scen_repo, cli):
+    edit(scen_repo, MERS, "at: [3.05, 8.5]", "at: [2.5, 7]")  # Fort Santon, off the coast
+    result = cli("validate", root=scen_repo)
+    assert result.exit_code == 1
+    line = line_of(scen_repo, MERS, "at: [2.5, 7]")
+    assert (
+        f"scenarios/mers-el-kebir-1940.yaml:{line}:9: shore_batteries[0].at: Fort Santon at [2.5, 7] is at sea, "
+        "0.74 sectors off Algerian coast: a shore battery stands on land (an island in terrain)"
+    ) in result.output
+
+
+def test_a_battery_in_shallows_is_at_sea_and_the_message_names_them(scen_repo, cli):
+    edit(
+        scen_repo,
+        MERS,
+        "objectives:",
+        "  - kind: shoal\n    name: Harbour shallows\n"
+        "    points: [[2.2, 7], [3, 7], [3, 7.5], [2.2, 7.5]]\nobjectives:",
+    )
+    edit(scen_repo, MERS, "at: [3.05, 8.5]", "at: [2.5, 7.2]")
+    result = cli("validate", root=scen_repo)
+    assert result.exit_code == 1
+    assert "Fort Santon at [2.5, 7.2] is at sea, in Harbour shallows (shallows), 0.55 sectors off" in result.output
+
+
+@pytest.mark.parametrize(
+    "at, on_land",
+    [("[20, 10]", True), ("[18, 11]", True), ("[20, 16]", False), ("[16, 10]", False)],
+)
+def test_on_a_hex_map_land_is_the_hexes_the_map_fills(scen_repo, cli, at, on_land):
+    """Savo Island fills the hexes whose centres lie in its outline; a garrison on one of
+    them is on land, one a hex off it is at sea."""
+    edit(
+        scen_repo,
+        SAVO,
+        "terrain:",
+        f"garrisons:\n  - name: Savo\n    side: allies\n    at: {at}\n    units: 1\nterrain:",
+    )
+    result = cli("validate", root=scen_repo)
+    assert (result.exit_code == 0) == on_land, result.output
+    if not on_land:
+        steps = {"[20, 16]": "3 hexes", "[16, 10]": "2 hexes"}[at]
+        assert f"garrisons[0].at: Savo at {at} is at sea, {steps} off Savo Island: a garrison stands on land" in (
+            result.output
+        )
+
+
+def test_an_air_base_on_a_map_without_land_is_refused(scen_repo, cli):
+    denmark = Path("scenarios/denmark-strait-1941.yaml")
+    edit(
+        scen_repo,
+        denmark,
+        "objectives:",
+        "air_bases:\n  - name: Reykjavik\n    side: royal-navy\n    at: [60, 40]\n    capacity: 2\nobjectives:",
+    )
+    result = cli("validate", root=scen_repo)
+    assert result.exit_code == 1
+    assert "air_bases[0].at: Reykjavik at [60, 40] is at sea, and the map has no island: an air base" in result.output
+
+
+def test_a_deployment_zone_wholly_on_land_is_refused_and_one_mostly_on_land_warned(scen_repo, cli):
+    edit(scen_repo, SAVO, "[[12, 14], [28, 14], [28, 19], [12, 19]]", "[[5, 22], [12, 22], [12, 24], [5, 24]]")
+    edit(scen_repo, SAVO, "play_area: [[9, 7], [35, 21]]", "play_area: [[1, 7], [35, 24]]")
+    result = cli("validate", root=scen_repo)
+    assert result.exit_code == 1
+    line = line_of(scen_repo, SAVO, "[[5, 22], [12, 22], [12, 24], [5, 24]]")
+    assert (
+        f"savo-island-1942.yaml:{line}:13: deployment_zones[1].points: 'Patrol line south of Savo' lies wholly on "
+        "land (Guadalcanal): ships deploy at sea"
+    ) in result.output
+    edit(scen_repo, SAVO, "[[5, 22], [12, 22], [12, 24], [5, 24]]", "[[5, 19], [12, 19], [12, 24], [5, 24]]")
+    result = cli("validate", root=scen_repo)
+    assert result.exit_code == 0
+    assert "warning: deployment_zones[1].points: about" in result.output and "lies on land (Guadalcanal)" in (
+        result.output
+    )
+
+
+@pytest.mark.parametrize("at, reached", [("[35, 19]", True), ("[35, 22]", True), ("[35, 24]", False)])
+def test_ships_must_reach_an_objective(scen_repo, cli, at, reached):
+    """An objective at sea, or on a coast hex, is reached; one inland is an error."""
+    edit(scen_repo, SAVO, "at: [35, 19]", f"at: {at}")
+    edit(scen_repo, SAVO, "play_area: [[9, 7], [35, 21]]", "play_area: [[9, 7], [35, 24]]")
+    result = cli("validate", root=scen_repo)
+    assert (result.exit_code == 0) == reached, result.output
+    if not reached:
+        assert f"objectives[0].at: Lunga transport anchorage at {at} lies inland on Guadalcanal: ships cannot" in (
+            result.output
+        )
+
+
+def test_an_objective_inland_on_a_plain_table_is_refused(scen_repo, cli):
+    denmark = Path("scenarios/denmark-strait-1941.yaml")
+    edit(
+        scen_repo,
+        denmark,
+        "    name: Greenland pack ice",
+        "  - kind: island\n    name: Iceland\n"
+        "    points: [[40, 30], [70, 30], [70, 46], [40, 46]]\n  - kind: shoal\n    name: Greenland pack ice",
+    )
+    edit(scen_repo, denmark, "at: [6, 44]", "at: [55, 38]")
+    result = cli("validate", root=scen_repo)
+    assert result.exit_code == 1
+    assert "objectives[0].at: Atlantic exit at [55, 38] lies inland on Iceland: ships cannot reach it; put it at " in (
+        result.output
+    )
+    assert "(within 1 in of the sea)" in result.output
+    edit(scen_repo, denmark, "at: [55, 38]", "at: [55, 30.5]")  # half an inch from the shore
+    assert "objectives[0]" not in cli("validate", root=scen_repo).output
+
+
+def test_a_pack_over_the_page_budget_is_a_warning_naming_its_pages_and_the_play_area(scen_repo, cli):
+    edit(scen_repo, SAVO, "play_area: [[9, 7], [35, 21]]", "play_area: [[1, 1], [40, 24]]")
+    result = cli("validate", root=scen_repo)
+    assert result.exit_code == 0, result.output
+    line = line_of(scen_repo, SAVO, "play_area: [[1, 1], [40, 24]]")
+    assert f"savo-island-1942.yaml:{line}:14: warning: map.play_area: the pack runs to at least " in result.output
+    assert "map pages for map.play_area" in result.output and "over the 40 the docs keep a pack within" in (
+        result.output
+    )
+    edit(scen_repo, SAVO, "play_area: [[1, 1], [40, 24]]", "play_area: [[9, 7], [35, 21]]")
+    assert "map.play_area" not in cli("validate", root=scen_repo).output
+
+
 @pytest.mark.parametrize(
     "old, new, message",
     [

@@ -4,7 +4,10 @@ Checks beyond the schema: the id is the file name; every unit exists; air groups
 on carriers within their capacity (and land-based aircraft never do); air base
 squadrons fit the base; each side's points keep to the limit under the variant's fleet
 rules (tabletop-cm caps US-heavy fleets and submarine points); every coordinate lies on
-the map; variant parameters are known. Every problem names file, line, column and field.
+the map; air bases, shore batteries and garrisons stand on land, deployment zones hold
+sea and ships can reach every objective (``terrain``: land as the printed map draws it);
+variant parameters are known; a pack over the page budget is a warning. Every problem
+names file, line, column and field.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import model
-from .problems import Problem
+from . import model, terrain
+from .problems import Problem, Severity
 from .variants import VARIANTS, ParameterError
 from .variants.fleet import FleetCheck, check_fleet
 
@@ -138,12 +141,18 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     ]
     if variant is not None and isinstance(data.get("map"), dict):
         _coordinates(doc, data, variant.name, found)
+    if variant is not None:
+        frame = terrain.frame_of(data, variant.name, params)
+        if frame is not None:
+            _land_and_sea(doc, data, frame, found)
     problems.extend(found)
     if any(p.is_error for p in found) or variant is None or len(sides) != 2:
         return None
-    return Scenario(
+    scenario = Scenario(
         data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name], tuple(bases)
     )
+    _page_budget(doc, scenario, problems)
+    return scenario
 
 
 def _resolve(doc, parts, unit_id, units, found) -> model.Unit | None:
@@ -308,3 +317,130 @@ def _in_play_area(doc, data: dict, unit: str, found) -> None:
 
 def _is_point(point) -> bool:
     return isinstance(point, list) and len(point) == 2 and all(isinstance(v, (int, float)) for v in point)
+
+
+# --- land and sea ------------------------------------------------------------------------------
+
+ON_LAND = {"air_bases": "an air base", "shore_batteries": "a shore battery", "garrisons": "a garrison"}
+COAST_REACH = {"in": 1.0, "cm": 2.5}  # how far inland ships still reach an objective on a plain table
+
+
+def _land_and_sea(doc, data: dict, frame: terrain.Frame, found: list[Problem]) -> None:
+    """Bases, batteries and garrisons stand on land; deployment zones hold sea for the ships
+    they deploy; ships can reach every objective. Land is what the printed map draws."""
+    land = terrain.land_of(frame, data)
+    for key, kind in ON_LAND.items():
+        for i, item in enumerate(data.get(key) or []):
+            if isinstance(item, dict) and terrain.is_point(item.get("at")) and frame.holds(item["at"]):
+                point = frame.to_map(*item["at"])
+                if land.is_sea(point):
+                    where = _at_sea(land, point)
+                    found.append(
+                        doc.problem(
+                            [key, i, "at"],
+                            f"{item.get('name')} at {_shown(item['at'])} is at sea{where}: "
+                            f"{kind} stands on land (an island in terrain)",
+                        )
+                    )
+    for i, zone in enumerate(data.get("deployment_zones") or []):
+        if isinstance(zone, dict) and isinstance(zone.get("points"), list) and len(zone["points"]) >= 3:
+            if all(terrain.is_point(p) and frame.holds(p) for p in zone["points"]):
+                _zone_sea(doc, land, i, zone, found)
+    for i, objective in enumerate(data.get("objectives") or []):
+        if isinstance(objective, dict) and terrain.is_point(objective.get("at")) and frame.holds(objective["at"]):
+            _reachable(doc, land, i, objective, found)
+
+
+def _shown(at: list) -> str:
+    return f"[{at[0]:g}, {at[1]:g}]"
+
+
+def _at_sea(land: terrain.Land, point: terrain.Point) -> str:
+    """What a point at sea is in and near, for a message: ", in X (shallows), 0.3 sectors off Y"."""
+    shoal = land.shoal_at(point)
+    text = f", in {shoal.described}" if shoal else ""
+    nearest = land.nearest_island(point)
+    if nearest is None:
+        return text + ", and the map has no island"
+    island, distance = nearest
+    return text + f", {land.frame.units(distance)} off {island.name}"
+
+
+def _zone_sea(doc, land: terrain.Land, i: int, zone: dict, found: list[Problem]) -> None:
+    frame = land.frame
+    outline = [frame.to_map(*p) for p in zone["points"]]
+    if frame.is_hex:
+        points = [frame.hex_centre(h) for h in terrain.hexes_in(frame, zone["points"])]
+    else:
+        points = terrain.samples(outline)
+    on_land = [p for p in points if not land.is_sea(p)]
+    if not on_land:
+        return
+    islands = sorted({a.name for p in on_land if (a := land.island_at(p)) is not None})
+    name = zone.get("name")
+    if len(on_land) == len(points):
+        found.append(
+            doc.problem(
+                ["deployment_zones", i, "points"],
+                f"{name!r} lies wholly on land ({', '.join(islands)}): ships deploy at sea",
+            )
+        )
+    elif len(on_land) * 2 > len(points):
+        share = round(100 * len(on_land) / len(points))
+        found.append(
+            doc.problem(
+                ["deployment_zones", i, "points"],
+                f"about {share} % of {name!r} lies on land ({', '.join(islands)}): ships deploy only on its sea",
+                severity=Severity.WARNING,
+            )
+        )
+
+
+def _reachable(doc, land: terrain.Land, i: int, objective: dict, found: list[Problem]) -> None:
+    """An objective at sea, or on land where ships still reach it: a coast hex or one next to
+    the sea, a sector with sea in it, or (on a plain table) within COAST_REACH of the sea."""
+    frame = land.frame
+    point = frame.to_map(*objective["at"])
+    island = land.island_at(point)
+    if island is None:
+        return
+    if frame.is_hex:
+        reached, rule = land.hex_reaches_sea(point), "on a hex at or next to the sea"
+    elif frame.unit == "sectors":
+        col, row = min(int(objective["at"][0]), frame.columns - 1), min(int(objective["at"][1]), frame.rows - 1)
+        sector = [frame.to_map(col + dx, row + dy) for dx, dy in ((0, 0), (1, 0), (1, 1), (0, 1))]
+        reached, rule = any(land.is_sea(p) for p in terrain.samples(sector)), "in a sector with sea in it"
+    else:
+        reach = COAST_REACH[frame.unit]
+        reached = land.sea_distance(point, reach * frame.unit_pt) is not None
+        rule = f"within {reach:g} {frame.unit} of the sea"
+    if not reached:
+        found.append(
+            doc.problem(
+                ["objectives", i, "at"],
+                f"{objective.get('name')} at {_shown(objective['at'])} lies inland on {island.name}: "
+                f"ships cannot reach it; put it at sea or on the coast ({rule})",
+            )
+        )
+
+
+def _page_budget(doc, s: Scenario, problems: list[Problem]) -> None:
+    """A warning when the pack would pass the page budget the docs keep packs within."""
+    frame = terrain.frame_of(s.data, s.variant, s.parameters)
+    if frame is None:
+        return
+    blocks = sum(len(s.data.get(k) or []) for k in ("air_bases", "shore_batteries", "garrisons"))
+    pages = terrain.pack_pages(frame, s.data, len(s.units()) + blocks)
+    if pages.at_least <= terrain.PAGE_BUDGET:
+        return
+    declared = "play_area" in s.data["map"]
+    where = "map.play_area" if declared else "the map (no map.play_area)"
+    problems.append(
+        doc.problem(
+            ["map", "play_area"] if declared else ["map"],
+            f"the pack runs to at least {pages.at_least} Letter pages ({pages.map_tiles} map pages for {where}, "
+            f"{pages.card_sheets} card sheets, the plan and the briefing), over the {terrain.PAGE_BUDGET} "
+            "the docs keep a pack within: a smaller map.play_area prints fewer",
+            severity=Severity.WARNING,
+        )
+    )

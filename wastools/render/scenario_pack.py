@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -14,9 +13,9 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from .. import template_cache
+from .. import template_cache, terrain
 from ..cache_entry import write_entry
-from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_grid_extent, hex_radius
+from ..geometry import PT_PER_CM, PT_PER_IN
 from ..resources import TEMPLATES
 from ..scenarios import Scenario
 from ..variants import VARIANTS, off_grid
@@ -109,78 +108,41 @@ def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
 # --- map -------------------------------------------------------------------------------------
 
 
+def frame(s: Scenario) -> terrain.Frame:
+    found = terrain.frame_of(s.data, s.variant, s.parameters)
+    assert found is not None, "a validated scenario has a map size"
+    return found
+
+
 def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
     """The scenario's map and a function from scenario coordinates to map points."""
-    width, height = s.data["map"]["width"], s.data["map"]["height"]
+    f = frame(s)
     overlap = s.data["map"].get("overlap_in", 0.5) * PT_PER_IN
     title = f"{s.title}: map"
-    if s.variant in ("standard", "large-map"):
-        sector = s.parameters.get("sector_in", 4.0) * PT_PER_IN
-        cols, rows = int(round(width)), int(round(height))
-        H = rows * sector
-        return square_map(title, cols, rows, sector, overlap=overlap), lambda x, y: (x * sector, H - y * sector)
-    if s.variant == "hex":
-        flat = s.parameters["hex_cm"] * PT_PER_CM
-        cols, rows = int(width), int(height)
-        W, H = hex_grid_extent(cols, rows, flat)
-        r = hex_radius(flat)
+    if s.variant in terrain.SQUARES:
+        return square_map(title, f.columns, f.rows, f.unit_pt, overlap=overlap), f.to_map
+    if f.is_hex:
         spec = MapSpec(
             title,
-            W,
-            H,
-            hex_grid(cols, rows, flat),
+            f.width,
+            f.height,
+            hex_grid(f.columns, f.rows, f.unit_pt),
             (),
             overlap,
-            f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm",
-            hex_range(cols, rows, flat),
-            hex_plan(cols, rows, flat),
+            f"{f.columns} x {f.rows} hexes of {s.parameters['hex_cm']:g} cm",
+            hex_range(f.columns, f.rows, f.unit_pt),
+            hex_plan(f.columns, f.rows, f.unit_pt),
         )
-
-        def to_map(x, y):
-            if float(x).is_integer() and float(y).is_integer():
-                return hex_center(int(x) - 1, rows - int(y), flat)
-            return r + (x - 1) * 1.5 * r, flat / 2 + (rows - y) * flat
-
-        return spec, to_map
-    unit, unit_pt = ("cm", PT_PER_CM) if s.variant == "tabletop-cm" else ("in", PT_PER_IN)
-    W, H = width * unit_pt, height * unit_pt
-    return plain_map(title, W, H, unit, unit_pt, overlap=overlap, bar=scale_bar(s)), lambda x, y: (
-        x * unit_pt,
-        H - y * unit_pt,
-    )
+        return spec, f.to_map
+    return plain_map(title, f.width, f.height, f.unit, f.unit_pt, overlap=overlap, bar=scale_bar(s)), f.to_map
 
 
-PLAIN_SEA = ("off-grid", "tabletop-inches", "tabletop-cm")
+PLAIN_SEA = terrain.PLAIN_SEA
 
 
 def play_area(s: Scenario, spec: MapSpec, to_map) -> tuple[float, float, float, float] | None:
-    """The part of the map the pack tiles (x, y, width, height in map points): the
-    scenario's ``map.play_area`` corners if it sets them; on a table without a grid only
-    the terrain (open sea needs no paper: the table is the sea), or nothing at all when
-    there is no terrain; otherwise (None) the whole map."""
-    corners = s.data["map"].get("play_area")
-    if not corners and s.variant in PLAIN_SEA:
-        points = [to_map(*p) for t in s.data.get("terrain", []) for p in t["points"]]
-        if not points:
-            return 0.0, 0.0, 0.0, 0.0
-        pad = PT_PER_IN
-        x0, x1 = min(p[0] for p in points) - pad, max(p[0] for p in points) + pad
-        y0, y1 = min(p[1] for p in points) - pad, max(p[1] for p in points) + pad
-        return _clip(spec, x0, y0, x1, y1)
-    if not corners:
-        return None
-    (x0, y0), (x1, y1) = to_map(*corners[0]), to_map(*corners[1])
-    if s.variant == "hex":  # corners name hexes: take them whole
-        pad_x, pad_y = hex_radius(s.parameters["hex_cm"] * PT_PER_CM), s.parameters["hex_cm"] * PT_PER_CM / 2
-        x0, x1 = min(x0, x1) - pad_x, max(x0, x1) + pad_x
-        y0, y1 = min(y0, y1) - pad_y, max(y0, y1) + pad_y
-    return _clip(spec, x0, y0, x1, y1)
-
-
-def _clip(spec: MapSpec, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
-    left, right = max(0.0, min(x0, x1)), min(spec.width, max(x0, x1))
-    bottom, top = max(0.0, min(y0, y1)), min(spec.height, max(y0, y1))
-    return left, bottom, right - left, top - bottom
+    """The part of the map the pack tiles (``terrain.play_area``)."""
+    return terrain.play_area(frame(s), s.data)
 
 
 def map_note(s: Scenario, area) -> str:
@@ -220,45 +182,17 @@ def position(s: Scenario, x: float, y: float) -> str:
     return f"{x:g} {unit} from the left edge, {y:g} {unit} from the top"
 
 
-def _inside(point: tuple[float, float], polygon: list[tuple[float, float]], tolerance: float = 1.0) -> bool:
-    """Point in polygon, points on (or within ``tolerance`` of) the outline included."""
-    x, y = point
-    inside = False
-    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
-        dx, dy = x2 - x1, y2 - y1
-        t = max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy or 1)))
-        if math.hypot(x - (x1 + t * dx), y - (y1 + t * dy)) <= tolerance:
-            return True
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * dx / dy:
-            inside = not inside
-    return inside
-
-
-def hexes_in(s: Scenario, polygon: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
-    """Centres of the hexes whose centre lies in (or on) a polygon given in map points; the
-    hex nearest the polygon's middle if none does."""
-    flat = s.parameters["hex_cm"] * PT_PER_CM
-    cols, rows = int(s.data["map"]["width"]), int(s.data["map"]["height"])
-    centres = [hex_center(c, r, flat) for c in range(cols) for r in range(rows)]
-    inside = tuple(p for p in centres if _inside(p, polygon))
-    if inside:
-        return inside
-    mx, my = sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon)
-    return (min(centres, key=lambda p: math.hypot(p[0] - mx, p[1] - my)),)
-
-
 def features(s: Scenario, to_map) -> tuple[Feature, ...]:
     colours = {
         side.side: COLOURS.get(s.data["sides"][i].get("colour", "blue" if i == 0 else "red"), "blue")
         for i, side in enumerate(s.sides)
     }
-    flat = s.parameters["hex_cm"] * PT_PER_CM if s.variant == "hex" else 0.0
+    f = frame(s)
 
     def area(kind: str, name: str, points, side=None) -> Feature:
-        polygon = [to_map(*p) for p in points]
-        if flat:
-            return Feature(kind, name, hexes_in(s, polygon), side, flat)
-        return Feature(kind, name, tuple(polygon), side)
+        if f.is_hex:
+            return Feature(kind, name, tuple(f.hex_centre(h) for h in terrain.hexes_in(f, points)), side, f.unit_pt)
+        return Feature(kind, name, tuple(to_map(*p) for p in points), side)
 
     out = [area(t["kind"], t["name"], t["points"]) for t in s.data.get("terrain", [])]
     out += [

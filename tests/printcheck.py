@@ -165,3 +165,73 @@ def check_bars(page) -> list[Measured]:
 
 def bar_errors(page, tolerance: float = 0.05) -> list[Measured]:
     return [b for b in check_bars(page) if b.measured is None or abs(b.measured - b.wanted) > tolerance]
+
+
+# --- words over words, words across trim lines ------------------------------------------------
+
+
+def _word_of(chars: list[dict], index: int) -> str:
+    """The run of characters around ``index`` in the page's stream, for a message."""
+    start = end = index
+    while start > 0 and chars[start - 1]["text"].strip() and _next_to(chars[start - 1], chars[start]):
+        start -= 1
+    while end + 1 < len(chars) and chars[end + 1]["text"].strip() and _next_to(chars[end], chars[end + 1]):
+        end += 1
+    return "".join(c["text"] for c in chars[start : end + 1])
+
+
+def _next_to(a: dict, b: dict) -> bool:
+    return abs(a["top"] - b["top"]) < 0.5 and abs(a["x1"] - b["x0"]) < 1.0 or abs(a["bottom"] - b["top"]) < 1.0
+
+
+def overprinted(page, least: float = 0.4) -> list[tuple[str, str]]:
+    """Every two words printed over each other: pairs of characters whose boxes (as a PDF
+    reader measures them) overlap by more than ``least`` both ways, other than neighbours
+    in the page's text stream (the letters of one word). Clipped text counts: it is still
+    in the file, and a reader finds it."""
+    chars = [c for c in page.chars if c["text"].strip()]
+    cells: dict[tuple[int, int], list[int]] = {}
+    for i, c in enumerate(chars):
+        for gx in range(int(c["x0"] // 20), int(c["x1"] // 20) + 1):
+            for gy in range(int(c["top"] // 20), int(c["bottom"] // 20) + 1):
+                cells.setdefault((gx, gy), []).append(i)
+    found: set[tuple[str, str]] = set()
+    for members in cells.values():
+        for k, i in enumerate(members):
+            for j in members[k + 1 :]:
+                if j - i == 1:
+                    continue
+                a, b = chars[i], chars[j]
+                w = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
+                h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+                if w > least and h > least:
+                    found.add((_word_of(chars, i), _word_of(chars, j)))
+    return sorted(found)
+
+
+def trim_rects(page) -> list[dict]:
+    """The solid outlines a player cuts along: a map tile's own area, stroked 0.6 pt black."""
+    return [
+        r
+        for r in page.rects
+        if r.get("stroke") and abs((r.get("linewidth") or 0) - 0.6) < 0.01 and r["width"] > 100 and r["height"] > 100
+    ]
+
+
+def across_trim(page) -> list[str]:
+    """Words (characters) that a trim line cuts: any character whose box straddles an edge
+    of a tile's outlined area."""
+    out = set()
+    chars = [c for c in page.chars if c["text"].strip()]
+    for rect in trim_rects(page):
+        x0, x1, top, bottom = rect["x0"], rect["x1"], rect["top"], rect["bottom"]
+        for i, c in enumerate(chars):
+            across_x = (
+                any(c["x0"] + 0.2 < x < c["x1"] - 0.2 for x in (x0, x1)) and c["bottom"] > top and c["top"] < bottom
+            )
+            across_y = (
+                any(c["top"] + 0.2 < y < c["bottom"] - 0.2 for y in (top, bottom)) and c["x1"] > x0 and c["x0"] < x1
+            )
+            if across_x or across_y:
+                out.add(_word_of(chars, i))
+    return sorted(out)

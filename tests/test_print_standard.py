@@ -6,14 +6,18 @@ what its label says. A built set of every output is checked the same way (slow).
 from __future__ import annotations
 
 import io
+import re
 from itertools import pairwise
 
 import pdfplumber
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests import printcheck
 from wastools.geometry import PT_PER_IN
-from wastools.render import calibration, counters, maps, rulers, sheets
+from wastools.render import calibration, counters, labels, maps, rulers, sheets
+from wastools.render.pages import Page
 from wastools.variants import VARIANTS
 
 
@@ -260,16 +264,30 @@ def test_a_packs_map_pages_carry_the_pdfs_own_page_numbers(packs):
         assert f"page {i + 1}" in texts[plan]  # and the plan shows them by it
 
 
-def test_plan_labels_move_off_what_they_would_cover_and_stay_in_bounds():
-    taken = [(40.0, 90.0, 160.0, 110.0)]  # a page label where the feature's label would go
+@given(
+    ax=st.floats(20, 280),
+    ay=st.floats(20, 180),
+    width=st.floats(10, 120),
+    others=st.lists(st.tuples(st.floats(0, 300), st.floats(0, 200), st.floats(4, 60), st.floats(4, 20)), max_size=8),
+)
+def test_a_label_goes_beside_its_symbol_clear_of_everything_and_in_bounds(ax, ay, width, others):
+    """Whatever is taken round a symbol, its label is placed clear of all of it, inside the
+    bounds, and next to the symbol unless it carries a leader line back to it."""
+    taken = [(x, y, x + w, y + h) for x, y, w, h in others]
     bounds = (0.0, 0.0, 300.0, 200.0)
-    x, y, moved = maps.place_label((100.0, 100.0), (60.0, 6.5), False, taken, bounds)
-    box = (x - 31, y - 1.5, x + 31, y + 6.5)
-    assert moved and not (box[0] < 160 and 40 < box[2] and box[1] < 110 and 90 < box[3])
-    assert bounds[0] <= box[0] and box[2] <= bounds[2] and bounds[1] <= box[1] and box[3] <= bounds[3]
-    assert maps.place_label((100.0, 100.0), (60.0, 6.5), False, [], bounds) == (100.0, 96.75, False)
-    x, _y, _moved = maps.place_label((2.0, 100.0), (60.0, 6.5), True, [], bounds)  # near the left edge
-    assert x - 31 >= bounds[0]
+    placed = labels.beside((ax, ay), 6.0, width, 7.0, taken, bounds)
+    if placed is None:
+        return
+    assert labels.within(placed.box, bounds) and not any(labels.overlaps(placed.box, t) for t in taken)
+    gap = max(placed.box[0] - ax, ax - placed.box[2], placed.box[1] - ay, ay - placed.box[3], 0.0)
+    assert gap <= 6.0 + 5.0 or placed.leader is not None
+    if placed.leader is not None:
+        assert placed.leader[0] == (ax, ay) and labels.within(labels.square(placed.leader[1], 0), placed.box)
+
+
+def test_a_label_sits_beside_a_free_symbol_without_a_leader():
+    placed = labels.beside((100.0, 100.0), 6.0, 40.0, 7.0, [], (0.0, 0.0, 300.0, 200.0))
+    assert placed is not None and placed.leader is None and placed.box[0] >= 106 and placed.box[0] - 106 < 6
 
 
 def test_a_board_plan_says_how_to_assemble_its_pages():
@@ -277,7 +295,18 @@ def test_a_board_plan_says_how_to_assemble_its_pages():
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         plan = " ".join(doc.pages[0].extract_text().split())
     assert "To assemble the map:" in plan
-    assert all(f"{n}. " in plan for n in (1, 2, 3, 4)) and "trim that left or bottom edge on the solid line" in plan
+    assert all(f"{n}. " in plan for n in (1, 2, 3, 4)) and "trim the left or bottom edge, or both" in plan
+    # one first page and one order, the same on the plan and the tiles: the bottom left page
+    # is laid first (every other page is glued over its neighbours' strips), then page order
+    assert "Page 2, at the bottom left, comes first" in plan
+    tile_list = maps.page_tiles(maps.square_map("board", 24, 12, 4 * PT_PER_IN), Page.of("letter", True))
+    assert (tile_list[0].col, tile_list[0].row) == (0, 0)
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        heads = [" ".join((p.extract_text() or "").split()) for p in doc.pages[1:]]
+    assert "Lay this page down first" in heads[0] and not any("down first" in h for h in heads[1:])
+    for index in range(len(tile_list)):  # each page joins only pages before it
+        glued = re.findall(r"strip of page (\d+)", heads[index])
+        assert all(int(n) < index + 2 for n in glued) and bool(glued) == (index > 0)
     one_page, _ = maps.map_pdf(maps.square_map("small", 2, 1, 4 * PT_PER_IN), "letter")
     with pdfplumber.open(io.BytesIO(one_page)) as doc:
         assert "To assemble" not in doc.pages[0].extract_text()  # one tile: nothing to assemble

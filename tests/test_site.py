@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 from pathlib import Path
 
@@ -124,10 +125,17 @@ def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):
     svg = next(tree.iter("{http://www.w3.org/2000/svg}svg"))
     polygons = list(svg.iter("{http://www.w3.org/2000/svg}polygon"))
     width, height = (scenario.data["map"][k] for k in ("width", "height"))
-    islands = [p for p in polygons if "island" in p.get("class")]
+    edges = [p for p in svg.iter("{http://www.w3.org/2000/svg}path") if "edge" in p.get("class").split()]
+    islands = [p for p in edges if "island" in p.get("class").split()]
     grid = [p for p in polygons if p.get("class") == "grid"]
     assert len(islands) == sum(1 for t in scenario.data["terrain"] if t["kind"] == "island")
     assert len(grid) == width * height  # one hexagon per hex of the board
+    # hex land and zones are outlined along hex sides (each as long as a hex's radius), not
+    # by lines from one hex centre to the next
+    side = scenario.parameters["hex_cm"] * 72 / 2.54 / math.sqrt(3)
+    for path in edges:
+        for x1, y1, x2, y2 in re.findall(r"M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)", path.get("d")):
+            assert math.dist((float(x1), float(y1)), (float(x2), float(y2))) == pytest.approx(side, abs=0.2)
     links = {a.get("href") for a in tree.iter(tag("a"))}
     assert "../units/atago.html" in links and "../../scenarios/savo-island-1942.pdf" in links
     # Denmark Strait's ships are not on this small site: named, not linked

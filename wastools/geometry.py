@@ -112,8 +112,9 @@ class Tile:
 
 def tiles(map_w: float, map_h: float, area_w: float, area_h: float, overlap: float) -> list[Tile]:
     """Cover the map with equal page areas (at most area_w x area_h) that overlap their right
-    and upper neighbours by ``overlap``. Tiles are listed row by row from the top-left, the
-    order in which they are assembled."""
+    and upper neighbours by ``overlap``. Tiles are listed row by row from the bottom left, the
+    order in which they are assembled: each page's left and bottom edges go over the glue
+    strips of the pages before it."""
     if area_w - overlap <= 0 or area_h - overlap <= 0:
         raise ValueError("overlap must be smaller than the printable area")
     cols = max(1, math.ceil((map_w - overlap) / (area_w - overlap) - 1e-9))
@@ -121,7 +122,7 @@ def tiles(map_w: float, map_h: float, area_w: float, area_h: float, overlap: flo
     step_x = (map_w - overlap) / cols if cols > 1 else map_w
     step_y = (map_h - overlap) / rows if rows > 1 else map_h
     out = []
-    for row in reversed(range(rows)):
+    for row in range(rows):
         for col in range(cols):
             x0, y0 = col * step_x, row * step_y
             core_x1 = x0 + step_x if col < cols - 1 else map_w

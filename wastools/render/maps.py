@@ -17,14 +17,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
+from ..terrain import inside
+from . import labels
+from .labels import Box
 from .pages import HEADER_SIZE, MARGIN, Page, document, draw_label, header_lines
 from .sheets import BOLD, FONT, SAFE, PrinterProfile, text_width
 
 SEA = (0.86, 0.92, 0.97)
 GRID = (0.45, 0.5, 0.58)
-Draw = Callable[[object, Tile], None]
+Draw = Callable[[object, Tile], "list[Box] | None"]  # draws the grid's lines; returns what words must avoid
 Plan = Callable[[object, float], None]  # draws the grid at the plan's scale
 Range = Callable[[float, float, float, float], str]  # map rectangle -> "A1 to F3"
+Word = tuple[str, float, float, float]  # text, centre x, baseline, size
+Names = Callable[[Tile, "list[Box]", Box], "list[Word]"]  # a tile's grid names, clear of what is given, in a region
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,10 @@ def _no_plan(c, scale: float) -> None:
     return None
 
 
+def _no_names(tile: Tile, avoid: list[Box], region: Box) -> list[Word]:
+    return []
+
+
 @dataclass(frozen=True)
 class MapSpec:
     title: str
@@ -56,6 +65,7 @@ class MapSpec:
     range_of: Range = _no_range
     draw_plan: Plan = _no_plan
     extra: dict = field(default_factory=dict)
+    grid_names: Names = _no_names
 
 
 def column_name(i: int) -> str:
@@ -69,7 +79,7 @@ def sector_name(col: int, row_from_top: int) -> str:
 
 
 def square_grid(columns: int, rows: int, sector: float) -> Draw:
-    """Thin sector lines every ``sector`` points, each sector named column letter + row number."""
+    """Thin sector lines every ``sector`` points (``square_names`` names the sectors)."""
 
     def draw(c, tile: Tile) -> None:
         c.setStrokeColorRGB(*GRID)
@@ -78,16 +88,34 @@ def square_grid(columns: int, rows: int, sector: float) -> Draw:
             c.line(i * sector, 0, i * sector, rows * sector)
         for j in range(rows + 1):
             c.line(0, j * sector, columns * sector, j * sector)
-        c.setFillColorRGB(*GRID)
-        c.setFont(FONT, 8)
-        for i in range(columns):
-            for j in range(rows):
-                # each sector named in the top left corner of the part this page shows
-                left, top = max(i * sector, tile.x0), min((j + 1) * sector, tile.core_y1)
-                if min((i + 1) * sector, tile.core_x1) - left >= 30 and top - max(j * sector, tile.y0) >= 20:
-                    c.drawString(left + 5, top - 12, sector_name(i, rows - 1 - j))
 
     return draw
+
+
+def square_names(columns: int, rows: int, sector: float) -> Names:
+    """Each sector named (column letter, row number) in a corner of the part a page shows:
+    the top left one, else the first other corner clear of symbols and seam marks."""
+    size = 8.0
+
+    def names(tile: Tile, avoid: list[Box], region: Box) -> list[Word]:
+        out: list[Word] = []
+        for i in range(columns):
+            for j in range(rows):
+                left, right = max(i * sector, tile.x0), min((i + 1) * sector, tile.core_x1)
+                bottom, top = max(j * sector, tile.y0), min((j + 1) * sector, tile.core_y1)
+                if right - left < 30 or top - bottom < 20:
+                    continue
+                name = sector_name(i, rows - 1 - j)
+                w = text_width(name, size)
+                corners = [(left + 5 + w / 2, top - 12), (right - 5 - w / 2, top - 12)]
+                corners += [(left + 5 + w / 2, bottom + 5), (right - 5 - w / 2, bottom + 5)]
+                for cx, base in corners:
+                    if not any(labels.overlaps(labels.text_box(cx, base, w, size), box) for box in avoid):
+                        out.append((name, cx, base, size))
+                        break
+        return out
+
+    return names
 
 
 def square_range(columns: int, rows: int, sector: float) -> Range:
@@ -119,29 +147,65 @@ def square_plan(columns: int, rows: int, sector: float) -> Plan:
 
 
 def hex_grid(columns: int, rows: int, flat: float) -> Draw:
-    """Thin flat-topped hexes ``flat`` points flat to flat, labelled CCRR."""
+    """Thin flat-topped hexes ``flat`` points flat to flat (``hex_names`` names them CCRR)."""
     r = hex_radius(flat)
-    top = hex_grid_extent(columns, rows, flat)[1]
 
     def draw(c, tile: Tile) -> None:
         c.setStrokeColorRGB(*GRID)
         c.setLineWidth(0.5)
-        c.setFillColorRGB(*GRID)
-        c.setFont(FONT, 7)
         for col in range(columns):
             for row in range(rows):
                 cx, cy = hex_center(col, row, flat)
-                if not (
-                    tile.x0 - r <= cx <= tile.x0 + tile.width + r and tile.y0 - r <= cy <= tile.y0 + tile.height + r
-                ):
-                    continue
-                _hex_path(c, cx, cy, flat)
-                label_y = cy + flat / 2 - 10
-                if cy + flat / 2 >= top - 0.01:  # a hex on the map's top edge: its name below the page's margin
-                    label_y = min(label_y, tile.core_y1 - 8)
-                c.drawCentredString(cx, label_y, hex_name(col, rows - 1 - row))
+                if tile.x0 - r <= cx <= tile.x0 + tile.width + r and tile.y0 - r <= cy <= tile.y0 + tile.height + r:
+                    _hex_path(c, cx, cy, flat)
 
     return draw
+
+
+def hex_names(columns: int, rows: int, flat: float) -> Names:
+    """Each hex named CCRR near its top. A name that a page's edge would cut, or that would
+    touch a symbol or seam mark or fall outside the printed ``region``, moves down the hex
+    (and to either side) to the first place clear of them: a seam never cuts a name, and the
+    page on whose side it falls prints it."""
+    r = hex_radius(flat)
+    size = 7.0
+
+    def names(tile: Tile, avoid: list[Box], region: Box) -> list[Word]:
+        core = (tile.x0, tile.y0, tile.core_x1, tile.core_y1)
+        out: list[Word] = []
+        for col in range(columns):
+            for row in range(rows):
+                cx, cy = hex_center(col, row, flat)
+                if not (tile.x0 - r <= cx <= tile.core_x1 + r and tile.y0 - flat <= cy <= tile.core_y1 + flat):
+                    continue
+                name = hex_name(col, rows - 1 - row)
+                w = text_width(name, size)
+                spot = _hex_name_spot(cx, cy, flat, w, size, core, avoid, region)
+                if spot is not None and labels.within(labels.text_box(*spot, w, size, 0), core):
+                    out.append((name, spot[0], spot[1], size))
+        return out
+
+    return names
+
+
+def _hex_name_spot(
+    cx: float, cy: float, flat: float, w: float, size: float, core: Box, avoid: list[Box], region: Box
+) -> tuple[float, float] | None:
+    """The first place in a hex for its name that crosses no edge of the page's own area,
+    lies in the printed ``region`` and touches nothing in ``avoid``."""
+    r = hex_radius(flat)
+    top, bottom = cy + flat / 2 - 10, cy - flat / 2 + 4
+    for k in range(int((top - bottom) / 8) + 1):
+        base = top - 8 * k
+        half = (r - abs(base - cy) / math.sqrt(3)) - w / 2 - 3  # room to either side at this height
+        for dx in (0.0, -half / 2, half / 2, -half, half) if half > 0 else (0.0,):
+            box = labels.text_box(cx + dx, base, w, size)
+            crosses = any(box[0] < x < box[2] for x in (core[0], core[2])) or any(
+                box[1] < y < box[3] for y in (core[1], core[3])
+            )
+            if not crosses and labels.within(box, region) and not any(labels.overlaps(box, o) for o in avoid):
+                return cx + dx, base
+    return None
 
 
 def hex_name(col: int, row_from_top: int) -> str:
@@ -196,10 +260,11 @@ def plain_sea(label: str, length_pt: float) -> Draw:
     """No grid: a scale bar ``length_pt`` long, labelled with what it measures, near the
     lower left corner of each page's own area."""
 
-    def draw(c, tile: Tile) -> None:
+    def draw(c, tile: Tile) -> list[Box]:
         from .sheets import Bar, draw_bar
 
         draw_bar(c, Bar(label, tile.x0 + 14, tile.y0 + 14, length_pt, False))
+        return [(tile.x0 + 10, tile.y0 + 8, tile.x0 + 14 + length_pt + 6 + text_width(label), tile.y0 + 22)]
 
     return draw
 
@@ -334,6 +399,7 @@ def _draw_area(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
 def _draw_point(c, f: Feature, u: float) -> None:
     x, y = f.points[0]
     c.setLineWidth(u)
+    c.setStrokeColorRGB(0, 0, 0)
     c.setFillColorRGB(1, 1, 1)
     if f.kind == "air-base":
         c.rect(x - 9 * u, y - 9 * u, 18 * u, 18 * u, stroke=1, fill=1)
@@ -347,31 +413,17 @@ def _draw_point(c, f: Feature, u: float) -> None:
         c.circle(x, y, 4 * u, stroke=1, fill=0)
 
 
-def _draw_features(
-    c,
-    features: tuple[Feature, ...],
-    colour: bool = True,
-    labels: bool = True,
-    u: float = 1.0,
-    tint: bool = False,
-    shapes: bool = True,
-) -> None:
-    """Terrain, zones and positions; ``u`` scales symbol sizes and line widths (the plan
-    draws them larger than its own scale), ``tint`` fills deployment zones lightly;
-    ``shapes=False`` draws the labels alone (over a grid drawn after the shapes)."""
-    for f in features:
+SYMBOL_RADIUS = {"objective": 10.0, "air-base": 9.0, "battery": 12.0}  # half a symbol's width at u = 1
+LABEL_SIZE = 7.0  # feature names on the tiles and the poster
+
+
+def _draw_features(c, features: tuple[Feature, ...], colour: bool = True, u: float = 1.0, tint: bool = False) -> None:
+    """Terrain and zones, then the point symbols over them; ``u`` scales symbol sizes and line
+    widths (the plan draws them larger than its own scale), ``tint`` fills deployment zones
+    lightly. Words are placed and drawn apart (``_draw_words``)."""
+    for f in sorted(features, key=lambda f: len(f.points) == 1):
         c.saveState()
-        if shapes:
-            _draw_shape(c, f, colour, u, tint)
-        if labels and f.kind == "play-area":  # in its top left corner, clear of what it holds
-            c.setFillColorRGB(0.2, 0.2, 0.2)
-            c.setFont(BOLD, 9 * u)
-            c.drawString(min(p[0] for p in f.points) + 60 * u, max(p[1] for p in f.points) + 6 * u, f.label)
-        elif labels:
-            c.setFillColorRGB(0, 0, 0)
-            c.setFont(BOLD, 7 * u)
-            x, y = _label_point(f)
-            c.drawCentredString(x, y - (20 * u if len(f.points) == 1 else 0), f.label)
+        _draw_shape(c, f, colour, u, tint)
         c.restoreState()
 
 
@@ -389,18 +441,198 @@ def _draw_shape(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
         _draw_point(c, f, u)
 
 
-def _draw_terrain_then_grid(c, spec: MapSpec, tile: Tile, colour: bool) -> None:
-    """Islands and zones first, then the grid with its hex names, then the labels: a filled
-    island never hides the names of the hexes it covers."""
-    _draw_features(c, spec.features, colour, labels=False)
-    spec.draw_grid(c, tile)
-    _draw_features(c, spec.features, colour, shapes=False)
+def symbol_boxes(features: tuple[Feature, ...], scale: float = 1.0, u: float = 1.0) -> list[Box]:
+    """Where the point symbols are (``scale``: map points to page points), for words to avoid."""
+    return [
+        labels.square((f.points[0][0] * scale, f.points[0][1] * scale), SYMBOL_RADIUS.get(f.kind, 10.0) * u + 1)
+        for f in features
+        if len(f.points) == 1
+    ]
 
 
-def _label_point(f: Feature) -> tuple[float, float]:
-    xs = [p[0] for p in f.points]
-    ys = [p[1] for p in f.points]
-    return sum(xs) / len(xs), sum(ys) / len(ys)
+def _holder(f: Feature) -> Callable[[tuple[float, float]], bool]:
+    """Whether a map point lies in an area feature: its polygon, or one of its hexes."""
+    if not f.hexes:
+        return lambda p: inside(p, f.points, 0.0)
+    flat = f.hexes
+    r = hex_radius(flat)
+    cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    for cx, cy in f.points:
+        cells.setdefault((int(cx // flat), int(cy // flat)), []).append((cx, cy))
+
+    def in_hex(p: tuple[float, float], centre: tuple[float, float]) -> bool:
+        dx, dy = abs(p[0] - centre[0]), abs(p[1] - centre[1])
+        return dy <= flat / 2 + 0.01 and math.sqrt(3) * dx + dy <= math.sqrt(3) * r + 0.01
+
+    def holds(p: tuple[float, float]) -> bool:
+        kx, ky = int(p[0] // flat), int(p[1] // flat)
+        near = (q for dx in (-1, 0, 1) for dy in (-1, 0, 1) for q in cells.get((kx + dx, ky + dy), ()))
+        return any(in_hex(p, q) for q in near)
+
+    return holds
+
+
+@dataclass(frozen=True)
+class Placing:
+    """How words are placed on one page: ``scale`` turns map points into the page's points
+    (1 on a tile), ``bounds`` is where they may go, ``size`` their type size."""
+
+    scale: float
+    bounds: Box
+    size: float = LABEL_SIZE
+    radius: float = 1.0  # symbol radius factor (u x scale)
+
+
+def bold_width(text: str, size: float) -> float:
+    return text_width(text, size, BOLD)
+
+
+def place_words(
+    features: tuple[Feature, ...], how: Placing, taken: list[Box], measure: Callable[[str, float], float] = bold_width
+) -> list[tuple[str, labels.Placed]]:
+    """Every feature's name, in page points: a point's beside its symbol (a leader line when
+    it must sit further off), an area's inside the area where it shows, preferring places
+    outside other areas (a zone's name is not read as a shoal's). A point whose symbol lies
+    outside ``bounds`` is named on another page; an area too small here is not named here.
+    ``taken`` grows with each word placed."""
+    out: list[tuple[str, labels.Placed]] = []
+    for f in features:
+        if len(f.points) != 1 or f.kind == "play-area":
+            continue
+        anchor = (f.points[0][0] * how.scale, f.points[0][1] * how.scale)
+        if not labels.within(labels.square(anchor, 0), how.bounds):
+            continue
+        width = measure(f.label, how.size)
+        radius = SYMBOL_RADIUS.get(f.kind, 10.0) * how.radius
+        placed = labels.beside(anchor, radius, width, how.size, taken, how.bounds)
+        if placed is not None:
+            taken.append(placed.box)
+            out.append((f.label, placed))
+    areas = [f for f in features if len(f.points) > 1 and f.kind != "play-area"]
+    holders = [_holder(f) for f in areas]
+    for f, holds in zip(areas, holders, strict=True):
+        placed = _area_word(f, holds, [h for h in holders if h is not holds], how, taken, measure(f.label, how.size))
+        if placed is not None:
+            taken.append(placed.box)
+            out.append((f.label, placed))
+    return out
+
+
+def _area_word(f: Feature, holds, others, how: Placing, taken: list[Box], width: float) -> labels.Placed | None:
+    """An area's name inside it where it shows; where it is too small for its name, beside
+    it with a leader line from its middle (when its middle lies in ``how.bounds``)."""
+    s = how.scale
+    fx0, fy0, fx1, fy1 = _bounds([(x * s, y * s) for x, y in _outline_points(f)])
+    b = how.bounds
+    region = (max(fx0, b[0]), max(fy0, b[1]), min(fx1, b[2]), min(fy1, b[3]))
+    if region[0] >= region[2] or region[1] >= region[3]:
+        return None
+    return _inside_word(holds, others, how, taken, region, width) or _beside_area(holds, how, taken, region, width)
+
+
+def _beside_area(holds, how: Placing, taken: list[Box], region: Box, width: float) -> labels.Placed | None:
+    s = how.scale
+    step = max(3.0, math.sqrt((region[2] - region[0]) * (region[3] - region[1]) / 400))
+    middle = next((p for p in labels.spread(region, step) if holds((p[0] / s, p[1] / s))), None)
+    if middle is None or not labels.within(labels.square(middle, 0), how.bounds):
+        return None
+    return labels.beside(middle, 0.0, width, how.size, taken, how.bounds, around=region)
+
+
+def _inside_word(holds, others, how: Placing, taken: list[Box], region: Box, width: float) -> labels.Placed | None:
+    s = how.scale
+    grid = labels.spread(region, max(6.0, how.size * 2))
+
+    def inside_page(p: tuple[float, float]) -> bool:
+        return holds((p[0] / s, p[1] / s))
+
+    clear = (p for p in grid if inside_page(p) and not any(h((p[0] / s, p[1] / s)) for h in others))
+    tries = [(clear, "all")] + [((p for p in grid if inside_page(p)), reach) for reach in ("all", "ends", "middle")]
+    for candidates, reach in tries:
+        placed = labels.inside_area(candidates, inside_page, width, how.size, taken, how.bounds, reach)
+        if placed is not None:
+            return placed
+    return None
+
+
+def _outline_points(f: Feature) -> list[tuple[float, float]]:
+    if not f.hexes:
+        return list(f.points)
+    r = hex_radius(f.hexes)
+    return [(x + dx, y + dy) for x, y in f.points for dx, dy in ((-r, -f.hexes / 2), (r, f.hexes / 2))]
+
+
+def _bounds(points: list[tuple[float, float]]) -> Box:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _draw_words(c, words: list[tuple[str, labels.Placed]], size: float, ground: bool = False) -> None:
+    """Feature names in bold, each with its leader line; ``ground`` lays a white ground
+    under each (the plan's names sit on a tinted, gridded map)."""
+    c.saveState()
+    for text, placed in words:
+        if placed.leader is not None:
+            c.setStrokeColorRGB(0.3, 0.3, 0.3)
+            c.setLineWidth(0.4)
+            c.line(*placed.leader[0], *placed.leader[1])
+        if ground:
+            c.setFillColorRGB(1, 1, 1)
+            c.setFillAlpha(0.85)
+            x0, y0, x1, y1 = labels.shrink(placed.box, 0.5)
+            c.rect(x0, y0, x1 - x0, y1 - y0, stroke=0, fill=1)
+            c.setFillAlpha(1)
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(BOLD, size)
+        c.drawCentredString(placed.x, placed.baseline, text)
+    c.restoreState()
+
+
+def _draw_names(c, words: list[Word]) -> None:
+    c.saveState()
+    c.setFillColorRGB(*GRID)
+    for text, cx, base, size in words:
+        c.setFont(FONT, size)
+        c.drawCentredString(cx, base, text)
+    c.restoreState()
+
+
+def _draw_map(c, spec: MapSpec, tile: Tile, colour: bool, marks: list[tuple[float, float]], region: Box) -> None:
+    """A page's part of the map: terrain and zones, the grid's lines, the symbols, the seam
+    marks, then the grid's names and the features' names, each placed clear of the others,
+    of the symbols and marks, and inside the page's own area (no word across a trim line);
+    ``region`` is all the pages print together."""
+    core = (tile.x0, tile.y0, tile.core_x1, tile.core_y1)
+    areas = tuple(f for f in spec.features if len(f.points) > 1)
+    _draw_features(c, areas, colour)
+    avoid = list(spec.draw_grid(c, tile) or [])
+    _draw_features(c, tuple(f for f in spec.features if len(f.points) == 1), colour)
+    _draw_seam_marks(c, marks)
+    avoid += symbol_boxes(spec.features) + [labels.square(m, 10.5) for m in marks]
+    names = spec.grid_names(tile, avoid, region)
+    taken = avoid + [labels.text_box(cx, base, text_width(t, size), size, 0.5) for t, cx, base, size in names]
+    words = place_words(spec.features, Placing(1.0, labels.shrink(core, 2)), taken)
+    _draw_names(c, names)
+    _draw_words(c, words, LABEL_SIZE)
+    area = next((f for f in spec.features if f.kind == "play-area"), None)
+    if area is not None:
+        _play_area_word(c, area, core, taken)
+
+
+def _play_area_word(c, f: Feature, core: Box, taken: list[Box]) -> None:
+    """The poster's "play area" inside its outline's top left corner, where that is free."""
+    x0, _y0, _x1, y1 = _bounds(list(f.points))
+    size = 9.0
+    width = text_width(f.label, size, BOLD)
+    for k in range(12):
+        box = labels.text_box(x0 + 12 + width / 2 + 24 * k, y1 - 16, width, size)
+        if labels.free(box, taken, labels.shrink(core, 2)):
+            c.saveState()
+            c.setFillColorRGB(0.2, 0.2, 0.2)
+            c.setFont(BOLD, size)
+            c.drawCentredString(x0 + 12 + width / 2 + 24 * k, y1 - 16, f.label)
+            c.restoreState()
+            return
 
 
 # --- tiles: glue strips, trim lines, seam marks ---------------------------------------------
@@ -466,14 +698,16 @@ def map_pdf(
     numbering: Numbering = Numbering(),
     area: tuple[float, float, float, float] | None = None,
     note: str = "",
+    needed: Callable[[Tile], bool] | None = None,
 ) -> tuple[bytes, int]:
     """A plan of the whole map, then the tiles of ``area`` (x, y, width, height in map
-    points; the whole map unless given; no tiles if its width is 0). ``note`` is printed
-    under the plan."""
+    points; the whole map unless given; no tiles if its width is 0), only those ``needed``
+    says a player needs when it is given. ``note`` is printed under the plan."""
     region = area or (0.0, 0.0, spec.width, spec.height)
     page = Page.of(paper, landscape=region[2] > region[3])
     plan = Page.of(paper, landscape=spec.width > spec.height)
     all_tiles = area_tiles(spec, page, area) if region[2] > 0 else []
+    all_tiles = [t for t in all_tiles if needed is None or needed(t)]
     total = numbering.total or numbering.first + len(all_tiles)
     pages = [(plan, _assembly(spec, all_tiles, plan, numbering, colour, note))]
     for tile in all_tiles:
@@ -505,32 +739,18 @@ def _tile_page(
     index = all_tiles.index(tile)
     right, above = _neighbour(all_tiles, tile, 1, 0), _neighbour(all_tiles, tile, 0, 1)
     left, below = _neighbour(all_tiles, tile, -1, 0), _neighbour(all_tiles, tile, 0, -1)
+    region = (
+        min(t.x0 for t in all_tiles),
+        min(t.y0 for t in all_tiles),
+        max(t.core_x1 for t in all_tiles),
+        max(t.core_y1 for t in all_tiles),
+    )
 
     def draw(c) -> None:
         x, y, _w, _h = page.area
-        steps = []
-        if left is not None or below is not None:
-            edges = [name for name, n in (("left", left), ("bottom", below)) if n is not None]
-            steps.append(
-                f"trim the {' and '.join(edges)} "
-                f"edge{'s on the solid lines' if len(edges) > 1 else ' on the solid line'}"
-            )
-        steps += [
-            f"glue it over the {where} strip of page {numbering.tile(n)}"
-            for where, n in (("right", left), ("top", below))
-            if n is not None
-        ]
-        how = ("; ".join(steps) + ".") if steps else "the first page: the others are glued onto its strips."
-        draw_label(
-            c,
-            page,
-            (
-                f"{spec.title} - page {numbering.tile(index)} of {total}: "
-                f"{spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)}. "
-            )
-            + how[0].upper()
-            + how[1:],
-        )
+        how = _how_to_join(index, left, below, right, above, numbering)
+        where = spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)
+        draw_label(c, page, f"{spec.title} - page {numbering.tile(index)} of {total}: {where}. {how}")
         c.saveState()
         c.translate(x - tile.x0, y - tile.y0)  # map point (x0, y0) at the area's corner
         for where, (sx, sy, sw, sh) in glue_strips(tile).items():
@@ -544,8 +764,7 @@ def _tile_page(
         if colour:
             c.setFillColorRGB(*SEA)
             c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=0, fill=1)
-        _draw_terrain_then_grid(c, spec, tile, colour)
-        _draw_seam_marks(c, seam_marks(tile, all_tiles))
+        _draw_map(c, spec, tile, colour, seam_marks(tile, all_tiles), region)
         c.restoreState()
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(0.6)
@@ -553,6 +772,27 @@ def _tile_page(
         c.restoreState()
 
     return draw
+
+
+def _how_to_join(index: int, left, below, right, above, numbering: Numbering) -> str:
+    """What a tile's header says to do with it: trim which edges and glue them over which
+    page's strips; the first page is laid down first, as the plan says."""
+    edges = [name for name, n in (("left", left), ("bottom", below)) if n is not None]
+    if edges:
+        steps = [
+            f"Trim the {' and '.join(edges)} edge{'s on the solid lines' if len(edges) > 1 else ' on the solid line'}"
+        ]
+        steps += [
+            f"glue it over the {where} strip of page {numbering.tile(n)}"
+            for where, n in (("right", left), ("top", below))
+            if n is not None
+        ]
+        return "; ".join(steps) + "."
+    if right is None and above is None:
+        return "Lay it where the plan shows." if index else ""
+    if index == 0:
+        return "Lay this page down first: the next pages are glued onto its strips."
+    return "It is not trimmed: lay it where the plan shows; the next pages are glued onto its strips."
 
 
 def _glue_strip(c, x: float, y: float, w: float, h: float, colour: bool, page_number: int) -> None:
@@ -608,94 +848,117 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
             c.restoreState()
         legend = 14 if spec.features else 0
         scale = min(w / spec.width, (h - 14 - legend) / spec.height)
+        plan_bottom = y + legend + (h - 14 - legend - spec.height * scale)
         c.saveState()
-        c.translate(x, y + legend + (h - 14 - legend - spec.height * scale))
-        c.scale(scale, scale)
-        if colour:
-            c.setFillColorRGB(*SEA)
-            c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
-        spec.draw_plan(c, scale)
-        _draw_features(c, spec.features, colour, labels=False, u=0.6 / scale, tint=True)
-        c.setLineWidth(0.8 / scale)
-        c.setStrokeColorRGB(0, 0, 0)
-        c.rect(0, 0, spec.width, spec.height, stroke=1, fill=0)
-        taken: list[Box] = []  # what feature labels must not cover, in plan points
-        for index, tile in enumerate(all_tiles):
-            c.setLineWidth(0.8 / scale)
-            c.setStrokeColorRGB(0.75, 0.1, 0.1)
-            c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=1, fill=0)
-            cx, top = (tile.x0 + tile.core_x1) / 2, tile.core_y1
-            head = text_width(f"page {numbering.tile(index)}", 7, BOLD)
-            span = spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)
-            spans = text_width(span, 6) + 4 <= (tile.core_x1 - tile.x0) * scale  # else the page's own header says it
-            if spans:
-                head = max(head, text_width(span, 6))
-            c.setFillColorRGB(1, 1, 1)
-            c.setFillAlpha(0.85)
-            ground = (head + 4) / scale, (18 if spans else 10) / scale
-            c.rect(cx - ground[0] / 2, top - 1.5 / scale - ground[1], ground[0], ground[1], stroke=0, fill=1)
-            c.setFillAlpha(1)
-            c.setFillColorRGB(0.75, 0.1, 0.1)
-            c.setFont(BOLD, 7 / scale)
-            c.drawCentredString(cx, top - 9 / scale, f"page {numbering.tile(index)}")
-            if spans:
-                c.setFont(FONT, 6 / scale)
-                c.drawCentredString(cx, top - 16 / scale, span)
-            taken.append(_box(cx * scale, top * scale - 18, head, 18))
-        for f in spec.features:
-            if len(f.points) == 1:  # the symbol itself
-                fx, fy = f.points[0][0] * scale, f.points[0][1] * scale
-                taken.append((fx - 7, fy - 7, fx + 7, fy + 7))
-        bottom = legend + 2 - (legend + (h - 14 - legend - spec.height * scale))  # down to the legend
-        bounds = (0.0, bottom, w, spec.height * scale)
-        for f in spec.features:
-            fx, fy = _label_point(f)
-            anchor = (fx * scale, fy * scale)
-            size = text_width(f.label, 6.5, BOLD), 6.5
-            lx, ly, moved = place_label(anchor, size, len(f.points) == 1, taken, bounds)
-            box = _box(lx, ly - 1.5, size[0] + 2, size[1] + 1.5)
-            taken.append(box)
-            c.saveState()
-            c.scale(1 / scale, 1 / scale)  # plan points from here
-            if moved:  # a thin leader from the label to what it names
-                c.setStrokeColorRGB(0.3, 0.3, 0.3)
-                c.setLineWidth(0.4)
-                c.line(*anchor, min(max(anchor[0], box[0]), box[2]), min(max(anchor[1], box[1]), box[3]))
-            c.setFillColorRGB(1, 1, 1)
-            c.setFillAlpha(0.8)
-            c.rect(lx - size[0] / 2 - 1, ly - 1.5, size[0] + 2, size[1] + 1.5, stroke=0, fill=1)
-            c.setFillAlpha(1)
-            c.setFillColorRGB(0, 0, 0)
-            c.setFont(BOLD, 6.5)
-            c.drawCentredString(lx, ly, f.label)
-            c.restoreState()
+        c.translate(x, plan_bottom)
+        _draw_plan_map(c, spec, all_tiles, scale, colour)
+        taken = symbol_boxes(spec.features, scale, 0.6)
+        bounds = (0.0, 0.0, spec.width * scale, spec.height * scale)
+        words = place_words(spec.features, Placing(scale, bounds, 6.5, 0.6), taken)
+        heads = [_page_head(spec, tile, numbering.tile(i), scale, taken) for i, tile in enumerate(all_tiles)]
+        for head in heads:
+            _draw_page_head(c, *head)
+        _draw_words(c, words, 6.5, ground=True)
         c.restoreState()
         if spec.features:
-            _legend(c, x, y)
-        plan_bottom = y + legend + (h - 14 - legend - spec.height * scale)
+            _legend(c, x, y, {f.kind for f in spec.features})
         if len(all_tiles) > 1:
-            _assembly_steps(c, x, plan_bottom - 16, w, plan_bottom - 16 - (y + legend + 4))
+            steps = assembly_steps(numbering.tile(0), all_tiles[0].col == 0 and all_tiles[0].row == 0)
+            _assembly_steps(c, steps, x, plan_bottom - 16, w, plan_bottom - 16 - (y + legend + 4))
 
     return draw
 
 
-ASSEMBLY_STEPS = (
-    "To assemble the map:",
-    "1. Print the pages at actual size (100 %) and check that each bar measures what its label says.",
-    "2. Lay the pages out as on this plan, the top left page first.",
-    "3. On every page that has a page to its left or below it, trim that left or bottom edge on the solid line "
-    "(the page's header says which edges).",
-    "4. Lay the trimmed edge on the inner edge of the dashed glue strip of the page next to it, so that the half "
-    "circles on the seam close into whole circles, and glue it down. Work along the top row, then row by row "
-    "downwards.",
-)
+def _draw_plan_map(c, spec: MapSpec, all_tiles: list[Tile], scale: float, colour: bool) -> None:
+    """The whole map at the plan's scale, with the outline of every page that prints it."""
+    c.saveState()
+    c.scale(scale, scale)
+    if colour:
+        c.setFillColorRGB(*SEA)
+        c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
+    spec.draw_plan(c, scale)
+    _draw_features(c, spec.features, colour, u=0.6 / scale, tint=True)
+    c.setLineWidth(0.8 / scale)
+    c.setStrokeColorRGB(0, 0, 0)
+    c.rect(0, 0, spec.width, spec.height, stroke=1, fill=0)
+    c.setStrokeColorRGB(0.75, 0.1, 0.1)
+    for tile in all_tiles:
+        c.rect(tile.x0, tile.y0, tile.core_x1 - tile.x0, tile.core_y1 - tile.y0, stroke=1, fill=0)
+    c.restoreState()
 
 
-def _assembly_steps(c, x: float, top: float, width: float, room: float) -> None:
+HEAD_SIZES = (7.0, 6.0)  # a page's number on the plan, and the sectors or hexes it prints
+
+
+def _page_head(
+    spec: MapSpec, tile: Tile, number: int, scale: float, taken: list[Box]
+) -> tuple[tuple[str, ...], float, float, Box]:
+    """A page's number (and what it prints, where that fits) inside its outline on the plan,
+    in the place nearest its top middle that is clear of symbols, names and other pages'
+    numbers. Returns the lines, the block's centre x and top, and its box (taken)."""
+    rect = (tile.x0 * scale, tile.y0 * scale, tile.core_x1 * scale, tile.core_y1 * scale)
+    span = spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)
+    name = f"page {number}"
+    for lines in ((name, span), (name,)):
+        width = max([text_width(lines[0], HEAD_SIZES[0], BOLD), *(text_width(t, HEAD_SIZES[1]) for t in lines[1:])]) + 4
+        height = 10.0 + 8.0 * (len(lines) - 1)
+        inner = (rect[0] + 1.5 + width / 2, rect[1] + 1.5 + height, rect[2] - 1.5 - width / 2, rect[3] - 1.5)
+        if inner[0] > inner[2] or inner[1] > inner[3]:
+            continue
+        cx = (rect[0] + rect[2]) / 2
+        spots = [
+            (inner[0] + (inner[2] - inner[0]) * i / 8, inner[3] - (inner[3] - inner[1]) * j / 8)
+            for i in range(9)
+            for j in range(9)
+        ]
+        spots.sort(key=lambda p: abs(p[0] - cx) + (inner[3] - p[1]) * 2)
+        for x, top in spots:
+            box = (x - width / 2, top - height, x + width / 2, top)
+            if labels.free(box, taken, rect):
+                taken.append(box)
+                return lines, x, top, box
+    top = rect[3] - 1.5
+    box = (rect[0], top - 10, rect[2], top)
+    taken.append(box)
+    return (name,), (rect[0] + rect[2]) / 2, top, box
+
+
+def _draw_page_head(c, lines: tuple[str, ...], cx: float, top: float, box: Box) -> None:
+    c.saveState()
+    c.setFillColorRGB(1, 1, 1)
+    c.setFillAlpha(0.85)
+    c.rect(box[0], box[1], box[2] - box[0], box[3] - box[1], stroke=0, fill=1)
+    c.setFillAlpha(1)
+    c.setFillColorRGB(0.75, 0.1, 0.1)
+    c.setFont(BOLD, HEAD_SIZES[0])
+    c.drawCentredString(cx, top - 7.5, lines[0])
+    if len(lines) > 1:
+        c.setFont(FONT, HEAD_SIZES[1])
+        c.drawCentredString(cx, top - 15, lines[1])
+    c.restoreState()
+
+
+def assembly_steps(first: int, at_corner: bool) -> tuple[str, ...]:
+    """How to put the pages together, in the order of their page numbers: the first page is
+    laid down, each next one trimmed and glued onto the strips of those before it."""
+    where = ", at the bottom left," if at_corner else ""
+    return (
+        "To assemble the map:",
+        "1. Print the pages at actual size (100 %) and check that each bar measures what its label says.",
+        f"2. Lay the pages out as on this plan. Page {first}{where} comes first: it is not trimmed, and the next "
+        "pages are glued onto its strips.",
+        "3. Take the other pages in the order of their numbers: left to right along a row, then the row above. On "
+        "each, trim the left or bottom edge, or both, on the solid line (the page's header says which).",
+        "4. Lay each trimmed edge on the inner edge of the dashed glue strip of the page next to it, so that the half "
+        "circles on the seam close into whole circles, and glue it down.",
+    )
+
+
+def _assembly_steps(c, steps: tuple[str, ...], x: float, top: float, width: float, room: float) -> None:
     """How to put the pages together, under the plan where there is room for it."""
     from reportlab.lib.utils import simpleSplit
 
-    lines = [line for step in ASSEMBLY_STEPS for line in simpleSplit(step, FONT, 7.5, width)]
+    lines = [line for step in steps for line in simpleSplit(step, FONT, 7.5, width)]
     if room < len(lines) * 10:
         return
     c.saveState()
@@ -706,43 +969,8 @@ def _assembly_steps(c, x: float, top: float, width: float, room: float) -> None:
     c.restoreState()
 
 
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1
-
-
-def _box(cx: float, y: float, width: float, height: float) -> Box:
-    return cx - width / 2, y, cx + width / 2, y + height
-
-
-def _overlaps(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def place_label(
-    anchor: tuple[float, float], size: tuple[float, float], point: bool, taken: list[Box], bounds: Box
-) -> tuple[float, float, bool]:
-    """Where a feature's label goes on the plan (centre x, baseline y, and whether it moved
-    away from its own place): under a point symbol (over an area's middle) if that is free,
-    else the nearest free place around it, moving out step by step; it never leaves
-    ``bounds``. Falls back to its own place if none is free."""
-    ax, ay = anchor
-    w, h = size
-    first = (ax, ay - 14) if point else (ax, ay - h / 2)
-    candidates = [first]
-    for step in range(1, 12):
-        d = 8.5 * step
-        candidates += [(first[0], first[1] - d), (first[0], first[1] + d + (14 if point else 0))]
-        candidates += [(ax + 12 + w / 2 + d - 8.5, ay - h / 2), (ax - 12 - w / 2 - d + 8.5, ay - h / 2)]
-    for i, (lx, ly) in enumerate(candidates):
-        lx = min(max(lx, bounds[0] + w / 2 + 1), bounds[2] - w / 2 - 1)
-        box = _box(lx, ly - 1.5, w + 2, h + 1.5)
-        inside = bounds[1] <= box[1] and box[3] <= bounds[3]
-        if inside and not any(_overlaps(box, other) for other in taken):
-            return lx, ly, i > 0
-    lx = min(max(first[0], bounds[0] + w / 2 + 1), bounds[2] - w / 2 - 1)
-    return lx, first[1], False
-
-
-def _legend(c, x: float, y: float) -> None:
+def _legend(c, x: float, y: float, kinds: set[str]) -> None:
+    """What the plan's symbols mean: those on this map."""
     c.saveState()
     c.setFont(FONT, 6.5)
     items = [
@@ -754,7 +982,7 @@ def _legend(c, x: float, y: float) -> None:
         ("deployment", "deployment zone (dashed, the side's colour)"),
     ]
     cx = x
-    for kind, text in items:
+    for kind, text in [item for item in items if item[0] in kinds]:
         c.setStrokeColorRGB(0, 0, 0)
         c.setFillColorRGB(1, 1, 1)
         if kind in ("objective", "battery", "air-base"):  # the symbols as the map draws them
@@ -798,7 +1026,7 @@ def poster_pdf(spec: MapSpec, profile: PrinterProfile = PrinterProfile(), colour
         if colour:
             c.setFillColorRGB(*SEA)
             c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
-        _draw_terrain_then_grid(c, spec, inner, colour)
+        _draw_map(c, spec, inner, colour, [], (MARGIN, MARGIN, inner.core_x1, inner.core_y1))
         c.restoreState()
         c.saveState()  # the header on a white ground over the grid
         c.setFillColorRGB(*((1, 1, 1) if not colour else SEA))
@@ -831,6 +1059,7 @@ def square_map(title: str, columns: int, rows: int, sector: float, features=(), 
         f"{columns} x {rows} sectors of {sector / 72:g} in",
         square_range(columns, rows, sector),
         square_plan(columns, rows, sector),
+        grid_names=square_names(columns, rows, sector),
     )
 
 
@@ -847,6 +1076,7 @@ def hex_map(title: str, width: float, height: float, flat: float, features=(), o
         f"{cols} x {rows} hexes, {round(flat * 2.54 / 72, 2):g} cm flat to flat",
         hex_range(cols, rows, flat),
         hex_plan(cols, rows, flat),
+        grid_names=hex_names(cols, rows, flat),
     )
 
 

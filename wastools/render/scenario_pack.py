@@ -27,6 +27,7 @@ from .maps import (
     MapSpec,
     Numbering,
     hex_grid,
+    hex_names,
     hex_plan,
     hex_range,
     map_pdf,
@@ -132,6 +133,7 @@ def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
             f"{f.columns} x {f.rows} hexes of {s.parameters['hex_cm']:g} cm",
             hex_range(f.columns, f.rows, f.unit_pt),
             hex_plan(f.columns, f.rows, f.unit_pt),
+            grid_names=hex_names(f.columns, f.rows, f.unit_pt),
         )
         return spec, f.to_map
     return plain_map(title, f.width, f.height, f.unit, f.unit_pt, overlap=overlap, bar=scale_bar(s)), f.to_map
@@ -205,7 +207,9 @@ def features(s: Scenario, to_map) -> tuple[Feature, ...]:
         ("objective", "objectives"),
     ):
         for item in s.data.get(key, []):
-            out.append(Feature(kind, f"{item['name']} ({position(s, *item['at'])})", (to_map(*item["at"]),)))
+            # a grid names its own sectors and hexes; on a plain table the plan says where to measure
+            label = f"{item['name']} ({position(s, *item['at'])})" if s.variant in PLAIN_SEA else item["name"]
+            out.append(Feature(kind, label, (to_map(*item["at"]),)))
     return tuple(out)
 
 
@@ -559,9 +563,10 @@ def _drawn_figures(layout: BriefingLayout, figures: list[int]) -> dict[int, tupl
     return drawn
 
 
-def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering, area, note: str) -> bytes:
+def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering, area, note: str, needed) -> bytes:
     """The pack's map pages as a part to join (``pdf_parts``)."""
-    return part_of_pdf(map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=note)[0]).to_bytes()
+    pdf = map_pdf(spec, paper, profile, colour, numbering=numbering, area=area, note=note, needed=needed)[0]
+    return part_of_pdf(pdf).to_bytes()
 
 
 def scenario_pack_pdf(
@@ -606,6 +611,8 @@ def scenario_pack_pdf(
         numbering,
         note,
     )
-    make = partial(_map_part, spec, paper, profile, colour, numbering, area, note)
+    f = frame(s)
+    needed = terrain.tile_needed(f, terrain.land_of(f, s.data))
+    make = partial(_map_part, spec, paper, profile, colour, numbering, area, note, needed)
     the_map = remember(inputs, make) if remember is not None else read_part(make())
     return assemble([briefing, *cards, the_map], s.title, key)

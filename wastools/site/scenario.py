@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners
+from ..render import labels
+from ..render.maps import SYMBOL_RADIUS, Feature, Placing, hex_union_edges, place_words
 from ..render.scenario_pack import briefing_view, features, map_spec
 from ..scenarios import Scenario
 
@@ -42,49 +44,63 @@ def _grid(s: Scenario, width: float, height: float) -> dict[str, Any]:
     return {"lines": [], "hexes": [], "scale": scale}
 
 
-def _inside(x: float, label: str, font: float, width: float) -> float:
-    """A centred label's x, moved in so that the label stays on the map (an estimate of
-    its width: 0.6 em a character)."""
-    half = min(width / 2, len(label) * font * 0.3)
-    return round(min(max(x, half), width - half), 1)
+def _path(points: list[tuple[float, float]], height: float) -> str:
+    """A closed SVG path through map points (y flipped)."""
+    head, *rest = points
+    return f"M{head[0]:.1f},{height - head[1]:.1f}" + "".join(f"L{x:.1f},{height - y:.1f}" for x, y in rest) + "Z"
+
+
+def _area(f: Feature, height: float) -> dict[str, Any]:
+    """An area as the sheets draw it: a polygon, or on a hex map the hexes it takes (their
+    fill) and the outline of their union (its edge), never a line through the hexes' centres."""
+    if not f.hexes:
+        outline = _path(list(f.points), height)
+        return {"kind": f.kind, "side": f.side or "", "fill": outline, "edge": outline}
+    fill = "".join(_path(hex_corners(x, y, f.hexes), height) for x, y in f.points)
+    edge = "".join(
+        f"M{x1:.1f},{height - y1:.1f}L{x2:.1f},{height - y2:.1f}"
+        for (x1, y1), (x2, y2) in hex_union_edges(f.points, f.hexes)
+    )
+    return {"kind": f.kind, "side": f.side or "", "fill": fill, "edge": edge}
+
+
+def _estimate(text: str, size: float) -> float:
+    """A bold label's width without the font's metrics: 0.62 em a character (the site's
+    pages are made without loading the PDF fonts)."""
+    return len(text) * size * 0.62
 
 
 def map_plan(s: Scenario) -> dict[str, Any]:
-    """Everything the SVG map plan draws, in map points (1/72 in), y down."""
+    """Everything the SVG map plan draws, in map points (1/72 in), y down: areas as the
+    sheets draw them, symbols, and every name placed beside its symbol or inside its area
+    clear of the others (the sheets' own placing, ``render.maps.place_words``)."""
     spec, to_map = map_spec(s)
     width, height = spec.width, spec.height
-    font = max(9.0, round(min(width, height) / 45, 1))
-    shapes, marks = [], []
-    for f in features(s, to_map):
-        xs, ys = [p[0] for p in f.points], [p[1] for p in f.points]
-        label_at = (sum(xs) / len(xs), height - sum(ys) / len(ys))
-        if len(f.points) > 1:
-            shapes.append(
-                {
-                    "kind": f.kind,
-                    "label": f.label,
-                    "points": _points(list(f.points), height),
-                    "side": f.side or "",
-                    "label_x": _inside(label_at[0], f.label, font, width),
-                    "label_y": round(label_at[1], 1),
-                }
-            )
-        else:
-            marks.append(
-                {
-                    "kind": f.kind,
-                    "label": f.label,
-                    "x": round(xs[0], 1),
-                    "y": round(height - ys[0], 1),
-                    "label_x": _inside(xs[0], f.label, font, width),
-                }
-            )
+    font = max(9.0, round(min(width, height) / 60, 1))
+    found = features(s, to_map)
+    shapes = [_area(f, height) for f in found if len(f.points) > 1]
+    marks = [
+        {"kind": f.kind, "x": round(f.points[0][0], 1), "y": round(height - f.points[0][1], 1)}
+        for f in found
+        if len(f.points) == 1
+    ]
+    radius = font * 0.8 / SYMBOL_RADIUS["objective"]  # the marks' size, as a factor of the sheets'
+    taken = [labels.square(f.points[0], font * 0.8 + 1) for f in found if len(f.points) == 1]
+    how = Placing(1.0, (0.0, 0.0, width, height), font, radius)
+    words = []
+    for text, placed in place_words(found, how, taken, _estimate):
+        leader = None
+        if placed.leader is not None:
+            (x1, y1), (x2, y2) = placed.leader
+            leader = (round(x1, 1), round(height - y1, 1), round(x2, 1), round(height - y2, 1))
+        words.append({"text": text, "x": round(placed.x, 1), "y": round(height - placed.baseline, 1), "leader": leader})
     return {
         "width": round(width, 1),
         "height": round(height, 1),
         "grid": _grid(s, width, height),
         "shapes": shapes,
         "marks": marks,
+        "words": words,
         "note": spec.grid_note,
         "font": font,
     }

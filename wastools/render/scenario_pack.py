@@ -308,6 +308,7 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
             )
     return {
         "title": s.title,
+        "rules": rules_title(VARIANTS[s.variant].seed),
         "points_limit": d["points_limit"],
         "turn_limit": d["turn_limit"],
         "map_size": f"{d['map']['width']:g} x {d['map']['height']:g} {s.map_unit}",
@@ -325,6 +326,13 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
         "victory": d["victory"],
         "optional_rules": d.get("optional_rules", []),
     }
+
+
+def rules_title(seed: str) -> str:
+    """A rule document by its title ("Playing Off the Grid"), not its number in the project."""
+    if "(" in seed and seed.endswith(")"):
+        return seed[seed.index("(") + 1 : -1]
+    return seed
 
 
 POSITIONS = {
@@ -407,14 +415,34 @@ def briefing_layout_inputs(s: Scenario, paper: str) -> tuple:
     return ("scenario briefing layout", figured_view(s)[0], s.variant, paper)
 
 
-def _briefing_html(view: dict[str, Any], variant: str, paper: str) -> str:
+def _briefing_html(view: dict[str, Any], variant: str, paper: str, tight: bool = False) -> str:
     env = Environment(
         bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(SCENARIO_DIR)),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
     )
-    return env.get_template("pack.html.j2").render(s=view, variant=VARIANTS[variant], page=PAGE_SIZES[paper])
+    return env.get_template("pack.html.j2").render(
+        s=view, variant=VARIANTS[variant], page=PAGE_SIZES[paper], tight=tight
+    )
+
+
+def _laid_out(view: dict[str, Any], variant: str, paper: str):
+    """The briefing laid out; laid out again a little tighter when its last page would hold
+    only a few lines (a page that holds almost nothing is not worth printing)."""
+    document = _weasyprint_document(_briefing_html(view, variant, paper))
+    if len(document.pages) > 1 and _last_page_fill(document) < 0.2:
+        tighter = _weasyprint_document(_briefing_html(view, variant, paper, tight=True))
+        if len(tighter.pages) < len(document.pages):
+            return tighter
+    return document
+
+
+def _last_page_fill(document) -> float:
+    """How far down its page the last page's text reaches, as a share of the page."""
+    page = document.pages[-1]
+    bottoms = [box.position_y + box.height for box in _walk(page._page_box) if hasattr(box, "pango_layout")]
+    return max(bottoms, default=0.0) / page.height
 
 
 def _weasyprint_document(html: str):
@@ -429,7 +457,7 @@ def briefing_layout(s: Scenario, paper: str) -> bytes:
     """The briefing laid out by WeasyPrint with a hidden placeholder for each figure, and
     where each placeholder is (``BriefingLayout``), as one cache entry."""
     view, _figures = figured_view(s)
-    document = _weasyprint_document(_briefing_html(view, s.variant, paper))
+    document = _laid_out(view, s.variant, paper)
     slots: dict[int, FigureSlot] = {}
     for number, page in enumerate(document.pages):
         for box in _walk(page._page_box):
@@ -512,7 +540,7 @@ def briefing_part(s: Scenario, paper: str, layouts: Path | None = None) -> bytes
     drawn = _drawn_figures(layout, figured_view(s)[1]) if layout is not None else None
     if layout is None or drawn is None:
         with shared_fonts.programs_left_out():
-            pdf = _weasyprint_document(_briefing_html(briefing_view(s), s.variant, paper)).write_pdf()
+            pdf = _laid_out(briefing_view(s), s.variant, paper).write_pdf()
         return check_barred_part(pdf)
     return check_barred_part(layout.pdf, drawn)
 

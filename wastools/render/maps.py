@@ -859,14 +859,53 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         for head in heads:
             _draw_page_head(c, *head)
         _draw_words(c, words, 6.5, ground=True)
+        steps = assembly_steps(numbering.tile(0), bool(all_tiles) and (all_tiles[0].col, all_tiles[0].row) == (0, 0))
+        room = plan_bottom - 16 - (y + legend + 4)
+        if len(all_tiles) > 1 and room < len(_step_lines(steps, w)) * 10:  # no room under the plan: on it
+            blocked = taken + [_scaled(t.x0, t.y0, t.core_x1, t.core_y1, scale) for t in all_tiles]
+            blocked += [_scaled(*_bounds(_outline_points(f)), scale) for f in spec.features if len(f.points) > 1]
+            _steps_on_plan(c, steps, bounds, blocked)
         c.restoreState()
         if spec.features:
             _legend(c, x, y, {f.kind for f in spec.features})
-        if len(all_tiles) > 1:
-            steps = assembly_steps(numbering.tile(0), all_tiles[0].col == 0 and all_tiles[0].row == 0)
-            _assembly_steps(c, steps, x, plan_bottom - 16, w, plan_bottom - 16 - (y + legend + 4))
+        if len(all_tiles) > 1 and room >= len(_step_lines(steps, w)) * 10:
+            _assembly_steps(c, steps, x, plan_bottom - 16, w, room)
 
     return draw
+
+
+def _scaled(x0: float, y0: float, x1: float, y1: float, scale: float) -> Box:
+    return x0 * scale, y0 * scale, x1 * scale, y1 * scale
+
+
+def _steps_on_plan(c, steps: tuple[str, ...], bounds: Box, blocked: list[Box]) -> None:
+    """The assembly steps on a white ground in the first part of the plan that holds
+    nothing (no page, area, symbol or name), nearest its bottom right corner."""
+    width = min(330.0, (bounds[2] - bounds[0]) * 0.5)
+    lines = _step_lines(steps, width - 12)
+    height = len(lines) * 10 + 10
+    spots = [
+        (bounds[2] - width - 6 - i * 12, bounds[1] + 6 + j * 12)
+        for i in range(int((bounds[2] - bounds[0] - width) / 12))
+        for j in range(int((bounds[3] - bounds[1] - height) / 12))
+    ]
+    for x0, y0 in sorted(spots, key=lambda p: (bounds[2] - p[0]) + (p[1] - bounds[1])):
+        box = (x0, y0, x0 + width, y0 + height)
+        if not any(labels.overlaps(box, other) for other in blocked):
+            c.saveState()
+            c.setFillColorRGB(1, 1, 1)
+            c.setStrokeColorRGB(0.4, 0.4, 0.4)
+            c.setLineWidth(0.5)
+            c.rect(x0, y0, width, height, stroke=1, fill=1)
+            c.restoreState()
+            _assembly_steps(c, steps, x0 + 6, y0 + height - 12, width - 12, height)
+            return
+
+
+def _step_lines(steps: tuple[str, ...], width: float) -> list[str]:
+    from reportlab.lib.utils import simpleSplit
+
+    return [line for step in steps for line in simpleSplit(step, FONT, 7.5, width)]
 
 
 def _draw_plan_map(c, spec: MapSpec, all_tiles: list[Tile], scale: float, colour: bool) -> None:
@@ -955,10 +994,8 @@ def assembly_steps(first: int, at_corner: bool) -> tuple[str, ...]:
 
 
 def _assembly_steps(c, steps: tuple[str, ...], x: float, top: float, width: float, room: float) -> None:
-    """How to put the pages together, under the plan where there is room for it."""
-    from reportlab.lib.utils import simpleSplit
-
-    lines = [line for step in steps for line in simpleSplit(step, FONT, 7.5, width)]
+    """How to put the pages together, from ``top`` down, where there is room for it."""
+    lines = _step_lines(steps, width)
     if room < len(lines) * 10:
         return
     c.saveState()

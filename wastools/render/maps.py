@@ -837,8 +837,8 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
             c,
             page,
             (
-                f"{spec.title} - page {numbering.first}: plan of the whole map ({spec.width / 72:.3g} x "
-                f"{spec.height / 72:.3g} in, {spec.grid_note}). {pages}"
+                f"{spec.title} - page {numbering.first}: plan of the whole map ({_size(spec)}, {spec.grid_note}). "
+                f"{pages}"
             ),
         )
         if note:
@@ -852,10 +852,11 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         c.saveState()
         c.translate(x, plan_bottom)
         _draw_plan_map(c, spec, all_tiles, scale, colour)
-        taken = symbol_boxes(spec.features, scale, 0.6)
+        symbols = symbol_boxes(spec.features, scale, 0.6)
+        taken = list(symbols)
+        heads = [_page_head(spec, tile, numbering.tile(i), scale, taken, symbols) for i, tile in enumerate(all_tiles)]
         bounds = (0.0, 0.0, spec.width * scale, spec.height * scale)
         words = place_words(spec.features, Placing(scale, bounds, 6.5, 0.6), taken)
-        heads = [_page_head(spec, tile, numbering.tile(i), scale, taken) for i, tile in enumerate(all_tiles)]
         for head in heads:
             _draw_page_head(c, *head)
         _draw_words(c, words, 6.5, ground=True)
@@ -872,6 +873,12 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
             _assembly_steps(c, steps, x, plan_bottom - 16, w, room)
 
     return draw
+
+
+def _size(spec: MapSpec) -> str:
+    """The map's size in its own measure: a centimetre table in centimetres, others in inches."""
+    unit, unit_pt = spec.extra.get("unit", ("in", 72.0))
+    return f"{spec.width / unit_pt:.3g} x {spec.height / unit_pt:.3g} {unit}"
 
 
 def _scaled(x0: float, y0: float, x1: float, y1: float, scale: float) -> Box:
@@ -930,36 +937,51 @@ HEAD_SIZES = (7.0, 6.0)  # a page's number on the plan, and the sectors or hexes
 
 
 def _page_head(
-    spec: MapSpec, tile: Tile, number: int, scale: float, taken: list[Box]
+    spec: MapSpec, tile: Tile, number: int, scale: float, taken: list[Box], symbols: list[Box]
 ) -> tuple[tuple[str, ...], float, float, Box]:
     """A page's number (and what it prints, where that fits) inside its outline on the plan,
-    in the place nearest its top middle that is clear of symbols, names and other pages'
-    numbers. Returns the lines, the block's centre x and top, and its box (taken)."""
+    in the place nearest its top middle that is clear of other pages' numbers and of the
+    symbols, leaving room round each symbol for its name; where the page is too crowded for
+    that, clear of the symbols alone. Returns the lines, the block's centre x and top, and
+    its box (taken)."""
     rect = (tile.x0 * scale, tile.y0 * scale, tile.core_x1 * scale, tile.core_y1 * scale)
     span = spec.range_of(tile.x0, tile.y0, tile.core_x1, tile.core_y1)
     name = f"page {number}"
-    for lines in ((name, span), (name,)):
-        width = max([text_width(lines[0], HEAD_SIZES[0], BOLD), *(text_width(t, HEAD_SIZES[1]) for t in lines[1:])]) + 4
-        height = 10.0 + 8.0 * (len(lines) - 1)
-        inner = (rect[0] + 1.5 + width / 2, rect[1] + 1.5 + height, rect[2] - 1.5 - width / 2, rect[3] - 1.5)
-        if inner[0] > inner[2] or inner[1] > inner[3]:
-            continue
-        cx = (rect[0] + rect[2]) / 2
-        spots = [
-            (inner[0] + (inner[2] - inner[0]) * i / 8, inner[3] - (inner[3] - inner[1]) * j / 8)
-            for i in range(9)
-            for j in range(9)
-        ]
-        spots.sort(key=lambda p: abs(p[0] - cx) + (inner[3] - p[1]) * 2)
-        for x, top in spots:
-            box = (x - width / 2, top - height, x + width / 2, top)
-            if labels.free(box, taken, rect):
-                taken.append(box)
-                return lines, x, top, box
+    roomy = [labels.shrink(box, -16) for box in symbols]
+    for avoid, lines in (
+        (roomy, (name, span)),
+        (roomy, (name,)),
+        ([], (name, span)),
+        ([], (name,)),
+    ):
+        found = _head_spot(rect, lines, taken + avoid)
+        if found is not None:
+            taken.append(found[2])
+            return (lines, *found)
     top = rect[3] - 1.5
     box = (rect[0], top - 10, rect[2], top)
     taken.append(box)
     return (name,), (rect[0] + rect[2]) / 2, top, box
+
+
+def _head_spot(rect: Box, lines: tuple[str, ...], taken: list[Box]) -> tuple[float, float, Box] | None:
+    width = max([text_width(lines[0], HEAD_SIZES[0], BOLD), *(text_width(t, HEAD_SIZES[1]) for t in lines[1:])]) + 4
+    height = 10.0 + 8.0 * (len(lines) - 1)
+    inner = (rect[0] + 1.5 + width / 2, rect[1] + 1.5 + height, rect[2] - 1.5 - width / 2, rect[3] - 1.5)
+    if inner[0] > inner[2] or inner[1] > inner[3]:
+        return None
+    cx = (rect[0] + rect[2]) / 2
+    spots = [
+        (inner[0] + (inner[2] - inner[0]) * i / 8, inner[3] - (inner[3] - inner[1]) * j / 8)
+        for i in range(9)
+        for j in range(9)
+    ]
+    spots.sort(key=lambda p: abs(p[0] - cx) + (inner[3] - p[1]) * 2)
+    for x, top in spots:
+        box = (x - width / 2, top - height, x + width / 2, top)
+        if labels.free(box, taken, rect):
+            return x, top, box
+    return None
 
 
 def _draw_page_head(c, lines: tuple[str, ...], cx: float, top: float, box: Box) -> None:
@@ -1138,4 +1160,5 @@ def plain_map(
         "no grid",
         plain_range(unit, unit_pt, height),
         plain_plan(unit, unit_pt, width, height),
+        extra={"unit": (unit, unit_pt)},
     )

@@ -52,7 +52,9 @@ def _battery(kind: str) -> lm.BatteryStats:
 def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
     """A card for each air base, shore battery and garrison, with the seed's typical
     values unless the scenario sets its own; each card's foot names the side that holds it."""
-    owner = {side.side: side.name for side in s.sides}
+    # the card's foot names the side without its parenthesis ("Force H", not "Force H (Royal
+    # Navy)"): the foot has room for one short line
+    owner = {side.side: side.name.split(" (")[0] for side in s.sides}
     blocks = []
     for base in s.data.get("air_bases", []):
         blocks.append(
@@ -156,9 +158,13 @@ def map_note(s: Scenario, area) -> str:
             "Open sea needs no printing: the table is the sea. The pages after this one print the terrain; "
             "lay them where the plan shows, measuring from the table's left and top edges."
         )
-    return (
-        "Open sea needs no printing: the table is the sea. Place the deployment zones and objectives as the plan shows."
-    )
+    placed = [
+        what
+        for key, what in (("deployment_zones", "deployment zones"), ("objectives", "objectives"))
+        if s.data.get(key)
+    ]
+    place = f" Place the {' and '.join(placed)} as the plan shows." if placed else ""
+    return "Open sea needs no printing: the table is the sea." + place
 
 
 def scale_bar(s: Scenario) -> tuple[str, float]:
@@ -283,11 +289,12 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
                 "briefing": side.briefing,
                 "rows": rows,
                 "total": fleet.points,
+                "long": len(rows) > LONG_FORCE_LIST,
                 "legal": fleet.legal,
                 "verdict": verdict if fleet.legal else "; ".join(fleet.problems),
             }
         )
-    side_names = {side.side: side.name for side in s.sides}
+    side_names = {side.side: side.name.split(" (")[0] for side in s.sides}  # the table has room for the short name
     blocks = []
     for key, kind in (("air_bases", "air base"), ("shore_batteries", "shore battery"), ("garrisons", "garrison")):
         for item in d.get(key, []):
@@ -328,6 +335,9 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
     }
 
 
+LONG_FORCE_LIST = 8  # rows: a longer force list may break across pages (a shorter one is kept whole)
+
+
 def rules_title(seed: str) -> str:
     """A rule document by its title ("Playing Off the Grid"), not its number in the project."""
     if "(" in seed and seed.endswith(")"):
@@ -349,7 +359,8 @@ def settings(s: Scenario) -> list[str]:
     """The variant settings the scenario chooses, in the variant's own words."""
     chosen = s.data.get("parameters") or {}
     helps = {p.name: p.help for p in VARIANTS[s.variant].parameters}
-    return [f"{helps.get(name, name)}: {value}" for name, value in chosen.items()]
+    # a help that lists the choices after a colon ("table scale: 6ft (...) or 8ft (...)") is named by its head
+    return [f"{helps.get(name, name).split(':')[0]}: {value}" for name, value in chosen.items()]
 
 
 def _paragraphs(text: str | None) -> list[str]:

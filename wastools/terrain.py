@@ -349,15 +349,34 @@ def area_tiles(area: tuple[float, float, float, float], page: tuple[float, float
     ]
 
 
+NEEDED_TERRAIN = 4  # points of a half-inch grid: about a square inch of terrain makes a page worth printing
+
+
 def tile_needed(frame: Frame, land: Land) -> Callable[[Tile], bool] | None:
-    """Which tiles a pack prints: on a table without a grid only those that hold terrain (a
-    page of open sea holds nothing a player needs); on a grid every one (None)."""
+    """Which tiles a pack prints: on a table without a grid only those that hold terrain,
+    about a square inch of it at least (a page of open sea, or with a sliver of a coast in
+    its corner, holds nothing a player needs); on a grid every one (None)."""
     if frame.variant not in PLAIN_SEA:
         return None
 
     def needed(tile: Tile) -> bool:
         core = (tile.x0, tile.y0, tile.core_x1, tile.core_y1)
-        return any(polygon_meets_rect(area.outline, core) for area in land.areas)
+        areas = [a.outline for a in land.areas if polygon_meets_rect(a.outline, core)]
+        if not areas:
+            return False
+        step = PT_PER_IN / 2
+        grid = (
+            (tile.x0 + (i + 0.5) * step, tile.y0 + (j + 0.5) * step)
+            for i in range(int((tile.core_x1 - tile.x0) / step))
+            for j in range(int((tile.core_y1 - tile.y0) / step))
+        )
+        found = 0
+        for point in grid:
+            if any(inside(point, outline, 0.0) for outline in areas):
+                found += 1
+                if found >= NEEDED_TERRAIN:
+                    return True
+        return False
 
     return needed
 

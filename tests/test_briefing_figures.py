@@ -20,10 +20,11 @@ SCENARIOS = ("mers-el-kebir-1940", "savo-island-1942", "denmark-strait-1941")
 
 
 def _laid_out_with_figures(s, paper: str) -> bytes:
-    """The briefing as WeasyPrint lays it out with every figure in its table, for reference."""
+    """The briefing as WeasyPrint lays it out with every figure in its table (tighter, as the
+    pack does, where its last page would hold a few lines), for reference."""
     view = scenario_pack.briefing_view(s)
     with shared_fonts.programs_left_out():
-        pdf = scenario_pack._weasyprint_document(scenario_pack._briefing_html(view, s.variant, paper)).write_pdf()
+        pdf = scenario_pack._laid_out(view, s.variant, paper).write_pdf()
     return assemble([scenario_pack.check_barred_part(pdf)], s.title)[0]
 
 

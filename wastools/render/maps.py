@@ -5,7 +5,10 @@ One overlap scheme: each page prints its own area plus a glue strip along its ri
 upper edges; the neighbour to the right (above) is trimmed on its left (bottom) solid line
 and glued over that strip. Alignment marks are circles centred on each seam, each page
 printing its half, so they close into whole circles when the pages meet. The first page is
-a plan of the whole map with every page's area, its PDF page number and its coordinates.
+a plan of the whole map with every page's area, its PDF page number and its coordinates;
+the tiles follow in the order they are glued, from the bottom left page. Every word is
+placed (``labels``) clear of the others, of symbols, seam marks and trim lines, and only
+where it shows: nothing clipped is left in the file for a reader to find.
 ``poster_pdf`` prints the whole map on one page at true size, for a print shop.
 """
 

@@ -81,7 +81,7 @@ class Scenario:
 
 def scenario_files(root: Path) -> list[Path]:
     folder = root / "scenarios"
-    from .repository import plain_path
+    from .data_paths import plain_path
 
     return sorted(plain_path(p) for p in folder.glob("*.yaml")) if folder.is_dir() else []
 

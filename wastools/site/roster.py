@@ -17,10 +17,10 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jsonschema import Draft202012Validator
 
-from .. import template_cache
 from ..model import Repository, Unit
 from ..problems import DataError, Problem, display_path, format_field
 from ..resources import PACKAGE, TEMPLATES
+from ..store import Store
 from ..variants import VARIANTS
 from ..variants.fleet import FleetCheck, check_fleet
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_document
@@ -161,7 +161,6 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
     from ..render.scenario_pack import PAGE_SIZES
 
     env = Environment(
-        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(TEMPLATES / "site")),
         undefined=StrictUndefined,
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -174,36 +173,32 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
 
 
 def roster_output(roster: Roster, paper: str) -> str:
-    from ..build import paper_suffix
+    from ..build.selection import paper_suffix
 
     return f"rosters/{roster.stem}{paper_suffix(paper)}.pdf"
 
 
-def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, options, progress=None) -> list[str]:
+def build_roster(repo: Repository, out: Path, roster: Roster, options, store: Store) -> list[str]:
     """Write the roster's deck for each paper of ``options``; returns the paths written."""
-    from .. import build as builder
+    from ..build import Pool, deck_cards, make_faces
+    from ..build.cards import face, missing_faces
+    from ..build.output import OutputFolder
     from ..render import sheets
 
     variant = VARIANTS[roster.variant]
     params = options.variant_params(variant)
-    units = [u for u, _n in roster.entries]
-    writer = builder.AtomicWriter(root)
+    specs = deck_cards(repo, variant, params, [u for u, _n in roster.entries], stat_blocks=False, bleed=0.0)
+    with Pool(options.jobs) as pool:  # starts only if a card is missing
+        for _done in make_faces(store, pool, missing_faces(store, specs)):
+            pass
+    faces = [face(store, spec.key) for spec in specs]
+    dealt = [pdf for pdf, (_u, n) in zip(faces, roster.entries, strict=True) for _ in range(n)]
     written = []
-    try:
-        specs = builder.deck_cards(repo, variant, params, units, stat_blocks=False, bleed=0.0)
-        cache = out / ".cache" / "cards"
-        with builder.WorkerPool(options.jobs, root) as pool:  # starts only if a card is missing
-            keys = builder._make_cards(
-                {"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), pool, builder._Tracker(progress)
-            )["roster"]
-        faces = [(cache / f"{k}.pdf").read_bytes() for k in keys]
-        dealt = [face for face, (_u, n) in zip(faces, roster.entries, strict=True) for _ in range(n)]
+    with OutputFolder(out) as folder:
         for paper in options.papers:
             rel = roster_output(roster, paper)
             title = f"{roster.name}: {variant.title} cards ({paper})"
             deck, _pages = sheets.impose(dealt, sheets.load_layout(paper), title, options.profile, None, rel)
-            writer.write(out / rel, sheets.assemble([report_pdf(roster, repo, paper), deck], title, rel)[0])
+            folder.write(rel, sheets.assemble([report_pdf(roster, repo, paper), deck], title, rel)[0])
             written.append(rel)
-    finally:
-        writer.close()
     return written

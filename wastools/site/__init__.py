@@ -13,7 +13,16 @@ from ..model import Repository
 from .builder import SiteReport, build_site, render_site
 from .data import SiteSpec
 
-__all__ = ["SiteReport", "SiteSpec", "build_site", "build_site_for", "render_site"]
+__all__ = ["SiteReport", "SiteSpec", "build_site", "build_site_for", "render_site", "site_address"]
+
+
+def site_address(root: Path) -> str:
+    """Where the site is published (``[site] address`` in wastools.toml; checked when the
+    command read the settings), or "" when it is not set."""
+    from ..config import read
+
+    setting = read(root).get("site.address")
+    return str(setting.value) if setting is not None else ""
 
 
 def build_site_for(
@@ -26,7 +35,9 @@ def build_site_for(
     from ..render.sheets import load_layout
 
     spec = SiteSpec(
-        tuple(selection.chosen_units(repo)), tuple((v, options.variant_params(v)) for v in selection.chosen_variants())
+        tuple(selection.chosen_units(repo)),
+        tuple((v, options.variant_params(v)) for v in selection.chosen_variants()),
+        site_address(root),
     )
     # the card faces the PDF build made, under the keys it made them with (as in ``build.build``)
     bleed = load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0

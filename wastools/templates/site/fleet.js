@@ -228,6 +228,7 @@
     reader.onerror = function () { show(["the file could not be read"]); };
     reader.readAsText(file.slice(0, 200000));
   });
+  window.wasFleetPage = { units: units, decks: decks };  /* what this page checks fleets against */
   window.addEventListener("hashchange", function () {
     if (window.location.hash !== written) { restore(); }  /* a fleet link opened on this page */
   });

@@ -412,8 +412,10 @@ def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
 @click.option(
     "--roster",
     type=click.Path(exists=True, dir_okay=False),
-    help="Build only the deck of a fleet roster (from the site's fleet builder).",
+    help="Build only the deck of a fleet roster (from the site's fleet builder), with --variant, --paper, "
+    "--backs, --bleed and the printer settings.",
 )
+@click.option("--tts", is_flag=True, help="With --roster: also a Tabletop Simulator saved object of the fleet.")
 @click.pass_context
 def build(
     ctx,
@@ -437,6 +439,7 @@ def build(
     out,
     site_only,
     roster,
+    tts,
 ) -> None:
     """Build the print-and-play PDFs into build/ (only what changed is rebuilt).
 
@@ -464,6 +467,8 @@ def build(
         )
         if message:
             raise click.BadParameter(message, param_hint="--" + name.split(".")[1].replace("_", "-"))
+    if roster or tts:
+        _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps)
     if subset_name is not None and slugify(subset_name) != subset_name:
         raise click.BadParameter(
             f"{subset_name!r}: use lowercase letters, digits and hyphens, e.g. {slugify(subset_name)!r}",
@@ -488,6 +493,26 @@ def build(
             pool.start()
         narrowed = bool(variants or paper or any(filters[:4]))  # less than the settings ask for
         _build(ctx, root, out_dir, pool, started, settings, filters, roster, site_only, stamp, narrowed)
+
+
+def _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps):
+    """--roster with options that cannot apply to it (and --tts without it) is a usage error."""
+    from .site.commands import roster_conflicts
+
+    if tts and not roster:
+        raise click.UsageError("--tts needs --roster FILE: it exports a fleet roster to Tabletop Simulator")
+    given = {
+        "--nation": nations,
+        "--set": sets,
+        "--type": types,
+        "--unit": units,
+        "--name": subset_name,
+        "--site-only": site_only,
+        "--colour-maps": colour_maps,
+    }
+    problem = roster_conflicts(given, variants)
+    if problem:
+        raise click.UsageError(problem)
 
 
 def _stamp_key(ctx, root: Path, out_dir: Path, settings, filters):
@@ -580,7 +605,8 @@ def _build(
     from .site.commands import roster_step, site_step
 
     if roster:
-        ctx.exit(roster_step(repo, root, out_dir, Path(roster), options, ctx.obj["limits"]))
+        variant = ctx.params["variants"][0] if ctx.params["variants"] else None
+        ctx.exit(roster_step(repo, root, out_dir, Path(roster), options, ctx.obj["limits"], variant, ctx.params["tts"]))
     if site_only:
         click.echo(site_step(repo, root, out_dir, selection, options))
         return

@@ -29,8 +29,37 @@ def site_step(repo: Repository, root: Path, out: Path, selection, options) -> st
     return f"site: {report.pages} pages ({changed}) in {seconds:.1f} s{skipped}; open {where}/index.html"
 
 
-def roster_step(repo: Repository, root: Path, out: Path, path: Path, options, limits) -> int:
-    """Check a roster and build its deck; prints located problems and returns the exit code."""
+# what --roster cannot use: it prints one fleet, chosen by its file, and no maps
+NOT_FOR_ROSTER = {
+    "--nation": "the roster names its units",
+    "--set": "the roster names its units",
+    "--type": "the roster names its units",
+    "--unit": "the roster names its units",
+    "--name": "the deck is named after the roster file",
+    "--site-only": "a roster builds a deck, not the site",
+    "--colour-maps": "a roster prints cards, no maps",
+}
+
+
+def roster_conflicts(given: dict[str, object], variants: tuple[str, ...]) -> str | None:
+    """Why the options given with --roster cannot all apply (``given``: each option's
+    value, None or empty when not given), or None."""
+    wrong = [
+        f"{option} ({why})" for option, why in NOT_FOR_ROSTER.items() if given.get(option) not in (None, (), False)
+    ]
+    if len(variants) > 1:
+        wrong.append(f"--variant given {len(variants)} times (a roster prints one deck: give one variant)")
+    if wrong:
+        return "--roster cannot take " + "; ".join(wrong)
+    return None
+
+
+def roster_step(
+    repo: Repository, root: Path, out: Path, path: Path, options, limits, variant: str | None = None, tts: bool = False
+) -> int:
+    """Check a roster and build its deck (in ``variant``'s cards when given), and with
+    ``tts`` its Tabletop Simulator saved object; prints located problems and returns the
+    exit code."""
     from .roster import build_roster, load_roster
 
     try:
@@ -40,11 +69,16 @@ def roster_step(repo: Repository, root: Path, out: Path, path: Path, options, li
             click.echo(str(problem))
         click.echo("the roster is invalid: nothing was built", err=True)
         return 1
-    written = build_roster(repo, root, out, roster, options)
-    verdict = next(c for n, _t, c in roster.checks() if n == roster.variant)
+    written = build_roster(repo, root, out, roster, options, variant)
+    if tts:
+        from ..tts import build_tts
+
+        written += build_tts(repo, root, out, roster, options, variant)
+    printed = variant or roster.variant
+    verdict = next(c for n, _t, c in roster.checks() if n == printed)
     legal = "legal" if verdict.legal else "NOT legal: " + "; ".join(verdict.problems)
     click.echo(
-        f"{roster.cards} cards, {roster.points} points ({legal} under {roster.variant}); wrote "
+        f"{roster.cards} cards, {roster.points} points ({legal} under {printed}); wrote "
         + ", ".join(str(_shown(out / rel, root)) for rel in written)
     )
     return 0

@@ -173,36 +173,64 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
     return with_check_bars(pdf)[0]  # like every printed sheet: a horizontal and a vertical bar in the margins
 
 
-def roster_output(roster: Roster, paper: str) -> str:
+def roster_output(roster: Roster, paper: str, options=None, variant: str | None = None) -> str:
+    """``rosters/<file name>[-<variant>][-a4][-bleed][-duplex].pdf``: the variant only when it is
+    not the roster's own, the other parts as the decks name them."""
     from ..build import paper_suffix
 
-    return f"rosters/{roster.stem}{paper_suffix(paper)}.pdf"
+    own = "" if variant in (None, roster.variant) else f"-{variant}"
+    extra = ("-bleed" if options is not None and options.bleed else "") + (
+        "-duplex" if options is not None and options.backs else ""
+    )
+    return f"rosters/{roster.stem}{own}{paper_suffix(paper)}{extra}.pdf"
 
 
-def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, options, progress=None) -> list[str]:
-    """Write the roster's deck for each paper of ``options``; returns the paths written."""
+def roster_faces(
+    repo: Repository, root: Path, out: Path, roster: Roster, options, bleed: float, writer
+) -> tuple[list[bytes], bytes]:
+    """The PDF of each of the roster's cards (one a unit, in order) and of its deck's back,
+    for the roster's variant and ``options``' parameters; made in the build's card cache
+    where not there yet."""
     from .. import build as builder
-    from ..render import sheets
+    from ..render import cards as card_render
 
     variant = VARIANTS[roster.variant]
     params = options.variant_params(variant)
-    units = [u for u, _n in roster.entries]
+    specs = builder.deck_cards(repo, variant, params, [u for u, _n in roster.entries], stat_blocks=False, bleed=bleed)
+    back = builder._fixed_card(card_render.render_back_html(variant), bleed)
+    cache = out / ".cache" / "cards"
+    sets = {"roster": (specs, bleed), "back": ([back], bleed)}
+    with builder.WorkerPool(options.jobs, root) as pool:  # starts only if a card is missing
+        keys = builder._make_cards(sets, out, writer, builder.BuildReport(), pool, builder._Tracker(None))
+    faces = [(cache / f"{k}.pdf").read_bytes() for k in keys["roster"]]
+    return faces, (cache / f"{keys['back'][0]}.pdf").read_bytes()
+
+
+def build_roster(
+    repo: Repository, root: Path, out: Path, roster: Roster, options, variant: str | None = None
+) -> list[str]:
+    """Write the roster's deck for each paper of ``options`` (its bleed, backs and printer
+    profile as a deck's), in ``variant``'s cards when given (else the roster's own);
+    returns the paths written."""
+    import dataclasses
+
+    from .. import build as builder
+    from ..render import sheets
+
+    printed = dataclasses.replace(roster, variant=variant or roster.variant)
+    title_variant = VARIANTS[printed.variant]
+    bleed = sheets.load_layout(builder.layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
     writer = builder.AtomicWriter(root)
     written = []
     try:
-        specs = builder.deck_cards(repo, variant, params, units, stat_blocks=False, bleed=0.0)
-        cache = out / ".cache" / "cards"
-        with builder.WorkerPool(options.jobs, root) as pool:  # starts only if a card is missing
-            keys = builder._make_cards(
-                {"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), pool, builder._Tracker(progress)
-            )["roster"]
-        faces = [(cache / f"{k}.pdf").read_bytes() for k in keys]
-        dealt = [face for face, (_u, n) in zip(faces, roster.entries, strict=True) for _ in range(n)]
+        faces, back = roster_faces(repo, root, out, printed, options, bleed, writer)
+        dealt = [face for face, (_u, n) in zip(faces, printed.entries, strict=True) for _ in range(n)]
         for paper in options.papers:
-            rel = roster_output(roster, paper)
-            title = f"{roster.name}: {variant.title} cards ({paper})"
-            deck, _pages = sheets.impose(dealt, sheets.load_layout(paper), title, options.profile, None, rel)
-            writer.write(out / rel, sheets.assemble([report_pdf(roster, repo, paper), deck], title, rel)[0])
+            rel = roster_output(roster, paper, options, printed.variant)
+            title = f"{roster.name}: {title_variant.title} cards ({paper})"
+            layout = sheets.load_layout(builder.layout_name(paper, options))
+            deck, _pages = sheets.impose(dealt, layout, title, options.profile, back if options.backs else None, rel)
+            writer.write(out / rel, sheets.assemble([report_pdf(printed, repo, paper), deck], title, rel)[0])
             written.append(rel)
     finally:
         writer.close()

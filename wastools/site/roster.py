@@ -16,6 +16,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jsonschema import Draft202012Validator
+from markupsafe import Markup
 
 from .. import template_cache
 from ..model import Repository, Unit
@@ -117,7 +118,35 @@ def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAU
 # --- the deck --------------------------------------------------------------------------------
 
 
-def report_view(roster: Roster, repo: Repository) -> dict[str, Any]:
+def fleet_link(roster: Roster, address: str) -> str:
+    """The fleet builder's address of this fleet on the published site (as fleet.js writes
+    one: ``fleet.html#fleet=ID:N,...&name=...&limit=N&deck=VARIANT``)."""
+    from urllib.parse import quote_plus, urlencode
+
+    pairs = [
+        ("fleet", ",".join(f"{u.id}:{n}" for u, n in roster.entries)),
+        ("name", roster.name),
+        ("limit", str(roster.points_limit)),
+        ("deck", roster.variant),
+    ]
+    query = urlencode(pairs, quote_via=quote_plus).replace("%3A", ":").replace("%2C", ",")
+    return address.rstrip("/") + "/fleet.html#" + query
+
+
+def qr_svg(text: str) -> Markup | None:
+    """A QR code of ``text`` as inline SVG (segno: numbers and paths only), or None when the
+    text is too long for one."""
+    import segno
+    from segno import DataOverflowError
+
+    try:
+        code = segno.make(text, error="m", micro=False)
+    except DataOverflowError:
+        return None
+    return Markup(code.svg_inline(scale=1, border=4, omitsize=True, svgclass="qr", lineclass="qrline"))
+
+
+def report_view(roster: Roster, repo: Repository, address: str = "") -> dict[str, Any]:
     rows = [
         {
             "name": u.name,
@@ -148,10 +177,12 @@ def report_view(roster: Roster, repo: Repository) -> dict[str, Any]:
         "points": roster.points,
         "checks": checks,
         "capped": VARIANTS["tabletop-cm"].title,
+        "link": fleet_link(roster, address) if address else "",
+        "qr": qr_svg(fleet_link(roster, address)) if address else None,
     }
 
 
-def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
+def report_pdf(roster: Roster, repo: Repository, paper: str, address: str = "") -> bytes:
     """The roster's first page: its units, totals and the verdict of every variant's fleet
     rules, with the check bars of every sheet (the template's margins leave room for them)."""
     from weasyprint import HTML
@@ -166,7 +197,7 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
         undefined=StrictUndefined,
         autoescape=select_autoescape(default=True, default_for_string=True),
     )
-    html = env.get_template(REPORT_TEMPLATE).render(r=report_view(roster, repo), page=PAGE_SIZES[paper])
+    html = env.get_template(REPORT_TEMPLATE).render(r=report_view(roster, repo, address), page=PAGE_SIZES[paper])
     pdf = HTML(
         string=html, base_url=(TEMPLATES / "site" / REPORT_TEMPLATE).as_uri(), url_fetcher=ProjectFetcher()
     ).write_pdf()
@@ -216,6 +247,7 @@ def build_roster(
 
     from .. import build as builder
     from ..render import sheets
+    from . import site_address
 
     printed = dataclasses.replace(roster, variant=variant or roster.variant)
     title_variant = VARIANTS[printed.variant]
@@ -230,7 +262,8 @@ def build_roster(
             title = f"{roster.name}: {title_variant.title} cards ({paper})"
             layout = sheets.load_layout(builder.layout_name(paper, options))
             deck, _pages = sheets.impose(dealt, layout, title, options.profile, back if options.backs else None, rel)
-            writer.write(out / rel, sheets.assemble([report_pdf(printed, repo, paper), deck], title, rel)[0])
+            report = report_pdf(printed, repo, paper, site_address(root))
+            writer.write(out / rel, sheets.assemble([report, deck], title, rel)[0])
             written.append(rel)
     finally:
         writer.close()

@@ -464,11 +464,22 @@ def test_dark_mode_follows_the_system_and_cards_stay_white(browser, site):
     assert tab.guard.problems == []
 
 
-def test_the_print_view_fits_a_phone(browser, site):
+def test_the_builder_and_the_print_view_fit_a_phone(browser, site):
     context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     tab = context.new_page()
     guard = Guard(site)
     guard.watch(tab)
+    tab.goto(url(site, "fleet.html#fleet=aoba:2"))
+    # every control of a unit's row is on the screen, and the fleet's summary is not cut short
+    right = tab.evaluate(
+        """() => Math.max(...['th a', 'input.count', 'input.owned'].map(
+             s => document.querySelector('#units tbody tr ' + s).getBoundingClientRect().right))"""
+    )
+    assert right <= 375, right
+    summary = tab.evaluate("(e => e.scrollHeight - e.clientHeight)(document.querySelector('.fleet-summary'))")
+    assert summary == 0
+    tab.fill("tr[data-id='aoba'] input.count", "3")
+    assert tab.inner_text("#fleet-cards") == "3"
     tab.goto(url(site, "print.html#fleet=aoba:1"))
     tab.wait_for_function("document.body.dataset.ready === 'yes'")
     assert tab.evaluate("document.documentElement.scrollWidth") <= 376

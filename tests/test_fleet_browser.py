@@ -10,6 +10,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, quote
 
@@ -485,3 +488,33 @@ def test_the_builder_and_the_print_view_fit_a_phone(browser, site):
     assert tab.evaluate("document.documentElement.scrollWidth") <= 376
     context.close()
     assert guard.problems == []
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # the test says what went wrong, not the server
+        pass
+
+
+def test_the_print_view_works_from_a_web_server(browser, site):
+    """The same site served over HTTP (on this machine only): the cards load as scripts there too."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    tab = context.new_page()
+    tab.route("**/favicon.ico", lambda route: route.fulfill(status=204))  # the browser asks a server for one
+    problems: list[str] = []
+    tab.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+    tab.on("request", lambda r: r.url.startswith(base) or problems.append(f"request outside the site: {r.url}"))
+    try:
+        tab.goto(base + "print.html#fleet=aoba:2,bismarck:1&deck=hex")
+        tab.wait_for_function("document.body.dataset.ready === 'yes'")
+        with pdfplumber.open(io.BytesIO(tab.pdf(prefer_css_page_size=True, print_background=True))) as doc:
+            assert len(doc.pages) == 2 and len(cards_on(doc.pages[0])) == 3
+            assert "Move: 6 hexes" in doc.pages[0].extract_text()
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    assert problems == []

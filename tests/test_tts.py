@@ -102,6 +102,14 @@ def test_options_that_cannot_apply_to_a_roster_are_refused(cli, tmp_path, option
     assert not (tmp_path / "out").exists()
 
 
+def test_a_parameter_of_another_variant_is_refused(cli, tmp_path):
+    path = roster_file(tmp_path, {"u-47": 1}, variant="hex")
+    result = cli("build", "--roster", str(path), "--param", "off-grid.leg_in=2.5", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2, result.output
+    assert "--roster cannot take --param off-grid.…: the roster prints hex cards" in result.output
+    assert not (tmp_path / "out" / "rosters").exists()
+
+
 def test_tts_needs_a_roster(cli, tmp_path):
     result = cli("build", "--tts", "--out", str(tmp_path / "out"))
     assert result.exit_code == 2 and "--tts needs --roster FILE" in result.output

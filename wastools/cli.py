@@ -606,7 +606,13 @@ def _build(
 
     if roster:
         variant = ctx.params["variants"][0] if ctx.params["variants"] else None
-        ctx.exit(roster_step(repo, root, out_dir, Path(roster), options, ctx.obj["limits"], variant, ctx.params["tts"]))
+        given = {
+            n.split(".")[1]
+            for n, s in settings.values.items()
+            if n.startswith("params.") and s.source == "command line"
+        }
+        limits = ctx.obj["limits"]
+        ctx.exit(roster_step(repo, root, out_dir, Path(roster), options, limits, variant, ctx.params["tts"], given))
     if site_only:
         click.echo(site_step(repo, root, out_dir, selection, options))
         return

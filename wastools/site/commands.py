@@ -4,6 +4,7 @@ click layer only calls these (and prints what they return)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -55,11 +56,20 @@ def roster_conflicts(given: dict[str, object], variants: tuple[str, ...]) -> str
 
 
 def roster_step(
-    repo: Repository, root: Path, out: Path, path: Path, options, limits, variant: str | None = None, tts: bool = False
+    repo: Repository,
+    root: Path,
+    out: Path,
+    path: Path,
+    options,
+    limits,
+    variant: str | None = None,
+    tts: bool = False,
+    param_variants: Iterable[str] = (),
 ) -> int:
     """Check a roster and build its deck (in ``variant``'s cards when given), and with
     ``tts`` its Tabletop Simulator saved object; prints located problems and returns the
-    exit code."""
+    exit code. ``param_variants``: the variants given a --param on the command line, which
+    must be the one printed."""
     from .roster import build_roster, load_roster
 
     try:
@@ -69,12 +79,20 @@ def roster_step(
             click.echo(str(problem))
         click.echo("the roster is invalid: nothing was built", err=True)
         return 1
+    printed = variant or roster.variant
+    others = sorted(set(param_variants) - {printed})
+    if others:
+        click.echo(
+            f"--roster cannot take --param {others[0]}.…: the roster prints {printed} cards "
+            f"(--variant {others[0]} prints it in {others[0]}'s)",
+            err=True,
+        )
+        return 2
     written = build_roster(repo, root, out, roster, options, variant)
     if tts:
         from ..tts import build_tts
 
         written += build_tts(repo, root, out, roster, options, variant)
-    printed = variant or roster.variant
     verdict = next(c for n, _t, c in roster.checks() if n == printed)
     legal = "legal" if verdict.legal else "NOT legal: " + "; ".join(verdict.problems)
     click.echo(

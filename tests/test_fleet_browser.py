@@ -339,6 +339,7 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
             corners = cards_on(sheet)
             assert all(any(abs(c[0] - s[0]) <= 0.5 and abs(c[1] - s[1]) <= 0.5 for s in slots) for c in corners)
             placed += corners
+            assert printcheck.small_text(sheet) == []  # nothing under 6 pt, cards and marks alike
             bars = printcheck.check_bars(sheet)
             assert {(b.label, b.vertical) for b in bars} == {("100 mm", True), ("4 in", True), ("100 mm", False)}
             assert all(b.measured == pytest.approx(b.wanted, abs=0.1) for b in bars), bars

@@ -95,24 +95,7 @@ def render_site(
     files["units.json"] = (
         json.dumps({"tool": f"wastools {__version__}", "units": rows}, indent=1, ensure_ascii=False) + "\n"
     ).encode("utf-8")
-    fleet_variants = data.fleet_variants(spec)
-    files["fleet.html"] = _render(
-        "fleet.html.j2",
-        root="",
-        rows=rows,
-        choices=data.filter_choices(rows),
-        fleet_variants=fleet_variants,
-        capped=VARIANTS["tabletop-cm"].title,
-        owned_filter=True,
-        **common,
-    )
-    files["print.html"] = _render(
-        "print.html.j2",
-        root="",
-        fleet_variants=fleet_variants,
-        data=print_data(rows, fleet_variants, spec.address),
-        **common,
-    )
+    files.update(_fleet_pages(rows, spec, common))
     # a unit page is keyed by its cards' keys, which make its faces: only the faces of the
     # pages to render again are read (a one-unit change reads six, not 1,734)
     jobs = data.card_jobs(spec)
@@ -164,6 +147,30 @@ def render_site(
     report.files = len(files)
     report.skipped_ids = tuple(skipped)
     return files, report
+
+
+def _fleet_pages(rows: list[dict[str, Any]], spec: SiteSpec, common: dict[str, Any]) -> dict[str, bytes]:
+    """The fleet builder and its print view."""
+    fleet_variants = data.fleet_variants(spec)
+    return {
+        "fleet.html": _render(
+            "fleet.html.j2",
+            root="",
+            rows=rows,
+            choices=data.filter_choices(rows),
+            fleet_variants=fleet_variants,
+            capped=VARIANTS["tabletop-cm"].title,
+            owned_filter=True,
+            **common,
+        ),
+        "print.html": _render(
+            "print.html.j2",
+            root="",
+            fleet_variants=fleet_variants,
+            data=print_data(rows, fleet_variants, spec.address),
+            **common,
+        ),
+    }
 
 
 def _unit_page_inputs(repo: Repository, unit, scenarios: dict[str, Any], faces: list) -> list:

@@ -12,7 +12,7 @@
   var MAX_ENTRIES = 300;    /* unit entries read, as many as a roster may print */
   var MAX_ROSTER = 100000;  /* bytes of a roster file read */
   var NAME_MAX = 80;
-  var LIMIT_MAX = 10000;
+  var LIMIT_MAX = 10000;   /* written "10,000" in the notices */
   var COUNT_MAX = 99;
   var DEFAULTS = { name: "My fleet", limit: 100 };
   var FLEET_KEYS = ["fleet", "name", "limit", "deck", "paper"];
@@ -86,7 +86,7 @@
     if (raw.limit !== undefined) {
       var l = wholeNumber(raw.limit);
       if (l >= 1 && l <= LIMIT_MAX) { limit = l; } else {
-        notices.push("the points limit " + quoted(raw.limit) + " is not a whole number from 1 to " + LIMIT_MAX +
+        notices.push("the points limit " + quoted(raw.limit) + " is not a whole number from 1 to 10,000" +
                      "; it is " + limit + " now");
       }
     }

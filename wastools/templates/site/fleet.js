@@ -65,7 +65,7 @@
     var text = limitInput.value.trim();
     var n = Number(text);
     if (text === "" || !isFinite(n) || Math.floor(n) !== n || n < 1 || n > F.LIMIT_MAX) {
-      if (report) { report.push("the points limit must be a whole number from 1 to " + F.LIMIT_MAX + "; " + F.quoted(text) + " is not one"); }
+      if (report) { report.push("the points limit must be a whole number from 1 to 10,000; " + F.quoted(text) + " is not one"); }
       return 0;
     }
     return n;

@@ -429,8 +429,10 @@ def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
 @click.option(
     "--roster",
     type=click.Path(exists=True, dir_okay=False),
-    help="Build only the deck of a fleet roster (from the site's fleet builder).",
+    help="Build only the deck of a fleet roster (from the site's fleet builder), with --variant, --paper, "
+    "--backs, --bleed and the printer settings.",
 )
+@click.option("--tts", is_flag=True, help="With --roster: also a Tabletop Simulator saved object of the fleet.")
 @click.pass_context
 def build(
     ctx,
@@ -456,6 +458,7 @@ def build(
     report_path,
     scenarios,
     roster,
+    tts,
 ) -> None:
     """Build the print-and-play PDFs into build/ (only what changed is rebuilt).
 
@@ -483,6 +486,8 @@ def build(
         )
         if message:
             raise click.BadParameter(message, param_hint="--" + name.split(".")[1].replace("_", "-"))
+    if roster or tts:
+        _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps)
     if subset_name is not None and slugify(subset_name) != subset_name:
         raise click.BadParameter(
             f"{subset_name!r}: use lowercase letters, digits and hyphens, e.g. {slugify(subset_name)!r}",
@@ -526,9 +531,30 @@ class _Request:
     report_path: str | None
 
 
+def _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps):
+    """--roster with options that cannot apply to it (and --tts without it) is a usage error."""
+    from .site.commands import roster_conflicts
+
+    if tts and not roster:
+        raise click.UsageError("--tts needs --roster FILE: it exports a fleet roster to Tabletop Simulator")
+    given = {
+        "--nation": nations,
+        "--set": sets,
+        "--type": types,
+        "--unit": units,
+        "--name": subset_name,
+        "--site-only": site_only,
+        "--colour-maps": colour_maps,
+    }
+    problem = roster_conflicts(given, variants)
+    if problem:
+        raise click.UsageError(problem)
+
+
 def _stamp(ctx, out_name: str, settings, filters, data) -> str:
     """The key of everything a build reads but its outputs: the tool, the data, the
     settings, filters and limits, the output folder and the date the PDFs carry."""
+
     import dataclasses
 
     from .fingerprints import key, source_date, tool_fingerprint
@@ -586,10 +612,18 @@ def _build(ctx, request: _Request) -> None:
     if request.roster:
         from .site.commands import roster_step
 
-        ctx.exit(roster_step(repo, root, out_dir, Path(request.roster), options, ctx.obj["limits"], store))
-    from .site import site_target
+        variant = ctx.params["variants"][0] if ctx.params["variants"] else None
+        given = {
+            n.split(".")[1]
+            for n, v in settings.values.items()
+            if n.startswith("params.") and v.source == "command line"
+        }
+        limits, tts = ctx.obj["limits"], ctx.params["tts"]
+        ctx.exit(roster_step(repo, root, out_dir, Path(request.roster), options, limits, variant, tts, given, store))
+    from .site import site_address, site_target
 
     wanted = not request.narrowed or request.site_only
+    site = site_target(repo, selection, options, data.fingerprint, site_address(root)) if wanted else None
     report = builder.build(
         repo,
         root,
@@ -598,7 +632,7 @@ def _build(ctx, request: _Request) -> None:
         options,
         progress=_progress_bar(),
         store=store,
-        site=site_target(repo, selection, options, data.fingerprint) if wanted else None,
+        site=site,
         stamp=stamp,
         started=started,
         waiting=lambda message: click.echo(message, err=True),

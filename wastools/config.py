@@ -17,6 +17,9 @@
     [params.off-grid]
     leg_in = 2.5
 
+    [site]
+    address = "https://example.org/was/"  # where build/site is published: QR codes on printed fleets link there
+
 Command-line options override the file; `wastools config` shows the effective settings
 and where each came from.
 """
@@ -46,8 +49,11 @@ DEFAULTS: dict[str, Any] = {
     "printer.back_offset_x": 0.0,
     "printer.back_offset_y": 0.0,
     "printer.duplex_edge": "long",
+    "site.address": "",
 }
+SITE_ADDRESS_MAX = 200
 SCALE_RANGE = (0.5, 1.5)
+SECTIONS = ["build", "printer", "params", "site"]
 
 
 @dataclass(frozen=True)
@@ -118,12 +124,8 @@ def read(root: Path) -> dict[str, Setting]:
     problems: list[Problem] = []
     out: dict[str, Setting] = {}
     for section, table in data.items():
-        if section not in ("build", "printer", "params") or not isinstance(table, dict):
-            problems.append(
-                _problem(
-                    text, section, section, f"unknown section{did_you_mean(section, ['build', 'printer', 'params'])}"
-                )
-            )
+        if section not in SECTIONS or not isinstance(table, dict):
+            problems.append(_problem(text, section, section, f"unknown section{did_you_mean(section, SECTIONS)}"))
             continue
         if section == "params":
             _read_params(text, table, out, problems)
@@ -186,6 +188,26 @@ def check(name: str, value: Any) -> str | None:
             return "expected a shift in millimetres between -20 and 20"
     elif name == "printer.duplex_edge" and value not in ("long", "short"):
         return 'expected "long" or "short"'
+    elif name == "site.address":
+        return _address_problem(value)
+    return None
+
+
+def _address_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be the site's published address (printed as a link and a QR code)."""
+    from urllib.parse import urlsplit
+
+    wanted = 'expected the http(s) address the site is published at, e.g. "https://example.org/was/"'
+    if not isinstance(value, str):
+        return wanted
+    if value == "":
+        return None
+    parts = urlsplit(value)
+    plain = value.isascii() and value.isprintable() and not any(c in value for c in ' "<>`{}|^')
+    if len(value) > SITE_ADDRESS_MAX or not plain or parts.scheme not in ("http", "https") or not parts.netloc:
+        return wanted + f" (at most {SITE_ADDRESS_MAX} characters, no spaces)"
+    if parts.query or parts.fragment:
+        return wanted + ": the folder of the site, without ? or #"
     return None
 
 

@@ -139,17 +139,17 @@ def test_filters_and_search_work_and_live_in_the_address(page, site, repo):
 
 def test_links_lead_from_the_index_to_a_unit_and_a_scenario(page, site, repo):
     page.goto(url(site, "index.html"))
-    page.click("#units a:text-is('Bismarck')")
+    page.click("#units a:has(bdi:text-is('Bismarck'))")  # names are isolated in <bdi>
     assert page.url.endswith("/units/bismarck.html")
     assert page.inner_text("h1") == "Bismarck"
     assert page.locator("section.card").count() == len(VARIANTS)
     page.goto(url(site, "index.html"))
     title = repo.extra["scenarios"]["savo-island-1942"].title
-    page.click(f"a:text-is('{title}')")
+    page.click(f"a:has(bdi:text-is('{title}'))")
     assert page.url.endswith("/scenarios/savo-island-1942.html")
     assert page.inner_text("h1") == title
     assert page.locator("figure.map svg").is_visible()
-    page.click("a:text-is('Atago')")
+    page.click("a:has(bdi:text-is('Atago'))")
     assert page.url.endswith("/units/atago.html")
 
 

@@ -29,7 +29,8 @@ def site(repo, tmp_path_factory) -> Path:
 
 def test_every_page_is_valid_html_with_working_links(site):
     pages = sorted(site.rglob("*.html"))
-    assert len(pages) == 1 + 1 + len(SMALL) + len(VARIANTS) + 3  # index, fleet, units, variants, scenarios
+    # index, fleet, print view, units, variants, scenarios
+    assert len(pages) == 1 + 1 + 1 + len(SMALL) + len(VARIANTS) + 3
     assert all_problems(site) == []
 
 
@@ -56,8 +57,10 @@ def test_the_checker_catches_broken_pages(tmp_path):
 def test_index_lists_every_unit_with_its_facts(repo, site):
     tree = parse((site / "index.html").read_text())
     rows = [r for r in tree.iter(tag("tr")) if r.get("data-nation")]
-    assert sorted(r.find(tag("th")).find(tag("a")).text for r in rows) == sorted(repo.units[u].name for u in SMALL)
-    cossack = next(r for r in rows if r.find(tag("th")).find(tag("a")).text == "HMS Cossack")
+    assert sorted("".join(r.find(tag("th")).find(tag("a")).itertext()) for r in rows) == sorted(
+        repo.units[u].name for u in SMALL
+    )
+    cossack = next(r for r in rows if "".join(r.find(tag("th")).find(tag("a")).itertext()) == "HMS Cossack")
     cells = [c.text for c in cossack.findall(tag("td"))]
     unit = repo.units["hms-cossack"]
     assert cells == [
@@ -218,7 +221,7 @@ def test_site_build_adds_little_time(repo, tmp_path):
     )
     started = time.perf_counter()
     report = build_site(repo, tmp_path, spec)
-    assert report.pages == 2 + len(repo.units) + len(VARIANTS) + len(repo.extra["scenarios"])
+    assert report.pages == 3 + len(repo.units) + len(VARIANTS) + len(repo.extra["scenarios"])  # index, fleet, print
     assert time.perf_counter() - started < 120
 
 
@@ -273,8 +276,10 @@ def test_only_pages_whose_content_changed_are_written(repo, tmp_path):
     after = stamps(site)
     differs = {rel for rel in after if rel in before and (site / rel).read_bytes() != before[rel]}
     assert "units/uss-bagley-dd-386.html" in differs and "index.html" in differs
-    assert not (site / "units/u-47.html").exists()  # a unit no longer on the site loses its page
-    assert report.changed == len(differs) + 1 < len(after) / 2
+    # a unit no longer on the site loses its page and its print view's cards
+    assert not (site / "units/u-47.html").exists() and not (site / "cards/u-47.js").exists()
+    assert "cards/uss-bagley-dd-386.js" in differs
+    assert report.changed == len(differs) + 2 < len(after) / 2
     kept = [rel for rel in after if rel not in differs]
     assert "units/bismarck.html" in kept and "assets/site.css" in kept
     assert {rel: after[rel] for rel in kept} == {rel: first[rel] for rel in kept}  # not written again

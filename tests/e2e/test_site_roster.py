@@ -135,3 +135,44 @@ def test_the_report_page_keeps_the_print_standard(repo, tmp_path, paper):
     assert {(b.label, b.vertical) for b in bars} == {("100 mm", True), ("4 in", True), ("100 mm", False)}
     for bar in bars:
         assert bar.measured == pytest.approx(bar.wanted, abs=0.05), bar
+
+
+def test_the_report_page_has_a_qr_code_of_the_fleets_link_when_the_site_is_published(repo, tmp_path):
+    import pypdfium2 as pdfium
+    import zxingcpp
+
+    from wastools.site.roster import report_pdf
+
+    path = write(tmp_path, "name: Wolf & co\nvariant: hex\npoints_limit: 90\nunits:\n  - unit: u-47\n    count: 2\n")
+    roster = load_roster(path, repo, ROOT)
+    pdf = report_pdf(roster, repo, "letter", "https://example.org/was")
+    found = [r.text for r in zxingcpp.read_barcodes(pdfium.PdfDocument(pdf)[0].render(scale=2).to_pil())]
+    assert found == ["https://example.org/was/fleet.html#fleet=u-47:2&name=Wolf+%26+co&limit=90&deck=hex"]
+    plain = report_pdf(roster, repo, "letter")  # no published site: no code
+    assert zxingcpp.read_barcodes(pdfium.PdfDocument(plain)[0].render(scale=2).to_pil()) == []
+
+
+@pytest.mark.parametrize(
+    "value,ok",
+    [
+        ('"https://example.org/was/"', True),
+        ('""', True),
+        ('"javascript:alert(1)"', False),
+        ('"file:///etc/passwd"', False),
+        ('"https://example.org/a b"', False),
+        ('"https://example.org/?q=1"', False),
+        ('"https:///nohost"', False),
+        ("42", False),
+        ('"https://example.org/' + "x" * 300 + '"', False),
+    ],
+)
+def test_the_site_address_setting_is_checked(tmp_path, value, ok):
+    from wastools.config import read
+
+    (tmp_path / "wastools.toml").write_text(f"[site]\naddress = {value}\n")
+    if ok:
+        assert read(tmp_path)["site.address"].value == value.strip('"')
+        return
+    with pytest.raises(DataError) as caught:
+        read(tmp_path)
+    assert str(caught.value.problems[0]).startswith("wastools.toml:2:1: site.address: expected the http(s) address")

@@ -15,23 +15,34 @@ from ..model import Repository
 from .builder import SiteReport, render_site, site_files, site_key
 from .data import SiteSpec
 
-__all__ = ["SiteReport", "SiteSpec", "build_site", "render_site", "site_spec", "site_target"]
+__all__ = ["SiteReport", "SiteSpec", "build_site", "render_site", "site_address", "site_spec", "site_target"]
 
 
-def site_spec(repo: Repository, selection: Any, options: Any) -> SiteSpec:
+def site_address(root: Path) -> str:
+    """Where the site is published (``[site] address`` in wastools.toml; checked when the
+    command read the settings), or "" when it is not set."""
+    from ..config import read
+
+    setting = read(root).get("site.address")
+    return str(setting.value) if setting is not None else ""
+
+
+def site_spec(repo: Repository, selection: Any, options: Any, address: str = "") -> SiteSpec:
     """Every unit, and each chosen variant with the parameters its deck uses."""
     return SiteSpec(
-        tuple(repo.units.values()), tuple((v, options.variant_params(v)) for v in selection.chosen_variants())
+        tuple(repo.units.values()),
+        tuple((v, options.variant_params(v)) for v in selection.chosen_variants()),
+        address,
     )
 
 
-def site_target(repo: Repository, selection: Any, options: Any, data_key: str):
+def site_target(repo: Repository, selection: Any, options: Any, data_key: str, address: str = ""):
     """The site of a build (``build.Selection``, ``build.Options``): a folder target keyed by
     everything it shows, which reads the decks' faces from the store."""
     from ..build.plan import Target
     from ..build.selection import card_bleed
 
-    spec = site_spec(repo, selection, options)
+    spec = site_spec(repo, selection, options, address)
     return Target("site", site_key(data_key, spec), site_files, (repo, spec, card_bleed(options)), reads_store=True)
 
 

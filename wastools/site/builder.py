@@ -1,8 +1,9 @@
 """Write the site: every page rendered in memory first, then only the files that changed.
 
 ``build/site/`` holds ``index.html`` (every unit, filters, search), ``units.json`` beside it,
-``units/<id>.html``, ``variants/<name>.html``, ``scenarios/<id>.html``, ``fleet.html``
-and ``assets/``. Nothing is written until every page is rendered, so a build that fails
+``units/<id>.html``, ``variants/<name>.html``, ``scenarios/<id>.html``, ``fleet.html``,
+``print.html`` (the fleet's print view), ``cards/<id>.js`` (a unit's cards for the print
+view) and ``assets/``. Nothing is written until every page is rendered, so a build that fails
 leaves the previous site as it was. A file whose bytes did not change is not written
 again (its date stays, so a sync to a web server sends only what changed); a changed file
 is written beside its place and moved in whole. A build whose inputs did not change does
@@ -27,6 +28,7 @@ from . import data
 from .assets import SITE_TEMPLATES, static_files
 from .cards import card_keys, site_cards
 from .data import SiteSpec, safe_id
+from .printview import card_script, print_data
 from .scenario import scenario_page
 
 
@@ -68,7 +70,7 @@ def render_site(
     units = [u for u in spec.units if safe_id(u.id)]
     scenarios = {k: s for k, s in repo.extra.get("scenarios", {}).items() if safe_id(s.id)}
     skipped += [k for k in repo.extra.get("scenarios", {}) if k not in scenarios]
-    spec = SiteSpec(tuple(units), spec.variants)
+    spec = SiteSpec(tuple(units), spec.variants, spec.address)
     rows = [data.index_entry(repo, u) for u in units]
     variants = [
         {"name": v.name, "title": v.title, "seed": v.seed, "description": v.description} for v, _p in spec.variants
@@ -80,15 +82,7 @@ def render_site(
     files["units.json"] = (
         json.dumps({"tool": f"wastools {__version__}", "units": rows}, indent=1, ensure_ascii=False) + "\n"
     ).encode("utf-8")
-    files["fleet.html"] = _render(
-        "fleet.html.j2",
-        root="",
-        rows=rows,
-        choices=data.filter_choices(rows),
-        fleet_variants=data.fleet_variants(spec),
-        capped=VARIANTS["tabletop-cm"].title,
-        **common,
-    )
+    files.update(_fleet_pages(rows, spec, common))
     # a unit page is keyed by its cards' keys, which make its faces: only the faces of the
     # pages to render again are read (a one-unit change reads six, not 1,734)
     jobs = data.card_jobs(spec)
@@ -99,11 +93,12 @@ def render_site(
         faces.setdefault(unit_id, []).append((name, card))
     found: dict[str, bytes] = {}
     page_keys = {}
+    found_scripts: dict[str, bytes] = {}
     for unit in units:
         page_keys[unit.id] = key = kept.key(_unit_page_inputs(repo, unit, scenarios, faces.get(unit.id, [])))
-        page = kept.get(key)
-        if page is not None:
-            found[unit.id] = page
+        page, script = kept.get(key), kept.get(key, ".js")
+        if page is not None and script is not None:
+            found[unit.id], found_scripts[unit.id] = page, script
     todo = {unit.id for unit in units if unit.id not in found}
     cards = site_cards(repo, [job for job in jobs if job[0] in todo], store, bleed, keys)
     for unit in units:
@@ -113,7 +108,12 @@ def render_site(
                 "unit.html.j2", root="../", page=data.unit_page(repo, unit, spec, scenarios, cards), **common
             )
             kept.put(page_keys[unit.id], page)
+        script = found_scripts.get(unit.id)
+        if script is None:  # the print view's cards of this unit: the same faces as its page
+            script = card_script(unit.id, {v.name: str(cards[unit.id, v.name]) for v, _p in spec.variants})
+            kept.put(page_keys[unit.id], script, ".js")
         files[f"units/{unit.id}.html"] = page
+        files[f"cards/{unit.id}.js"] = script
     for variant, params in spec.variants:
         files[f"variants/{variant.name}.html"] = _render(
             "variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common
@@ -130,6 +130,30 @@ def render_site(
     report.files = len(files)
     report.skipped_ids = tuple(skipped)
     return files, report
+
+
+def _fleet_pages(rows: list[dict[str, Any]], spec: SiteSpec, common: dict[str, Any]) -> dict[str, bytes]:
+    """The fleet builder and its print view."""
+    fleet_variants = data.fleet_variants(spec)
+    return {
+        "fleet.html": _render(
+            "fleet.html.j2",
+            root="",
+            rows=rows,
+            choices=data.filter_choices(rows),
+            fleet_variants=fleet_variants,
+            capped=VARIANTS["tabletop-cm"].title,
+            owned_filter=True,
+            **common,
+        ),
+        "print.html": _render(
+            "print.html.j2",
+            root="",
+            fleet_variants=fleet_variants,
+            data=print_data(rows, fleet_variants, spec.address),
+            **common,
+        ),
+    }
 
 
 def _unit_page_inputs(repo: Repository, unit, scenarios: dict[str, Any], faces: list) -> list:
@@ -160,12 +184,13 @@ class _PageCache:
     def key(self, inputs: list) -> str:
         return hashlib.sha256((self._base + json.dumps(inputs, default=str)).encode()).hexdigest()
 
-    def get(self, key: str) -> bytes | None:
-        return self.store.get("site-page", key) if self.store is not None else None
+    def get(self, key: str, suffix: str = ".html") -> bytes | None:
+        kind = "site-page" if suffix == ".html" else "site-script"
+        return self.store.get(kind, key) if self.store is not None else None
 
-    def put(self, key: str, page: bytes) -> None:
+    def put(self, key: str, page: bytes, suffix: str = ".html") -> None:
         if self.store is not None:
-            self.store.put("site-page", key, page)
+            self.store.put("site-page" if suffix == ".html" else "site-script", key, page)
 
 
 def site_fingerprint() -> str:
@@ -187,6 +212,7 @@ def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
         repo_fingerprint,
         [u.id for u in spec.units],
         spec_digest(spec),
+        spec.address,
     ]
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 

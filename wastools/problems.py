@@ -83,7 +83,7 @@ def capped(problems: list[Problem], per_file: int, per_kind: int) -> list[Proble
     return sorted(shown)
 
 
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\d+(\.\d+)?")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|[\w./-]+\.(yaml|json)\b|\d+(\.\d+)?")
 
 
 def kind_of(problem: Problem) -> str:

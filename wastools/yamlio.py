@@ -44,6 +44,51 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+class Invalid:
+    """What a value the schema refused becomes in a document's data (``INVALID``): no
+    later check can take it for a name, number, list or mapping (it is falsy, empty, equal
+    only to itself), so the checks beyond the schema never meet a type they do not expect,
+    and say nothing more about a value already reported."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __len__(self) -> int:
+        return 0
+
+    def __iter__(self):
+        return iter(())
+
+    def __repr__(self) -> str:
+        return "<invalid value>"
+
+    def __reduce__(self) -> str:
+        return "INVALID"  # one object, also after a round trip through the validation cache
+
+
+INVALID = Invalid()
+
+
+def mark_invalid(data: Any, paths: list[tuple]) -> None:
+    """Replace the value at each path (keys and list indices from the root) by ``INVALID``."""
+    for path in sorted(set(paths), key=len):
+        node = data
+        for part in path[:-1]:
+            node = _step(node, part)
+        if isinstance(node, dict) and path[-1] in node or isinstance(node, list) and _index_in(node, path[-1]):
+            node[path[-1]] = INVALID
+
+
+def _step(node: Any, part: Any) -> Any:
+    if isinstance(node, dict):
+        return node.get(part, INVALID)
+    return node[part] if isinstance(node, list) and _index_in(node, part) else INVALID
+
+
+def _index_in(node: list, part: Any) -> bool:
+    return isinstance(part, int) and 0 <= part < len(node)
+
+
 @dataclass
 class Document:
     """A parsed YAML file: its plain data and the round-trip tree that knows positions."""

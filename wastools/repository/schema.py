@@ -14,7 +14,7 @@ from referencing.exceptions import Unresolvable
 
 from ..problems import DataError, Problem, format_field
 from ..suggest import closest, did_you_mean
-from ..yamlio import DEFAULT_LIMITS, Document, Limits
+from ..yamlio import DEFAULT_LIMITS, Document, Limits, mark_invalid
 from .schema_files import Schemas, load_schemas
 
 SCHEMA_FILES = {
@@ -25,6 +25,14 @@ SCHEMA_FILES = {
     "scenario": "scenario.schema.json",
 }
 # The `$schema=` reference each kind of file carries, relative to its usual folder.
+
+# the schema keywords that judge a value itself (not which fields its parent has): a value
+# one of them refuses is taken out of the data that later checks read
+VALUE_CHECKS = {
+    "type", "enum", "const", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
+    "contains", "minProperties", "maxProperties", "propertyNames", "anyOf", "oneOf", "allOf",
+}  # fmt: skip
 
 
 # set while the schemas are known to be the ones a whole validation checked (see
@@ -84,13 +92,17 @@ def document_problems(doc: Document, root: Path, name: str, limits: Limits = DEF
     except DataError:
         return None
     problems = []
+    refused: list[tuple] = []
     try:
         for error in checker.iter_errors(doc.data):
             problems.extend(_located(doc, error, checker.schema.get("properties", {})))
+            if error.validator in VALUE_CHECKS and error.absolute_path:
+                refused.append(tuple(error.absolute_path))
     except (Unresolvable, ValueError, TypeError, RecursionError) as exc:
         # the schema passed its checks but cannot be applied (a reference that loops, say)
         shown = schemas(root, limits).shown(name, root)
         return [Problem(shown, 1, 1, "", f"this schema cannot be applied to {doc.path}: {_short(str(exc))}")]
+    mark_invalid(doc.data, refused)  # the checks after the schema's see only the values it passed
     return problems
 
 

@@ -86,14 +86,50 @@ def scenario_files(root: Path) -> list[Path]:
     return sorted(plain_path(p) for p in folder.glob("*.yaml")) if folder.is_dir() else []
 
 
+# what a build writes for each scenario, by its id: the pack on each paper (the suffix of
+# build.paper_suffix) and the poster; checked against the build's own targets in the tests
+PAPER_SUFFIXES = ("", "-a4")
+
+
+def scenario_outputs(scenario_id: str) -> list[str]:
+    """The files a build writes for a scenario, relative to the output folder."""
+    return [f"scenarios/{scenario_id}{sfx}.pdf" for sfx in PAPER_SUFFIXES] + [f"scenarios/{scenario_id}-poster.pdf"]
+
+
+def output_clashes(loaded: list) -> list[Problem]:
+    """A scenario whose outputs would be another scenario's (``skirmish-poster``'s pack is
+    ``skirmish``'s poster): an error in each, since a build would write one over the other."""
+    owners: dict[str, list] = {}
+    for item in loaded:
+        sid = item.doc.data.get("id") if item.doc is not None else None
+        if isinstance(sid, str):
+            for output in scenario_outputs(sid):
+                owners.setdefault(output, []).append(item)
+    problems = []
+    for output, items in sorted(owners.items()):
+        for item in items if len(items) > 1 else ():
+            others = sorted({o.shown_as for o in items if o is not item})
+            problems.append(
+                item.doc.problem(
+                    ["id"],
+                    f"a build would write {output} for this scenario and for {', '.join(others[:3])}: "
+                    "one would be lost, so choose another id",
+                )
+            )
+    return problems
+
+
 def check_all(loaded: list, units: dict[str, model.Unit], problems: list[Problem]) -> dict[str, Scenario]:
     built: dict[str, Scenario] = {}
+    clashes = output_clashes(loaded)
+    problems.extend(clashes)
+    clashing = {p.path for p in clashes}
     for item in loaded:
         if item.doc is None:
             continue
         before = sum(1 for p in problems if p.is_error)
         scenario = _check(item, units, problems)
-        if scenario is not None and sum(1 for p in problems if p.is_error) == before:
+        if scenario is not None and sum(1 for p in problems if p.is_error) == before and item.shown_as not in clashing:
             built[scenario.id] = scenario
     return built
 

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from . import model
+from .map_size import map_problems, printed_region, scenario_geometry
 from .problems import Problem
 from .variants import VARIANTS, ParameterError
 from .variants.fleet import FleetCheck, check_fleet
+from .yamlio import DEFAULT_LIMITS, Limits
 
 MAP_UNITS = {
     "standard": "sectors",
@@ -119,7 +121,9 @@ def output_clashes(loaded: list) -> list[Problem]:
     return problems
 
 
-def check_all(loaded: list, units: dict[str, model.Unit], problems: list[Problem]) -> dict[str, Scenario]:
+def check_all(
+    loaded: list, units: dict[str, model.Unit], problems: list[Problem], limits: Limits = DEFAULT_LIMITS
+) -> dict[str, Scenario]:
     built: dict[str, Scenario] = {}
     clashes = output_clashes(loaded)
     problems.extend(clashes)
@@ -129,6 +133,8 @@ def check_all(loaded: list, units: dict[str, model.Unit], problems: list[Problem
             continue
         before = sum(1 for p in problems if p.is_error)
         scenario = _check(item, units, problems)
+        if scenario is not None and not any(p.path == item.shown_as and p.is_error for p in problems):
+            problems.extend(_map_problems(item.doc, scenario, limits))
         if scenario is not None and sum(1 for p in problems if p.is_error) == before and item.shown_as not in clashing:
             built[scenario.id] = scenario
     return built
@@ -180,6 +186,20 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     return Scenario(
         data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name], tuple(bases)
     )
+
+
+def _map_problems(doc, scenario: Scenario, limits: Limits) -> list[Problem]:
+    """The map's size against the limits on cells, pages and a poster's page (``map_size``),
+    for a scenario that is otherwise valid."""
+    geo = scenario_geometry(scenario.variant, scenario.parameters, scenario.data["map"])
+    region = printed_region(geo, scenario.data)
+    found = map_problems(geo, region, limits.max_map_pages, limits.max_map_cells, "the map")
+    where = (
+        ["map", "play_area"]
+        if scenario.data["map"].get("play_area") and any(n == "max_map_pages" for n, _ in found)
+        else ["map"]
+    )
+    return [doc.problem(where if name == "max_map_pages" else ["map"], message) for name, message in found]
 
 
 def _resolve(doc, parts, unit_id, units, found) -> model.Unit | None:

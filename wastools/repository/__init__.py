@@ -115,7 +115,7 @@ def validate(
     ]
     known_units = KnownUnits(repo_units)
     known_units.broken = {u.path.stem for u in units} - set(repo_units)
-    built_scenarios = scenarios.check_all(loaded_scenarios, known_units, problems)
+    built_scenarios = scenarios.check_all(loaded_scenarios, known_units, problems, limits)
     files += scenario_paths
     from .. import rules_register  # the rules registers, rules/<variant>.yaml
 

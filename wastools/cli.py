@@ -300,7 +300,12 @@ def _settings(ctx: click.Context, given: dict, pairs: tuple[str, ...], selected:
         cli_params = params.parse(pairs, selected if selected is not None else settings["build.variants"])
     except ParameterError as exc:
         raise click.BadParameter(str(exc), param_hint="--param") from None
-    return config.with_params(settings, cli_params)
+    settings = config.with_params(settings, cli_params)
+    if ctx.command.name == "build":  # the boards it draws must keep to the map limits
+        limits = ctx.obj["limits"]
+        for message in config.board_problems(settings, limits.max_map_pages, limits.max_map_cells):
+            raise click.BadParameter(message, param_hint="--param or wastools.toml")
+    return settings
 
 
 @main.command("variants")

@@ -230,3 +230,39 @@ def with_params(settings: Settings, cli: dict[str, dict[str, str]]) -> Settings:
         for key, text in pairs.items():
             values[f"params.{variant}.{key}"] = Setting(text, "command line")
     return Settings(values)
+
+
+BOARD_SETTINGS = ("params.large-map.columns", "params.large-map.rows", "params.large-map.sector_in")
+
+
+def board_problems(settings: Settings, max_pages: int, max_cells: int) -> list[str]:
+    """The boards a build of ``build.variants`` draws (the large-map board, and the hex board
+    over the same table) against the map limits (``map_size``); each message names the
+    settings that make the board and where each came from."""
+    from .map_size import board_geometry, map_problems
+
+    given = settings.params()
+    try:
+        board = VARIANTS["large-map"].resolve(given.get("large-map", {}))
+        hex_cm = VARIANTS["hex"].resolve(given.get("hex", {}))["hex_cm"]
+    except ParameterError:
+        return []  # said where the values are read
+    boards = {
+        "large-map": (board_geometry(board["columns"], board["rows"], board["sector_in"], None), BOARD_SETTINGS),
+        "hex": (
+            board_geometry(board["columns"], board["rows"], board["sector_in"], hex_cm),
+            BOARD_SETTINGS + ("params.hex.hex_cm",),
+        ),
+    }
+    out = []
+    for variant, (geo, names) in boards.items():
+        if variant not in settings["build.variants"]:
+            continue
+        made = ", ".join(
+            f"{n.removeprefix('params.')}={_text(settings.values[n].value)} ({settings.values[n].source})"
+            for n in names
+            if n in settings.values
+        )
+        for _limit, message in map_problems(geo, None, max_pages, max_cells, f"the {variant} board"):
+            out.append(message + (f" (made by {made})" if made else ""))
+    return out

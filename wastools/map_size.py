@@ -113,7 +113,8 @@ def map_problems(
     """(the limit, why) for each limit a map passes; ``what`` names the map in the message."""
     found = []
     if geo.cells > max_cells:
-        found.append(("max_map_cells", f"{what} has {geo.cells} sectors or hexes, over the limit of {max_cells}"))
+        cells = "hexes" if geo.variant == "hex" else "sectors"
+        found.append(("max_map_cells", f"{what} has {geo.cells} {cells}, over the limit of {max_cells}"))
     side = max(geo.width, geo.height) / PT_PER_IN
     if side > MAX_POSTER_IN:
         why = f"{what} is {side:.0f} in on its longer side: its true-size poster would be larger than a PDF page"

@@ -112,6 +112,13 @@ def map_problems(
 ) -> list[tuple[str, str]]:
     """(the limit, why) for each limit a map passes; ``what`` names the map in the message."""
     found = []
+    if geo.variant in PLAIN_SEA and min(geo.width, geo.height) < geo.cell:
+        unit = "cm" if geo.variant == "tabletop-cm" else "in"
+        found.append(("size", f"{what} is less than 1 {unit} across: a table is at least 1 {unit} each way"))
+    elif geo.variant not in PLAIN_SEA and min(geo.columns, geo.rows) < 1:
+        cells = "hex" if geo.variant == "hex" else "sector"
+        found.append(("size", f"{what} is less than one {cells} across: give whole {cells}s each way (1 or more)"))
+        return found  # nothing else can be measured
     if geo.cells > max_cells:
         cells = "hexes" if geo.variant == "hex" else "sectors"
         found.append(("max_map_cells", f"{what} has {geo.cells} {cells}, over the limit of {max_cells}"))

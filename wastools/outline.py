@@ -100,47 +100,50 @@ def _in_bands(bands: list[tuple[float, float]], y: float) -> bool:
     return i >= 0 and bands[i][0] <= y <= bands[i][1]
 
 
-# a flat-topped hex grid on a lattice of half-radius columns and quarter-hex rows: a hex's
-# six neighbours, from the edge between its corners k and k + 1 (corners at 0, 60, ... deg)
+# a flat-topped hex grid on a lattice of half-radius columns and quarter-hex rows, where
+# every centre and corner has whole coordinates: a hex's corners (at 0, 60, ... degrees),
+# and the neighbour across the edge from corner k to corner k + 1
+CORNER_STEPS = ((2, 0), (1, 2), (-1, 2), (-2, 0), (-1, -2), (1, -2))
 NEIGHBOUR_STEPS = ((3, 2), (0, 4), (-3, 2), (-3, -2), (0, -4), (3, -2))
+LatticeEdge = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _outline(centres: Iterable[Point], flat: float) -> tuple[list[LatticeEdge], float, float]:
+    """The outline edges of a set of hexes on the lattice, and the lattice's units."""
+    unit_x, unit_y = hex_radius(flat) / 2, flat / 4
+    cells = {(round(x / unit_x), round(y / unit_y)) for x, y in centres}
+    edges = []
+    for i, j in sorted(cells):
+        for k, (di, dj) in enumerate(NEIGHBOUR_STEPS):
+            if (i + di, j + dj) not in cells:
+                (ai, aj), (bi, bj) = CORNER_STEPS[k], CORNER_STEPS[(k + 1) % 6]
+                edges.append(((i + ai, j + aj), (i + bi, j + bj)))
+    return edges, unit_x, unit_y
 
 
 def hex_union_edges(centres: Iterable[Point], flat: float) -> list[Segment]:
     """The outline of a set of flat-topped hexes: every edge whose neighbour is not in the
-    set, each running anticlockwise round its own hex. Centres are matched on the grid's
+    set, each running anticlockwise round its own hex. Hexes are matched on the grid's
     lattice (whole numbers), not as floating-point positions."""
-    r = hex_radius(flat)
-    unit_x, unit_y = r / 2, flat / 4
-    cells = [(round(x / unit_x), round(y / unit_y), x, y) for x, y in centres]
-    keys = {(i, j) for i, j, _x, _y in cells}
-    offsets = [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a))) for a in range(0, 360, 60)]
-    edges = []
-    for i, j, cx, cy in cells:
-        for k, (di, dj) in enumerate(NEIGHBOUR_STEPS):
-            if (i + di, j + dj) not in keys:
-                (ax, ay), (bx, by) = offsets[k], offsets[(k + 1) % 6]
-                edges.append(((cx + ax, cy + ay), (cx + bx, cy + by)))
-    return edges
+    edges, ux, uy = _outline(centres, flat)
+    return [((a[0] * ux, a[1] * uy), (b[0] * ux, b[1] * uy)) for a, b in edges]
 
 
-def rings(edges: list[Segment]) -> list[list[Point]]:
-    """The outline edges of a set of hexes chained into closed rings (the outer ones
-    anticlockwise, holes clockwise): three hexes meet at each corner, so one edge of the
-    outline leaves each corner it reaches."""
-
-    def key(p: Point) -> tuple[float, float]:
-        return round(p[0], 2), round(p[1], 2)
-
-    leaving = {key(a): (a, b) for a, b in edges}
+def hex_rings(centres: Iterable[Point], flat: float) -> list[list[Point]]:
+    """The outline of a set of hexes as closed rings (the outer ones anticlockwise, holes
+    clockwise), to fill: three hexes meet at each corner, so one edge of the outline leaves
+    each corner it reaches, and the rings chain on the lattice without any doubt."""
+    edges, ux, uy = _outline(centres, flat)
+    leaving = dict(edges)
     out = []
     while leaving:
-        start, (a, b) = next(iter(leaving.items()))
-        ring = [a]
+        start, end = next(iter(leaving.items()))
         del leaving[start]
-        while key(b) != start and key(b) in leaving:
-            ring.append(b)
-            b = leaving.pop(key(b))[1]
-        out.append(ring)
+        ring = [start]
+        while end != start and end in leaving:
+            ring.append(end)
+            end = leaving.pop(end)
+        out.append([(i * ux, j * uy) for i, j in ring])
     return out
 
 

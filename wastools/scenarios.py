@@ -132,9 +132,10 @@ def check_all(
         if item.doc is None:
             continue
         before = sum(1 for p in problems if p.is_error)
+        schema_passed = not any(p.path == item.shown_as and p.is_error for p in problems)
         scenario = _check(item, units, problems)
-        if scenario is not None and not any(p.path == item.shown_as and p.is_error for p in problems):
-            problems.extend(_map_problems(item.doc, scenario, limits))
+        if schema_passed:  # the map's fields have their types: it can be measured
+            problems.extend(_map_problems(item.doc, limits))
         if scenario is not None and sum(1 for p in problems if p.is_error) == before and item.shown_as not in clashing:
             built[scenario.id] = scenario
     return built
@@ -148,9 +149,7 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     variant = VARIANTS.get(data.get("variant")) if isinstance(data.get("variant"), str) else None
     params: dict[str, Any] = {}
     if variant is not None:
-        given = {
-            str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (data.get("parameters") or {}).items()
-        }
+        given = {str(k): _param_text(v) for k, v in (data.get("parameters") or {}).items()}
         try:
             params = variant.resolve(given)
         except ParameterError as exc:
@@ -188,18 +187,23 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     )
 
 
-def _map_problems(doc, scenario: Scenario, limits: Limits) -> list[Problem]:
+def _map_problems(doc, limits: Limits) -> list[Problem]:
     """The map's size against the limits on cells, pages and a poster's page (``map_size``),
-    for a scenario that is otherwise valid."""
-    geo = scenario_geometry(scenario.variant, scenario.parameters, scenario.data["map"])
-    region = printed_region(geo, scenario.data)
-    found = map_problems(geo, region, limits.max_map_pages, limits.max_map_cells, "the map")
-    where = (
-        ["map", "play_area"]
-        if scenario.data["map"].get("play_area") and any(n == "max_map_pages" for n, _ in found)
-        else ["map"]
-    )
-    return [doc.problem(where if name == "max_map_pages" else ["map"], message) for name, message in found]
+    in a scenario whose fields passed the schema."""
+    data = doc.data
+    variant = VARIANTS[data["variant"]]
+    try:
+        params = variant.resolve({str(k): _param_text(v) for k, v in (data.get("parameters") or {}).items()})
+    except ParameterError:
+        return []  # reported by the scenario's own checks
+    geo = scenario_geometry(variant.name, params, data["map"])
+    found = map_problems(geo, printed_region(geo, data), limits.max_map_pages, limits.max_map_cells, "the map")
+    pages_at = ["map", "play_area"] if data["map"].get("play_area") else ["map"]
+    return [doc.problem(pages_at if name == "max_map_pages" else ["map"], message) for name, message in found]
+
+
+def _param_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _resolve(doc, parts, unit_id, units, found) -> model.Unit | None:

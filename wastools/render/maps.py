@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
-from ..outline import Box, Point, Segment, clip_polygon, hex_union_edges, meets, rings, visible_runs
+from ..outline import Box, Point, Segment, clip_polygon, hex_rings, hex_union_edges, meets, visible_runs
 from .pages import HEADER_SIZE, MARGIN, Page, document, draw_label, header_lines
 from .sheets import BOLD, FONT, SAFE, PrinterProfile, text_width
 
@@ -56,7 +56,7 @@ class Feature:
     @cached_property
     def rings(self) -> list[list[Point]]:
         """A hex feature's outline as closed rings, to fill."""
-        return rings(self.edges)
+        return hex_rings(self.points, self.hexes)
 
 
 def _no_range(x0: float, y0: float, x1: float, y1: float) -> str:

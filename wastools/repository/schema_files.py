@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +29,7 @@ from referencing.jsonschema import DRAFT202012
 
 from ..data_paths import plain_path, refusal
 from ..problems import Problem, display_path, format_field
-from ..safe_text import NOT_FINITE, bad_characters
+from ..safe_text import NOT_FINITE, bad_characters, text_problem
 from ..yaml_compose import MAX_NUMBER_CHARS
 from ..yamlio import DEFAULT_LIMITS, Limits, parse_document, read_limited
 
@@ -195,8 +196,15 @@ def _place(text: str, index: int) -> tuple[int, int]:
 
 
 def _own_problems(schema: Any, path: Path, shown: str, limits: Limits, check: bool) -> list[Problem]:
-    """What makes a parsed file unusable as a schema: not an object, another dialect, or
-    (with ``check``) not valid against the meta-schema, each at its place in the file."""
+    """What makes a parsed file unusable as a schema: text no data may hold (an escape can
+    write any code point), not an object, another dialect, or (with ``check``) not valid
+    against the meta-schema, each at its place in the file."""
+    refused = list(_refused_text(schema))
+    if refused:  # the YAML reader, which keeps the same rules, says where each one is
+        raw, _why = read_limited(path, limits)
+        _doc, found = parse_document((raw or b"").replace(b"\t", b" "), shown, limits)
+        located = [p for p in found if "U+" in p.message]
+        return located or [Problem(shown, 1, 1, format_field(parts), message) for parts, message in refused[:20]]
     if not isinstance(schema, dict):
         return [Problem(shown, 1, 1, "", "a schema is a JSON object")]
     if schema.get("$schema") != DIALECT:
@@ -213,6 +221,25 @@ def _own_problems(schema: Any, path: Path, shown: str, limits: Limits, check: bo
         Problem(shown, *where(list(e.absolute_path)), format_field(list(e.absolute_path)), _short(e.message))
         for e in errors
     ]
+
+
+def _refused_text(node: Any) -> Iterator[tuple[list, str]]:
+    """(place, why) for each key or string of a parsed schema that holds a refused character."""
+    stack: list[tuple[Any, list]] = [(node, [])]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, str):
+            message = text_problem(item)
+            if message:
+                yield at, message
+        elif isinstance(item, dict):
+            for key, value in item.items():
+                message = text_problem(key)
+                if message:
+                    yield at, f"a key {message}"
+                stack.append((value, at + [key]))
+        elif isinstance(item, list):
+            stack.extend((value, at + [i]) for i, value in enumerate(item))
 
 
 def _reference_problems(schemas: Schemas, name: str, schema: Any, shown: str, limits: Limits) -> list[Problem]:

@@ -139,16 +139,19 @@ def _yaml(limits: Limits | None = None) -> YAML:
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     if limits is not None:
-        yaml.Composer = type(
-            "Composer",
-            (GuardedComposer,),
-            {
-                "max_depth": limits.max_depth,
-                "max_nodes": limits.max_nodes,
-                "max_found": limits.max_messages_per_file,
-            },
-        )
+        yaml.Composer = _composer(limits)
     return yaml
+
+
+def _composer(limits: Limits) -> type[GuardedComposer]:
+    """The guarded composer class with these limits (ruamel.yaml makes it itself)."""
+
+    class Limited(GuardedComposer):
+        max_depth = limits.max_depth
+        max_nodes = limits.max_nodes
+        max_found = limits.max_messages_per_file
+
+    return Limited
 
 
 def to_plain(node: Any) -> Any:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -24,7 +24,6 @@ from urllib.parse import urldefrag, urljoin
 
 from jsonschema import Draft202012Validator
 from referencing import Registry
-from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
 from ..data_paths import plain_path, refusal
@@ -45,8 +44,9 @@ class BadJSON(Exception):
 
 
 def _refuse(uri: str) -> Any:
-    """The registry's retrieval: nothing outside the repository's schemas is ever fetched."""
-    raise NoSuchResource(ref=uri)
+    """The registry's retrieval: nothing outside the repository's schemas is ever fetched
+    (the registry reports the reference as one it cannot retrieve)."""
+    raise LookupError(f"{uri}: not one of the repository's schemas")
 
 
 @dataclass
@@ -79,7 +79,7 @@ def schema_files(folder: Path) -> list[Path]:
 
 def _fingerprint(folder: Path) -> tuple:
     """What the folder's schemas are, cheaply: their names, sizes and change times."""
-    out = []
+    out: list[tuple] = []
     for path in schema_files(folder):
         try:
             info = path.lstat()
@@ -284,7 +284,7 @@ def _join(base: str, ref: str) -> str:
         return base
 
 
-def _positions(path: Path, limits: Limits):
+def _positions(path: Path, limits: Limits) -> Callable[[list], tuple[int, int]]:
     """A function from a place in the JSON file to its (line, column): JSON read as YAML
     for its positions (tabs, which JSON allows between tokens, taken as spaces)."""
     raw, _why = read_limited(path, limits)

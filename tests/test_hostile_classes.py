@@ -498,6 +498,18 @@ def test_something_named_like_a_data_file_that_is_no_file_is_refused_by_name(roo
     target.mkdir() if kind == "folder" else os.mkfifo(target)
     try:
         result = repository.validate(root)
+        import subprocess
+        import sys
+
+        for args in (["validate"], ["build", "--variant", "hex", "--paper", "letter", "--jobs", "1"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "wastools", "--root", str(root), *args],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            assert done.returncode == 1 and "cards/uk/not-a-file.yaml:1:1:" in done.stdout, done.stdout + done.stderr
+            assert "Traceback" not in done.stdout + done.stderr
     finally:
         target.rmdir() if kind == "folder" else target.unlink()
     found = [p for p in result.errors if p.path == "cards/uk/not-a-file.yaml"]

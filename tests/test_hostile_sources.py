@@ -196,6 +196,16 @@ def test_a_schema_that_is_not_a_plain_file_in_schemas_is_refused_unread(mini, sc
         shown = "\n".join(map(str, result.errors))
         assert "SECRET" not in shown and result.repository is None
         assert re.search(r"^schemas/[\w.]*:1:1: .*(symbolic link|not a plain file|not opened)", shown, re.M), shown
+        if kind == "pipe":  # the whole command, with its cache: nothing may wait on the pipe
+            import subprocess
+
+            done = subprocess.run(
+                [sys.executable, "-m", "wastools", "--root", str(mini), "validate"],
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            assert done.returncode == 1 and "a named pipe" in done.stdout, done.stdout + done.stderr
     finally:
         if kind == "linked folder":
             (mini / "schemas").unlink()

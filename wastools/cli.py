@@ -20,6 +20,10 @@ from .problems import Problem
 from .store import Store
 
 DEFAULT_SHARED = Path("../shared/data")
+LIMITS_HELP = (
+    "max_file_bytes (250000), max_depth (32), max_nodes (100000), max_messages_per_file (20), "
+    "max_messages_per_kind (50), max_map_pages (150), max_map_cells (5000)"
+)
 
 
 def _root(ctx: click.Context) -> Path:
@@ -31,7 +35,13 @@ def _root(ctx: click.Context) -> Path:
 
 
 def _print_problems(problems: list[Problem]) -> None:
-    for problem in sorted(problems):
+    """Every problem, sorted, within the limits on messages per file and per kind."""
+    from .problems import capped
+    from .yamlio import DEFAULT_LIMITS
+
+    ctx = click.get_current_context(silent=True)
+    limits = (ctx.find_root().obj or {}).get("limits", DEFAULT_LIMITS) if ctx else DEFAULT_LIMITS
+    for problem in capped(problems, limits.max_messages_per_file, limits.max_messages_per_kind):
         click.echo(str(problem))
 
 
@@ -45,7 +55,7 @@ def _print_problems(problems: list[Problem]) -> None:
     "limits",
     multiple=True,
     metavar="NAME=N",
-    help="Defences against hostile files: max_file_bytes (1000000), max_depth (32), max_nodes (100000).",
+    help="Defences against hostile data (repeatable): " + LIMITS_HELP + ".",
 )
 @click.pass_context
 def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
@@ -57,15 +67,38 @@ def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
     ctx.ensure_object(dict)
     ctx.obj["root"] = root
     values = {}
+    names = [f.name for f in dataclasses.fields(DEFAULT_LIMITS)]
     for item in limits:
         name, _, value = item.partition("=")
-        if name not in {f.name for f in dataclasses.fields(DEFAULT_LIMITS)} or not value.isdigit() or int(value) < 1:
+        number = int(value) if value.isascii() and value.isdigit() and len(value) <= 12 else 0
+        if name not in names or number < 1:
+            from .suggest import did_you_mean
+
             raise click.BadParameter(
-                f"{item!r}: expected one of max_file_bytes, max_depth, max_nodes = a positive whole number",
+                f"{item!r}: expected NAME=N, N a positive whole number, NAME one of {', '.join(names)}"
+                + did_you_mean(name, names),
                 param_hint="--limit",
             )
-        values[name] = int(value)
+        values[name] = number
     ctx.obj["limits"] = dataclasses.replace(DEFAULT_LIMITS, **values)
+    if ctx.invoked_subcommand == "build":
+        _check_source_date()
+
+
+class EnvironmentProblem(click.ClickException):
+    """A setting in the environment that cannot be used: one line, exit code 2."""
+
+    exit_code = 2
+
+
+def _check_source_date() -> None:
+    """A malformed SOURCE_DATE_EPOCH stops a build before it starts, as the convention asks."""
+    from .fingerprints import SourceDateError, source_date
+
+    try:
+        source_date()
+    except SourceDateError as exc:
+        raise EnvironmentProblem(str(exc)) from None
 
 
 @main.command()
@@ -271,7 +304,12 @@ def _settings(ctx: click.Context, given: dict, pairs: tuple[str, ...], selected:
         cli_params = params.parse(pairs, selected if selected is not None else settings["build.variants"])
     except ParameterError as exc:
         raise click.BadParameter(str(exc), param_hint="--param") from None
-    return config.with_params(settings, cli_params)
+    settings = config.with_params(settings, cli_params)
+    if ctx.command.name == "build":  # the boards it draws must keep to the map limits
+        limits = ctx.obj["limits"]
+        for message in config.board_problems(settings, limits.max_map_pages, limits.max_map_cells):
+            raise click.BadParameter(message, param_hint="--param or wastools.toml")
+    return settings
 
 
 @main.command("variants")

@@ -26,15 +26,19 @@ and where each came from.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .data_paths import refusal
 from .problems import DataError, Problem
+from .safe_text import bad_characters
 from .suggest import did_you_mean
 from .variants import VARIANTS, ParameterError
+from .yamlio import DEFAULT_LIMITS, read_limited
 
 CONFIG_NAME = "wastools.toml"
 PAPERS = ("letter", "a4")
@@ -97,30 +101,10 @@ def _show(value: Any) -> str:
 
 def read(root: Path) -> dict[str, Setting]:
     """The settings written in ``root/wastools.toml`` (none when there is no such file)."""
-    path = root / CONFIG_NAME
-    if not path.is_file():
+    parsed = _parse(root)
+    if parsed is None:
         return {}
-    if path.is_symlink():
-        raise DataError(
-            [
-                Problem(
-                    CONFIG_NAME,
-                    1,
-                    1,
-                    "",
-                    "is a symbolic link: the settings file must be a plain file in the repository",
-                )
-            ]
-        )
-    text = path.read_text("utf-8", errors="replace")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        lines = text.rstrip("\n").split("\n")
-        line, col = (int(found[1]), int(found[2])) if found else (len(lines), len(lines[-1]) + 1)
-        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
-        raise DataError([Problem(CONFIG_NAME, line, col, "", f"not valid TOML: {message}")]) from None
+    text, data = parsed
     problems: list[Problem] = []
     out: dict[str, Setting] = {}
     for section, table in data.items():
@@ -144,6 +128,34 @@ def read(root: Path) -> dict[str, Setting]:
     if problems:
         raise DataError(problems)
     return out
+
+
+def _parse(root: Path) -> tuple[str, dict[str, Any]] | None:
+    """The settings file's text and its TOML, None when there is none; raises ``DataError``
+    for a file that is no plain file, too big, not TOML, nested too deep, or that holds a
+    number that is not finite or a character no data may hold."""
+    path = root / CONFIG_NAME
+    if not os.path.lexists(path):
+        return None
+    why = refusal(path, root)
+    raw, why = (None, why) if why else read_limited(path, DEFAULT_LIMITS)
+    if raw is None:
+        raise DataError([Problem(CONFIG_NAME, 1, 1, "", f"{why}: the settings file must be a plain file")])
+    text = raw.decode("utf-8", errors="replace")
+    for index, what in bad_characters(text):
+        line = text.count("\n", 0, index) + 1
+        raise DataError([Problem(CONFIG_NAME, line, index - text.rfind("\n", 0, index), "", f"{what}: remove it")])
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        lines = text.rstrip("\n").split("\n")
+        line, col = (int(found[1]), int(found[2])) if found else (len(lines), len(lines[-1]) + 1)
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
+        raise DataError([Problem(CONFIG_NAME, line, col, "", f"not valid TOML: {message}")]) from None
+    except RecursionError:
+        raise DataError([Problem(CONFIG_NAME, 1, 1, "", "not valid TOML: nested too deep")]) from None
+    return text, data
 
 
 def _read_params(text: str, table: dict, out: dict[str, Setting], problems: list[Problem]) -> None:
@@ -180,11 +192,11 @@ def check(name: str, value: Any) -> str | None:
         if (
             isinstance(value, bool)
             or not isinstance(value, (int, float))
-            or not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]
+            or not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]  # false for not-a-number too
         ):
             return f"expected a number between {SCALE_RANGE[0]} and {SCALE_RANGE[1]} (1.01 = 1 % larger)"
     elif name.startswith("printer.back_offset_"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or abs(value) > 20:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= 20:
             return "expected a shift in millimetres between -20 and 20"
     elif name == "printer.duplex_edge" and value not in ("long", "short"):
         return 'expected "long" or "short"'
@@ -240,3 +252,39 @@ def with_params(settings: Settings, cli: dict[str, dict[str, str]]) -> Settings:
         for key, text in pairs.items():
             values[f"params.{variant}.{key}"] = Setting(text, "command line")
     return Settings(values)
+
+
+BOARD_SETTINGS = ("params.large-map.columns", "params.large-map.rows", "params.large-map.sector_in")
+
+
+def board_problems(settings: Settings, max_pages: int, max_cells: int) -> list[str]:
+    """The boards a build of ``build.variants`` draws (the large-map board, and the hex board
+    over the same table) against the map limits (``map_size``); each message names the
+    settings that make the board and where each came from."""
+    from .map_size import board_geometry, map_problems
+
+    given = settings.params()
+    try:
+        board = VARIANTS["large-map"].resolve(given.get("large-map", {}))
+        hex_cm = VARIANTS["hex"].resolve(given.get("hex", {}))["hex_cm"]
+    except ParameterError:
+        return []  # said where the values are read
+    boards = {
+        "large-map": (board_geometry(board["columns"], board["rows"], board["sector_in"], None), BOARD_SETTINGS),
+        "hex": (
+            board_geometry(board["columns"], board["rows"], board["sector_in"], hex_cm),
+            BOARD_SETTINGS + ("params.hex.hex_cm",),
+        ),
+    }
+    out = []
+    for variant, (geo, names) in boards.items():
+        if variant not in settings["build.variants"]:
+            continue
+        made = ", ".join(
+            f"{n.removeprefix('params.')}={_text(settings.values[n].value)} ({settings.values[n].source})"
+            for n in names
+            if n in settings.values
+        )
+        for _limit, message in map_problems(geo, None, max_pages, max_cells, f"the {variant} board"):
+            out.append(message + (f" (made by {made})" if made else ""))
+    return out

@@ -49,7 +49,7 @@ def test_show_all_variants(cli):
     [
         (["show", "no-such-unit"], "unknown unit"),
         (["show", "bismarck", "--variant", "chess"], "unknown variant"),
-        (["show", "bismarck", "--variant", "hex", "--param", "hex_cm=big"], "is not a float"),
+        (["show", "bismarck", "--variant", "hex", "--param", "hex_cm=big"], "is not a number"),
         (["show", "bismarck", "--variant", "hex", "--param", "colour=red"], "unknown parameter"),
         (["show", "bismarck", "--variant", "tabletop-cm", "--param", "table_scale=7ft"], "is not one of"),
     ],

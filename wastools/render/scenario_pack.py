@@ -10,7 +10,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_grid_extent, hex_radius
+from .. import map_size
+from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_radius
+from ..map_size import MapGeometry, printed_region, scenario_geometry
+from ..outline import hexes_in_polygon
 from ..resources import TEMPLATES
 from ..scenarios import Scenario
 from ..variants import VARIANTS, off_grid
@@ -104,77 +107,43 @@ def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
 
 
 def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
-    """The scenario's map and a function from scenario coordinates to map points."""
-    width, height = s.data["map"]["width"], s.data["map"]["height"]
-    overlap = s.data["map"].get("overlap_in", 0.5) * PT_PER_IN
+    """The scenario's map and a function from scenario coordinates to map points (the
+    geometry validation measured: ``map_size``)."""
+    geo = geometry(s)
     title = f"{s.title}: map"
     if s.variant in ("standard", "large-map"):
-        sector = s.parameters.get("sector_in", 4.0) * PT_PER_IN
-        cols, rows = int(round(width)), int(round(height))
-        H = rows * sector
-        return square_map(title, cols, rows, sector, overlap=overlap), lambda x, y: (x * sector, H - y * sector)
+        spec = square_map(title, geo.columns, geo.rows, geo.cell, overlap=geo.overlap)
+        return spec, geo.to_map
     if s.variant == "hex":
-        flat = s.parameters["hex_cm"] * PT_PER_CM
-        cols, rows = int(width), int(height)
-        W, H = hex_grid_extent(cols, rows, flat)
-        r = hex_radius(flat)
+        cols, rows, flat = geo.columns, geo.rows, geo.cell
         spec = MapSpec(
             title,
-            W,
-            H,
+            geo.width,
+            geo.height,
             hex_grid(cols, rows, flat),
             (),
-            overlap,
+            geo.overlap,
             f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm",
             hex_range(cols, rows, flat),
             hex_plan(cols, rows, flat),
         )
-
-        def to_map(x, y):
-            if float(x).is_integer() and float(y).is_integer():
-                return hex_center(int(x) - 1, rows - int(y), flat)
-            return r + (x - 1) * 1.5 * r, flat / 2 + (rows - y) * flat
-
-        return spec, to_map
-    unit, unit_pt = ("cm", PT_PER_CM) if s.variant == "tabletop-cm" else ("in", PT_PER_IN)
-    W, H = width * unit_pt, height * unit_pt
-    return plain_map(title, W, H, unit, unit_pt, overlap=overlap, bar=scale_bar(s)), lambda x, y: (
-        x * unit_pt,
-        H - y * unit_pt,
-    )
+        return spec, geo.to_map
+    unit = "cm" if s.variant == "tabletop-cm" else "in"
+    spec = plain_map(title, geo.width, geo.height, unit, geo.cell, overlap=geo.overlap, bar=scale_bar(s))
+    return spec, geo.to_map
 
 
-PLAIN_SEA = ("off-grid", "tabletop-inches", "tabletop-cm")
+def geometry(s: Scenario) -> MapGeometry:
+    return scenario_geometry(s.variant, s.parameters, s.data["map"])
+
+
+PLAIN_SEA = map_size.PLAIN_SEA
 
 
 def play_area(s: Scenario, spec: MapSpec, to_map) -> tuple[float, float, float, float] | None:
-    """The part of the map the pack tiles (x, y, width, height in map points): the
-    scenario's ``map.play_area`` corners if it sets them; on a table without a grid only
-    the terrain (open sea needs no paper: the table is the sea), or nothing at all when
-    there is no terrain; otherwise (None) the whole map."""
-    corners = s.data["map"].get("play_area")
-    if not corners and s.variant in PLAIN_SEA:
-        points = [to_map(*p) for t in s.data.get("terrain", []) for p in t["points"]]
-        if not points:
-            return 0.0, 0.0, 0.0, 0.0
-        pad = PT_PER_IN
-        x0, x1 = min(p[0] for p in points) - pad, max(p[0] for p in points) + pad
-        y0, y1 = min(p[1] for p in points) - pad, max(p[1] for p in points) + pad
-        return _clip(spec, x0, y0, x1, y1)
-    if not corners:
-        return None
-    (x0, y0), (x1, y1) = to_map(*corners[0]), to_map(*corners[1])
-    if s.variant == "hex":  # corners name hexes: take them whole
-        pad_x, pad_y = hex_radius(s.parameters["hex_cm"] * PT_PER_CM), s.parameters["hex_cm"] * PT_PER_CM / 2
-        x0, x1 = min(x0, x1) - pad_x, max(x0, x1) + pad_x
-        y0, y1 = min(y0, y1) - pad_y, max(y0, y1) + pad_y
-    return _clip(spec, x0, y0, x1, y1)
-
-
-def _clip(spec: MapSpec, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
-    left, right = max(0.0, min(x0, x1)), min(spec.width, max(x0, x1))
-    bottom, top = max(0.0, min(y0, y1)), min(spec.height, max(y0, y1))
-    return left, bottom, right - left, top - bottom
+    """The part of the map the pack tiles (x, y, width, height in map points): see
+    ``map_size.printed_region``."""
+    return printed_region(geometry(s), s.data)
 
 
 def map_note(s: Scenario, area) -> str:
@@ -214,31 +183,28 @@ def position(s: Scenario, x: float, y: float) -> str:
     return f"{x:g} {unit} from the left edge, {y:g} {unit} from the top"
 
 
-def _inside(point: tuple[float, float], polygon: list[tuple[float, float]], tolerance: float = 1.0) -> bool:
-    """Point in polygon, points on (or within ``tolerance`` of) the outline included."""
-    x, y = point
-    inside = False
-    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
-        dx, dy = x2 - x1, y2 - y1
-        t = max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy or 1)))
-        if math.hypot(x - (x1 + t * dx), y - (y1 + t * dy)) <= tolerance:
-            return True
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * dx / dy:
-            inside = not inside
-    return inside
-
-
 def hexes_in(s: Scenario, polygon: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
     """Centres of the hexes whose centre lies in (or on) a polygon given in map points; the
     hex nearest the polygon's middle if none does."""
-    flat = s.parameters["hex_cm"] * PT_PER_CM
-    cols, rows = int(s.data["map"]["width"]), int(s.data["map"]["height"])
-    centres = [hex_center(c, r, flat) for c in range(cols) for r in range(rows)]
-    inside = tuple(p for p in centres if _inside(p, polygon))
+    geo = geometry(s)
+    inside = hexes_in_polygon(polygon, geo.columns, geo.rows, geo.cell)
     if inside:
-        return inside
+        return tuple(inside)
     mx, my = sum(p[0] for p in polygon) / len(polygon), sum(p[1] for p in polygon) / len(polygon)
-    return (min(centres, key=lambda p: math.hypot(p[0] - mx, p[1] - my)),)
+    return (_nearest_hex(geo, mx, my),)
+
+
+def _nearest_hex(geo: MapGeometry, x: float, y: float) -> tuple[float, float]:
+    """The centre of the grid's hex nearest a point (on or off the map): the nearest in the
+    columns and rows about the point's own, found without visiting every hex."""
+    r = hex_radius(geo.cell)
+    guess = min(max(0, round((x - r) / (1.5 * r))), geo.columns - 1)
+    centres = [
+        hex_center(col, row, geo.cell)
+        for col in range(max(0, guess - 2), min(geo.columns, guess + 3))
+        for row in range(geo.rows)
+    ]
+    return min(centres, key=lambda p: math.hypot(p[0] - x, p[1] - y))
 
 
 def features(s: Scenario, to_map) -> tuple[Feature, ...]:

@@ -32,7 +32,7 @@ from .files import (
     read_plain,
 )
 from .integrity import Context, KnownUnits, check_unit, cross_unit_problems
-from .schema import SCHEMA_FILES, schema_problems, schema_validator, validator
+from .schema import SCHEMA_FILES, schema_problems, schema_validator, schemas, validator
 
 __all__ = [
     "CATALOGUE_FILES",
@@ -88,6 +88,7 @@ def validate(
     files always run whole."""
     problems: list[Problem] = []
     files_cache = FileCache(cache, root, limits) if cache is not None else None
+    schema_faults = schemas(root, limits).problems  # reported whatever files were asked for
     catalogues = {
         kind: load_file(root / "cards" / name, root, kind, limits, problems, files_cache)
         for name, kind in CATALOGUE_FILES.items()
@@ -114,7 +115,7 @@ def validate(
     ]
     known_units = KnownUnits(repo_units)
     known_units.broken = {u.path.stem for u in units} - set(repo_units)
-    built_scenarios = scenarios.check_all(loaded_scenarios, known_units, problems)
+    built_scenarios = scenarios.check_all(loaded_scenarios, known_units, problems, limits)
     files += scenario_paths
     from . import rules_register  # the rules registers, rules/<variant>.yaml
 
@@ -124,6 +125,7 @@ def validate(
         wanted = {display_path(p, root) for p in extra}
         wanted_dirs = tuple(w.rstrip("/") + "/" for w in wanted)
         problems = [p for p in problems if p.path in wanted or p.path.startswith(wanted_dirs)]
+    problems += schema_faults
     result = Validation(problems=sorted(set(problems)), files_checked=len(files) + len(catalogues))
     shown_scenarios = {display_path(p, root) for p in scenario_paths}
     bad_files = {p.path for p in problems if p.is_error}

@@ -46,6 +46,8 @@ def _schemas_hash(root: Path) -> str:
     digest = hashlib.sha256()
     folder = root / "schemas"
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        if path.is_symlink() or not path.is_file():  # refused unread (a named pipe would block)
+            continue
         try:
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
         except OSError:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..data_paths import refusal
 from ..problems import Problem, display_path
-from ..yamlio import DEFAULT_LIMITS, SCHEMA_LINE_PREFIX, Document, Limits, load_document
+from ..yamlio import DEFAULT_LIMITS, SCHEMA_LINE_PREFIX, Document, Limits, load_document, read_limited
 
 FOLDER = "rules"
 SCHEMA = "rules.schema.json"
@@ -83,16 +84,16 @@ def _expected_ref(path: Path, root: Path) -> str:
     return Path(os.path.relpath(root / "schemas" / SCHEMA, path.parent)).as_posix()
 
 
-def _schema_problems(doc: Document, root: Path) -> list[Problem]:
-    from .schema import _located, _validator
+def _schema_problems(doc: Document, root: Path, limits: Limits) -> list[Problem] | None:
+    """None when the schema cannot be used (its own problems say why)."""
+    from .schema import document_problems
 
-    validator = _validator(str((root / "schemas" / SCHEMA).resolve()))
-    return [p for error in validator.iter_errors(doc.data) for p in _located(doc, error, {})]
+    return document_problems(doc, root, SCHEMA, limits)
 
 
 def _first_line_problems(path: Path, shown: str, root: Path) -> list[Problem]:
     with path.open("rb") as handle:
-        first = handle.readline().decode("utf-8-sig", "replace").rstrip("\r\n")
+        first = handle.readline(4096).decode("utf-8-sig", "replace").rstrip("\r\n")
     expected = _expected_ref(path, root)
     if first != SCHEMA_LINE_PREFIX + expected:
         return [
@@ -137,6 +138,10 @@ def check(root: Path, limits: Limits = DEFAULT_LIMITS, cache=None) -> tuple[list
     registers: dict[str, Register] = {}
     for path in register_files(root):
         shown = display_path(path, root)
+        refused = refusal(path, root)
+        if refused:
+            problems.append(Problem(shown, 1, 1, "", refused))
+            continue
         if path.stem not in VARIANTS:
             problems.append(Problem(shown, 1, 1, "", f"{path.stem!r} is not a variant (known: {', '.join(VARIANTS)})"))
             continue
@@ -154,12 +159,8 @@ def check(root: Path, limits: Limits = DEFAULT_LIMITS, cache=None) -> tuple[list
 def _cache_key(path: Path, shown: str, root: Path, limits: Limits, cache) -> str | None:
     if cache is None or cache.folder is None:
         return None
-    try:
-        if path.stat().st_size > limits.max_file_bytes:
-            return None
-        return cache.key(path.read_bytes(), "register", shown, _expected_ref(path, root))
-    except OSError:
-        return None
+    raw, _why = read_limited(path, limits)
+    return None if raw is None else cache.key(raw, "register", shown, _expected_ref(path, root))
 
 
 def _check_file(path: Path, shown: str, root: Path, limits: Limits) -> tuple[list[Problem], Register | None]:
@@ -170,7 +171,11 @@ def _check_file(path: Path, shown: str, root: Path, limits: Limits) -> tuple[lis
     if not isinstance(doc.data, dict):
         problems.append(Problem(shown, 1, 1, "", "expected a mapping of fields at the top level"))
         return problems, None
-    own = _schema_problems(doc, root)
+    own = _schema_problems(doc, root, limits)
+    if own is None:
+        from .schema import schemas
+
+        return problems + [p for p in schemas(root, limits).problems if p.path.endswith(SCHEMA)], None
     own = own or _integrity(doc, path.stem)
     problems.extend(own)
     return problems, (None if own else build(doc.data))

@@ -9,7 +9,6 @@ many times as its count, imposed like the decks.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,10 +54,13 @@ class Roster:
 
 
 def _schema(root: Path) -> Draft202012Validator:
-    path = root / "schemas" / SCHEMA
-    if not path.is_file():
-        path = PACKAGE.parent / "schemas" / SCHEMA  # a checkout of the project
-    return Draft202012Validator(json.loads(path.read_text("utf-8")))
+    """The roster schema of the repository (or of the project's checkout, when the repository
+    has none), resolved only within its schemas; raises ``DataError`` when it cannot be used."""
+    from ..repository.schema import named_validator, schema_validator
+
+    if not (root / "schemas" / SCHEMA).exists():
+        return schema_validator(PACKAGE.parent / "schemas" / SCHEMA)  # a checkout of the project
+    return named_validator(root, SCHEMA)
 
 
 def _located(doc: Document, error) -> list[Problem]:
@@ -73,9 +75,9 @@ def _located(doc: Document, error) -> list[Problem]:
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else ""
         return [Problem(doc.path, *doc.position(parts), format_field(parts + [missing]), "required field is missing")]
-    if error.validator == "enum":
-        return [doc.problem(parts, f"{error.instance!r} is not one of: " + ", ".join(map(str, error.validator_value)))]
-    return [doc.problem(parts, error.message)]
+    from ..repository.schema import message_of
+
+    return [doc.problem(parts, message_of(error))]
 
 
 def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAULT_LIMITS) -> Roster:

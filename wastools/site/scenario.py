@@ -63,7 +63,9 @@ def map_plan(s: Scenario) -> dict[str, Any]:
                 {
                     "kind": f.kind,
                     "label": f.label,
-                    "points": _points(list(f.points), height),
+                    # a hex area's points are its hexes' centres: it is drawn as their outline
+                    "points": "" if f.hexes else _points(list(f.points), height),
+                    "path": " ".join(f"M {_points(ring, height)} Z" for ring in f.rings) if f.hexes else "",
                     "side": f.side or "",
                     "label_x": _inside(label_at[0], f.label, font, width),
                     "label_y": round(label_at[1], 1),

@@ -558,3 +558,23 @@ def test_messages_are_capped_per_file_with_a_count(root):
     shown = capped(problems, 20, 1000)
     assert len(shown) == 21 and "and 80 more problems in this file" in shown[-1].message
     assert shown[-1].more == 79
+
+
+@settings(SLOW, max_examples=25)
+@given(low=st.integers(1, 10**12), high=st.integers(1, 10**12), parts=st.integers(1, 40))
+def test_line_ranges_in_a_rules_register_are_never_expanded(root, low, high, parts):
+    """A rules register's line ranges are checked as ranges: a range of a trillion lines
+    costs what a range of two does."""
+    import time
+
+    rel = "rules/hex.yaml"
+    header, content = header_and_data(root / rel)
+    content["entries"][0]["lines"] = ", ".join([f"{low}-{high}"] * parts)
+    written = as_yaml(header, content)
+    started = time.perf_counter()
+    with Damaged(root, rel, written):
+        result = repository.validate(root)
+    assert time.perf_counter() - started < 30
+    assert_located(result.problems, rel, written)
+    valid = len(str(low)) <= 5 and len(str(high)) <= 5 and low <= high and (parts == 1 or low == high)
+    assert bool([p for p in result.errors if p.path == rel]) != valid, result.errors

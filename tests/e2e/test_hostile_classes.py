@@ -558,3 +558,49 @@ def test_messages_are_capped_per_file_with_a_count(root):
     shown = capped(problems, 20, 1000)
     assert len(shown) == 21 and "and 80 more problems in this file" in shown[-1].message
     assert shown[-1].more == 79
+
+
+@settings(SLOW, max_examples=25)
+@given(low=st.integers(1, 10**12), high=st.integers(1, 10**12), parts=st.integers(1, 40))
+def test_line_ranges_in_a_rules_register_are_never_expanded(root, low, high, parts):
+    """A rules register's line ranges are checked as ranges: a range of a trillion lines
+    costs what a range of two does."""
+    import time
+
+    rel = "rules/hex.yaml"
+    header, content = header_and_data(root / rel)
+    content["entries"][0]["lines"] = ", ".join([f"{low}-{high}"] * parts)
+    written = as_yaml(header, content)
+    started = time.perf_counter()
+    with Damaged(root, rel, written):
+        result = repository.validate(root)
+    assert time.perf_counter() - started < 30
+    assert_located(result.problems, rel, written)
+    valid = len(str(low)) <= 5 and len(str(high)) <= 5 and low <= high and (parts == 1 or low == high)
+    assert bool([p for p in result.errors if p.path == rel]) != valid, result.errors
+
+
+WORDS = st.sampled_from(["Slow", "Range", "Heavy", "{n}", "2", "12", "x3", "4x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(st.lists(WORDS, min_size=1, max_size=3).map(" ".join), min_size=1, max_size=8, unique=True),
+    text=st.lists(st.sampled_from(["Slow", "Range", "Heavy", "2", "12", "7", "x3", "4x"]), min_size=1, max_size=3),
+)
+def test_an_ability_is_found_as_a_scan_of_the_whole_catalogue_finds_it(names, text):
+    """The catalogue is looked up, not scanned (a long hostile catalogue cost seconds a
+    unit), with the scan's answer: the first listed entry the printed text matches."""
+    from wastools.abilities import ability_regex
+    from wastools.repository.integrity import Context
+
+    patterns = [(ability_regex(name), name) for name in names]
+    printed = " ".join(text)
+    expected = None
+    for regex, pattern in patterns:
+        found = regex.match(printed)
+        if found:
+            expected = (pattern, int(found.group(1)) if found.groups() else None)
+            break
+    got = Context({}, {}, {}, patterns).match_ability(printed)
+    assert (got and (got.pattern, got.n)) == expected or (got is None and expected is None)

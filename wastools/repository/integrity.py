@@ -5,7 +5,7 @@ historical figure, unique ids and set numbers across files. One mistake, one err
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ class Context:
     nations: dict[str, model.Nation]
     abilities: dict[str, model.AbilityInfo]
     ability_patterns: list[tuple[re.Pattern[str], str]]
+    shapes: dict[str, list[tuple[re.Pattern[str], str]]] = field(default_factory=dict)  # see match_ability
 
     @classmethod
     def build(cls, catalogues: dict[str, LoadedFile]) -> Context:
@@ -86,11 +87,25 @@ class Context:
         return " (did you mean " + " or ".join(repr(f.replace("{n}", "N")) for f in found) + "?)" if found else ""
 
     def match_ability(self, text: str) -> model.Ability | None:
-        for regex, pattern in self.ability_patterns:
+        """The catalogue entry ``text`` is (the earliest listed, if more than one): only the
+        entries of the same shape (words, with each run of numbers or ``{n}`` as one mark)
+        are tried, so the work grows with the card's abilities, not the catalogue's length."""
+        if not self.shapes and self.ability_patterns:  # made once, on first use
+            for regex, pattern in self.ability_patterns:
+                self.shapes.setdefault(_shape(pattern), []).append((regex, pattern))
+        for regex, pattern in self.shapes.get(_shape(text), ()):
             found = regex.match(text)
             if found:
                 return model.Ability(text, pattern, int(found.group(1)) if found.groups() else None)
         return None
+
+
+_RUNS = re.compile(r"(?:\d|\{n\})+")
+
+
+def _shape(text: str) -> str:
+    """'Extended Range 5' and 'Extended Range {n}' -> 'Extended Range #'."""
+    return _RUNS.sub("#", text)
 
 
 def check_unit(loaded: LoadedFile, root: Path, ctx: Context, problems: list[Problem]) -> model.Unit | None:

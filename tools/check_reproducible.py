@@ -22,11 +22,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def build(out: Path, extra: list[str]) -> dict:
+    """A clean build: a fresh output folder and an empty store of its own."""
+    env = {**os.environ, "WASTOOLS_CACHE": str(out.parent / "store")}
     subprocess.run(
         [sys.executable, "-m", "wastools", "--root", str(ROOT), "build", "--out", str(out), *extra],
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env=env,
     )
     return json.loads((out / "manifest.json").read_text())["outputs"]
 

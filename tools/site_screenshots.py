@@ -1,4 +1,5 @@
-"""Refresh the README's pictures of the site: docs/images/site-index.png and site-unit.png.
+"""Refresh the README's pictures of the site: docs/images/site-index.png, site-unit.png and
+site-print.png (the fleet builder's print view).
 
     .venv/bin/wastools build --site-only && .venv/bin/python tools/site_screenshots.py
 
@@ -18,6 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = {
     "site-index.png": ("index.html#side=allies&type=destroyer&min=8", {"width": 1100, "height": 760}),
     "site-unit.png": ("units/uss-fletcher-dd-445.html", {"width": 1100, "height": 1000}),
+    "site-print.png": (
+        "print.html#fleet=bismarck:1,hms-cossack:3,uss-fletcher-dd-445:2&name=Convoy+escort&limit=120&deck=hex",
+        {"width": 1100, "height": 1100},
+    ),
 }
 
 
@@ -32,6 +37,8 @@ def main(site: Path = ROOT / "build" / "site") -> int:
             page.set_viewport_size(viewport)
             page.goto(site.resolve().as_uri() + "/" + rel)
             page.wait_for_load_state("load")
+            if rel.startswith("print.html"):  # its cards load after the page
+                page.wait_for_function("document.body.dataset.ready === 'yes'")
             page.screenshot(path=str(ROOT / "docs" / "images" / name))
             print(f"wrote docs/images/{name}")
         browser.close()

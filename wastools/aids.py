@@ -126,7 +126,8 @@ def standard(repo: Repository, params: dict) -> list[Section]:
     ]
 
 
-def large_map_aid(repo: Repository, params: dict) -> list[Section]:
+def _air_chart(repo: Repository, params: dict) -> Table:
+    """Every aircraft with its sectors a phase, from the Air Range Chart or the formula."""
     chart = {row.unit_id: row for row in large_map.AIR_RANGE_CHART}
     rows = []
     for unit in sorted((u for u in repo.units.values() if u.is_aircraft), key=lambda u: (u.nation, u.name)):
@@ -146,12 +147,16 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
                 f"{mph:.0f}" if mph else "-",
             )
         )
-    air = Table(
+    return Table(
         ("aircraft", "nation", "sectors a phase", "from", "mph"),
         tuple(rows),
         "chart = the seed's Air Range Chart; formula = floor(mph / 12 x 1760 / 5000)",
     )
-    blocks = Table(
+
+
+def _position_blocks() -> Table:
+    """The stat blocks of air bases, shore batteries and garrisons."""
+    return Table(
         ("position", "armor", "hit points", "anti-air", "other"),
         (
             (
@@ -184,6 +189,10 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
             ),
         ),
     )
+
+
+def large_map_aid(repo: Repository, params: dict) -> list[Section]:
+    air, blocks = _air_chart(repo, params), _position_blocks()
     return [
         _sequence(extra_air=True),
         Section(
@@ -543,9 +552,10 @@ def aid(
     return AIDS[name](repo, params) + MORE_RULES[name](params) + abilities_in_full(moved)
 
 
-def abilities_in_full(moved: tuple[tuple[str, str], ...]) -> list[Section]:
-    from .render.card_view import AID_ABILITIES_SECTION
+AID_ABILITIES_SECTION = "Abilities in full"  # where a card whose ability text did not fit sends players
 
+
+def abilities_in_full(moved: tuple[tuple[str, str], ...]) -> list[Section]:
     if not moved:
         return []
     rows = tuple((ability, text) for ability, text in moved)

@@ -5,19 +5,25 @@ Exit codes: 0 success, 1 invalid data (or fmt --check found changes), 2 usage er
 
 from __future__ import annotations
 
-import gc
+import dataclasses
+import json
 import os
 import sys
 import time
-from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
 from . import __version__, data_paths, model
 from .problems import Problem
+from .store import Store
 
 DEFAULT_SHARED = Path("../shared/data")
+LIMITS_HELP = (
+    "max_file_bytes (250000), max_depth (32), max_nodes (100000), max_messages_per_file (20), "
+    "max_messages_per_kind (50), max_map_pages (150), max_map_cells (5000)"
+)
 
 
 def _root(ctx: click.Context) -> Path:
@@ -29,7 +35,13 @@ def _root(ctx: click.Context) -> Path:
 
 
 def _print_problems(problems: list[Problem]) -> None:
-    for problem in sorted(problems):
+    """Every problem, sorted, within the limits on messages per file and per kind."""
+    from .problems import capped
+    from .yamlio import DEFAULT_LIMITS
+
+    ctx = click.get_current_context(silent=True)
+    limits = (ctx.find_root().obj or {}).get("limits", DEFAULT_LIMITS) if ctx else DEFAULT_LIMITS
+    for problem in capped(problems, limits.max_messages_per_file, limits.max_messages_per_kind):
         click.echo(str(problem))
 
 
@@ -43,7 +55,7 @@ def _print_problems(problems: list[Problem]) -> None:
     "limits",
     multiple=True,
     metavar="NAME=N",
-    help="Defences against hostile files: max_file_bytes (1000000), max_depth (32), max_nodes (100000).",
+    help="Defences against hostile data (repeatable): " + LIMITS_HELP + ".",
 )
 @click.pass_context
 def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
@@ -55,15 +67,38 @@ def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
     ctx.ensure_object(dict)
     ctx.obj["root"] = root
     values = {}
+    names = [f.name for f in dataclasses.fields(DEFAULT_LIMITS)]
     for item in limits:
         name, _, value = item.partition("=")
-        if name not in {f.name for f in dataclasses.fields(DEFAULT_LIMITS)} or not value.isdigit() or int(value) < 1:
+        number = int(value) if value.isascii() and value.isdigit() and len(value) <= 12 else 0
+        if name not in names or number < 1:
+            from .suggest import did_you_mean
+
             raise click.BadParameter(
-                f"{item!r}: expected one of max_file_bytes, max_depth, max_nodes = a positive whole number",
+                f"{item!r}: expected NAME=N, N a positive whole number, NAME one of {', '.join(names)}"
+                + did_you_mean(name, names),
                 param_hint="--limit",
             )
-        values[name] = int(value)
+        values[name] = number
     ctx.obj["limits"] = dataclasses.replace(DEFAULT_LIMITS, **values)
+    if ctx.invoked_subcommand == "build":
+        _check_source_date()
+
+
+class EnvironmentProblem(click.ClickException):
+    """A setting in the environment that cannot be used: one line, exit code 2."""
+
+    exit_code = 2
+
+
+def _check_source_date() -> None:
+    """A malformed SOURCE_DATE_EPOCH stops a build before it starts, as the convention asks."""
+    from .fingerprints import SourceDateError, source_date
+
+    try:
+        source_date()
+    except SourceDateError as exc:
+        raise EnvironmentProblem(str(exc)) from None
 
 
 @main.command()
@@ -81,7 +116,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool) -> None:
     root = _root(ctx)
     started = time.perf_counter()
     targets = _expand(paths) if paths else None
-    result = repository.validate(root, targets, ctx.obj["limits"], cache=repository.default_folder(root))
+    result = repository.validate(root, targets, ctx.obj["limits"], cache=Store.for_repository(root))
     if result.repository is not None:
         from .datarules import repository_problems
 
@@ -218,6 +253,8 @@ def _names(kind: str, root: Path | None) -> list[str]:
         return _catalogue_ids(root, "nations.yaml", "nations")
     if kind == "set":
         return _catalogue_ids(root, "sets.yaml", "sets")
+    if kind == "scenario":
+        return sorted(p.stem for p in (root / "scenarios").glob("*.yaml"))
     return sorted(p.stem for p in data_paths.unit_files(root))
 
 
@@ -267,7 +304,12 @@ def _settings(ctx: click.Context, given: dict, pairs: tuple[str, ...], selected:
         cli_params = params.parse(pairs, selected if selected is not None else settings["build.variants"])
     except ParameterError as exc:
         raise click.BadParameter(str(exc), param_hint="--param") from None
-    return config.with_params(settings, cli_params)
+    settings = config.with_params(settings, cli_params)
+    if ctx.command.name == "build":  # the boards it draws must keep to the map limits
+        limits = ctx.obj["limits"]
+        for message in config.board_problems(settings, limits.max_map_pages, limits.max_map_cells):
+            raise click.BadParameter(message, param_hint="--param or wastools.toml")
+    return settings
 
 
 @main.command("variants")
@@ -352,7 +394,7 @@ def air_chart(ctx: click.Context, write: bool) -> None:
 @click.pass_context
 def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
     """The rules register of each variant (rules/<variant>.yaml) as the docs print it."""
-    from . import rules_register
+    from .repository import rules_register
 
     root = _root(ctx)
     problems, registers = rules_register.check(root, ctx.obj["limits"])
@@ -410,10 +452,25 @@ def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
 @click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
 @click.option("--site-only", is_flag=True, help="Build only the web site, build/site/ (no PDFs).")
 @click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False),
+    help="Also write what the build did (stages, seconds, counts) as JSON to this file (make bench reads it).",
+)
+@click.option(
+    "--scenario",
+    "scenarios",
+    multiple=True,
+    type=Name("scenario"),
+    help="Build only this scenario's pack and poster (repeatable); nothing else.",
+)
+@click.option(
     "--roster",
     type=click.Path(exists=True, dir_okay=False),
-    help="Build only the deck of a fleet roster (from the site's fleet builder).",
+    help="Build only the deck of a fleet roster (from the site's fleet builder), with --variant, --paper, "
+    "--backs, --bleed and the printer settings.",
 )
+@click.option("--tts", is_flag=True, help="With --roster: also a Tabletop Simulator saved object of the fleet.")
 @click.pass_context
 def build(
     ctx,
@@ -436,7 +493,10 @@ def build(
     jobs,
     out,
     site_only,
+    report_path,
+    scenarios,
     roster,
+    tts,
 ) -> None:
     """Build the print-and-play PDFs into build/ (only what changed is rebuilt).
 
@@ -464,56 +524,95 @@ def build(
         )
         if message:
             raise click.BadParameter(message, param_hint="--" + name.split(".")[1].replace("_", "-"))
+    if roster or tts:
+        _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps)
     if subset_name is not None and slugify(subset_name) != subset_name:
         raise click.BadParameter(
             f"{subset_name!r}: use lowercase letters, digits and hyphens, e.g. {slugify(subset_name)!r}",
             param_hint="--name",
         )
-    settings = _settings(ctx, given, params)
     root = _root(ctx)
-    out_dir = Path(out) if Path(out).is_absolute() else root / out
-    started = time.perf_counter()
-    filters = (nations, sets, types, units, subset_name)
-    stamp = None if roster or site_only else _stamp_key(ctx, root, out_dir, settings, filters)
-    if stamp is not None and _nothing_to_do(root, out_dir, stamp, started):
-        return
-    from .stamp import small_change
-    from .workers import WorkerPool
+    request = _Request(
+        root,
+        Path(out) if Path(out).is_absolute() else root / out,
+        _settings(ctx, given, params),
+        (nations, sets, types, units, subset_name, scenarios),
+        roster,
+        site_only,
+        bool(variants or nations or sets or types or units or scenarios),
+        bool(paper),
+        jobs,
+        report_path,
+    )
+    from .build import OutputError, PlanError
 
-    # a unit's change: workers forked from this process once the data is loaded (it seldom
-    # needs WeasyPrint), instead of from a server that imports the renderers first
-    light = stamp is not None and small_change(out_dir, stamp)
-    with WorkerPool(jobs, root, light=light) as pool:
-        if stamp is not None and not light:  # much to do: the workers start while the build loads
-            pool.start()
-        narrowed = bool(variants or paper or any(filters[:4]))  # less than the settings ask for
-        _build(ctx, root, out_dir, pool, started, settings, filters, roster, site_only, stamp, narrowed)
+    try:
+        _build(ctx, request)
+    except (OutputError, PlanError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        ctx.exit(1)
 
 
-def _stamp_key(ctx, root: Path, out_dir: Path, settings, filters):
-    """The key of everything this build reads (``wastools/stamp.py``); jobs change nothing."""
+@dataclasses.dataclass(frozen=True)
+class _Request:
+    """What `wastools build` was asked for, its options checked."""
+
+    root: Path
+    out: Path
+    settings: Any
+    filters: tuple  # nations, sets, types, units, the subset's name, scenarios
+    roster: str | None
+    site_only: bool
+    narrowed: bool  # fewer variants or units than the settings: the site and aids are left alone
+    papers_narrowed: bool  # fewer papers: nothing made before is removed
+    jobs: int
+    report_path: str | None
+
+
+def _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps):
+    """--roster with options that cannot apply to it (and --tts without it) is a usage error."""
+    from .site.commands import roster_conflicts
+
+    if tts and not roster:
+        raise click.UsageError("--tts needs --roster FILE: it exports a fleet roster to Tabletop Simulator")
+    given = {
+        "--nation": nations,
+        "--set": sets,
+        "--type": types,
+        "--unit": units,
+        "--name": subset_name,
+        "--site-only": site_only,
+        "--colour-maps": colour_maps,
+    }
+    problem = roster_conflicts(given, variants)
+    if problem:
+        raise click.UsageError(problem)
+
+
+def _stamp(ctx, out_name: str, settings, filters, data) -> str:
+    """The key of everything a build reads but its outputs: the tool, the data, the
+    settings, filters and limits, the output folder and the date the PDFs carry."""
+
     import dataclasses
 
-    from .fingerprints import source_date
-    from .stamp import stamp_key
+    from .fingerprints import key, source_date, tool_fingerprint
 
     inputs = sorted((name, repr(setting.value)) for name, setting in settings.values.items())
     limits = repr(dataclasses.asdict(ctx.obj["limits"]))
-    return stamp_key(root, out_dir, [inputs, repr(filters), limits, source_date()])
+    return key("stamp", tool_fingerprint(), data.fingerprint, inputs, repr(filters), limits, source_date(), out_name)
 
 
-def _nothing_to_do(root: Path, out_dir: Path, stamp, started: float) -> bool:
-    """The last build here read the same tool, data and settings, and left outputs and site
-    as they are: say so as a no-op build does, and stop."""
-    from .stamp import unchanged
+def _nothing_to_do(root: Path, out_dir: Path, store: Store, stamp: str, started: float) -> bool:
+    """The last build here read the same tool, data and settings, and left every output as it
+    wrote it: say so, and stop before the data is even loaded."""
+    from .build.output import OutputFolder
+    from .build.record import Record
 
-    kept = unchanged(out_dir, stamp)
-    if kept is None:
+    record = Record.read(store, out_dir)
+    if record.stamp != stamp or not record.everything_current(OutputFolder(out_dir)):
         return False
+    kept = sum(1 for entry in record.outputs.values() if "sha256" in entry)
     click.echo(_outcome(root, out_dir, 0, kept, 0, started))
-    shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
-    # site_step's line for an unchanged site (importing the site package would cost 0.27 s)
-    click.echo(f"site unchanged: open {shown}/site/index.html")
     return True
 
 
@@ -526,78 +625,80 @@ def _outcome(root: Path, out_dir: Path, written: int, unchanged: int, laid_out: 
     )
 
 
-def _build(
-    ctx,
-    root: Path,
-    out_dir: Path,
-    pool,
-    started: float,
-    settings,
-    filters,
-    roster,
-    site_only,
-    stamp=None,
-    narrowed: bool = False,
-) -> None:
-    """`wastools build` once its options are checked and the stamp said there is work to do
-    (the workers are starting then; a roster or a site-only build starts them when the data
-    turns out to have changed). Once the data has changed and the workers can, they make
-    the sheets that read no data while the main process validates it. ``narrowed``: the
-    command line asked for less than the settings do (the caches then keep what they hold)."""
+def _build(ctx, request: _Request) -> None:
+    """`wastools build` once its options are checked: stop at once when nothing changed, load
+    the validated model, then build (the site too, unless the command line narrowed what
+    the settings ask for)."""
     from . import build as builder
+    from .fingerprints import data_state
 
-    nations, sets, types, units, subset_name = filters
-    selection = builder.Selection(tuple(settings["build.variants"]), nations, sets, types, units, subset_name)
-    options = _options(settings, pool.jobs)
-    head_start = builder.HeadStart()
-
-    def data_changed() -> None:  # the workers start; once they can, they make the sheets that read no data
-        if pool.light:  # forked by the build once the data is loaded
-            return
-        if roster or site_only:
-            pool.start()
-        else:
-            pool.when_ready(partial(head_start.start, pool, out_dir, selection, options))
-
-    data = stamp.data if stamp is not None else None  # read a moment ago, for the stamp
-    repo, validation = builder.load_repository(root, out_dir, ctx.obj["limits"], on_change=data_changed, data=data)
-    loaded = time.perf_counter()
-    # the loaded data lives until the end: the collector need not walk it again, nor the
-    # light workers forked from this process copy the pages it would touch doing so
-    gc.freeze()
-    ctx.call_on_close(gc.unfreeze)
+    started = time.perf_counter()
+    root, out_dir, settings = request.root, request.out, request.settings
+    store = Store.for_repository(root)
+    data = data_state(root)
+    stamp = _stamp(ctx, store.name_of(out_dir), settings, (request.filters, request.site_only), data)
+    if not request.roster and _nothing_to_do(root, out_dir, store, stamp, started):
+        return
+    selection = builder.Selection(tuple(settings["build.variants"]), *request.filters)
+    options = _options(settings, request.jobs)
+    repo, validation = builder.load_repository(root, store, ctx.obj["limits"], data)
     if repo is None:
         _print_problems(validation.errors if validation else [])
         click.echo("the data is invalid: nothing was built", err=True)
         raise click.exceptions.Exit(1)
-    _check_names("nation", "--nation", nations, repo.nations)
-    _check_names("set", "--set", sets, repo.sets)
-    _check_names("unit", "--unit", units, repo.units)
-    if not selection.chosen_units(repo):
-        raise click.UsageError(
-            "the selection matches no unit: each filter narrows the one before (nation AND set AND type AND unit)"
-        )
-    from .site.commands import roster_step, site_step
+    _check_selection(repo, selection)
+    if request.roster:
+        from .site.commands import roster_step
 
-    if roster:
-        ctx.exit(roster_step(repo, root, out_dir, Path(roster), options, ctx.obj["limits"]))
-    if site_only:
-        click.echo(site_step(repo, root, out_dir, selection, options))
-        return
+        variant = ctx.params["variants"][0] if ctx.params["variants"] else None
+        given = {
+            n.split(".")[1]
+            for n, v in settings.values.items()
+            if n.startswith("params.") and v.source == "command line"
+        }
+        limits, tts = ctx.obj["limits"], ctx.params["tts"]
+        ctx.exit(roster_step(repo, root, out_dir, Path(request.roster), options, limits, variant, tts, given, store))
+    from .site import site_address, site_target
+
+    wanted = not request.narrowed or request.site_only
+    site = site_target(repo, selection, options, data.fingerprint, site_address(root)) if wanted else None
     report = builder.build(
         repo,
         root,
         out_dir,
         selection,
         options,
-        _progress_bar(),
-        load_seconds=loaded - started,
-        alongside=lambda: site_step(repo, root, out_dir, selection, options),
-        pool=pool,
-        head_start=head_start,
-        command_start=started,
-        whole=not narrowed,
+        progress=_progress_bar(),
+        store=store,
+        site=site,
+        stamp=stamp,
+        started=started,
+        waiting=lambda message: click.echo(message, err=True),
+        pdfs=not request.site_only,
+        whole=not (request.narrowed or request.papers_narrowed or request.site_only),
     )
+    _report(root, out_dir, report, started)
+    if request.report_path:
+        Path(request.report_path).write_text(json.dumps(report.to_json(), indent=2) + "\n")
+    if validation is not None and validation.errors:
+        _print_problems(validation.errors)
+        click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)
+        ctx.exit(1)
+
+
+def _check_selection(repo, selection) -> None:
+    _check_names("nation", "--nation", selection.nations, repo.nations)
+    _check_names("set", "--set", selection.sets, repo.sets)
+    _check_names("unit", "--unit", selection.units, repo.units)
+    _check_names("scenario", "--scenario", selection.scenarios, repo.extra.get("scenarios", {}))
+    if not selection.scenarios and not selection.chosen_units(repo):
+        raise click.UsageError(
+            "the selection matches no unit: each filter narrows the one before (nation AND set AND type AND unit)"
+        )
+
+
+def _report(root: Path, out_dir: Path, report, started: float) -> None:
+    """What a build wrote, how long it took, and each deck's text sizes."""
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     for rel in report.files:
         click.echo(f"wrote {shown}/{rel}")
@@ -608,15 +709,10 @@ def _build(
             f"  {name} cards: smallest text {text.smallest_pt:g} pt"
             + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid")
         )
-    click.echo(report.alongside)
-    if validation is not None and validation.errors:
-        _print_problems(validation.errors)
-        click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)
-        ctx.exit(1)
-    if stamp is not None:
-        from .stamp import record
-
-        record(out_dir, stamp, report.outputs)
+    if report.site is not None:
+        click.echo(f"site: {report.site.pages} pages; open {shown}/site/index.html")
+    elif (out_dir / "site" / "index.html").is_file():
+        click.echo(f"site unchanged: open {shown}/site/index.html")
 
 
 def _options(settings, jobs: int):
@@ -653,6 +749,7 @@ def _progress_bar():
         return None
     from tqdm import tqdm
 
+    tqdm.monitor_interval = 0  # no monitor thread: the build forks its workers after this
     bar = tqdm(total=0, desc="building", unit=" step", leave=False, file=sys.stderr)
 
     def progress(done: int, total: int) -> None:
@@ -722,38 +819,3 @@ def new_scenario(ctx, scenario_id, variant, title) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-
-
-def run() -> None:
-    """The ``wastools`` command (and ``python -m wastools``): ``main``, then an exit that skips
-    freeing every object one by one. Everything a command writes is closed and flushed by
-    then, and the exit handlers run as usual (the workers' and temporary folders' clean-up);
-    only the interpreter's teardown is left out, which took a tenth of a second after a build
-    had loaded the data, as long as a whole one-unit rebuild's card faces."""
-    import atexit
-
-    try:
-        main()
-        code: object = 0
-    except SystemExit as exc:
-        code = exc.code
-    except KeyboardInterrupt:
-        code = 130
-    status = _exit_status(code)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said
-            pass
-    os._exit(status)
-
-
-def _exit_status(code: object) -> int:
-    """The process's status for ``SystemExit(code)``, as Python itself gives it."""
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code & 0xFF
-    print(code, file=sys.stderr)
-    return 1

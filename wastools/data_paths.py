@@ -4,6 +4,7 @@ so that a build can tell whether anything changed without loading the validator.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 
@@ -31,22 +32,40 @@ def plain_path(path: Path) -> Path:
 
 def refusal(path: Path, root: Path) -> str | None:
     """Why a file inside the repository must not be opened: it, or a folder on its way, is a
-    symbolic link (which could lead outside the repository). None for plain files (and for
-    files named on the command line that lie outside the repository)."""
+    symbolic link (which could lead outside the repository), or it is not a plain file (a
+    folder or a named pipe named like a data file). None for plain files (and for files
+    named on the command line that lie outside the repository)."""
     base, here = plain_path(root), plain_path(path)
     try:
         parts = here.relative_to(base).parts
     except ValueError:
         return None
-    current = base
+    current, mode = base, stat.S_IFREG
     for part in parts:
         current = current / part
-        if current.is_symlink():
+        try:
+            mode = os.lstat(current).st_mode
+        except OSError:
+            return None  # not there: reading it says so
+        if stat.S_ISLNK(mode):
             what = "file" if current == here else "folder"
             return (
                 f"this {what} is a symbolic link ({current.relative_to(base).as_posix()}): data must be plain "
                 "files inside the repository; not opened"
             )
+    if not stat.S_ISREG(mode):
+        return f"this is {kind_of_file(mode)} named like a data file, not a plain file: not opened"
     # no part below the repository is a link, so the real path is the repository's real path
     # with the same parts: inside it (resolving each file again took a third of a no-op build)
     return None
+
+
+def kind_of_file(mode: int) -> str:
+    """What a file that is not a plain file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file"

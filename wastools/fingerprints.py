@@ -125,12 +125,33 @@ def data_fingerprint(root: Path) -> str:
     return data_state(root).fingerprint
 
 
+LAST_SOURCE_DATE = 253_402_300_799  # 9999-12-31 23:59:59 UTC, the last second a PDF date can hold
+
+
+class SourceDateError(ValueError):
+    """``SOURCE_DATE_EPOCH`` is set to something that is not a date a PDF can hold."""
+
+
 def source_date() -> int | None:
     """The date every output PDF gives as its making and change: ``SOURCE_DATE_EPOCH`` (the
-    reproducible-builds.org convention), or none at all. An input like the data: a build with
-    another value makes every output again."""
+    reproducible-builds.org convention), or none at all (unset or empty). An input like the
+    data: a build with another value makes every output again. A malformed or out-of-range
+    value raises ``SourceDateError``: the convention asks a build to fail then, not to
+    quietly make undated outputs."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    return int(epoch) if epoch.isdigit() else None
+    if epoch == "":
+        return None
+    shown = repr(epoch) if len(epoch) <= 40 else repr(epoch[:40]) + "..."
+    if not (epoch.isascii() and epoch.isdigit()):
+        raise SourceDateError(
+            f"SOURCE_DATE_EPOCH={shown} is not a date: expected whole seconds since 1970-01-01 UTC, "
+            "in the digits 0-9 only (or leave it unset)"
+        )
+    if len(epoch) > len(str(LAST_SOURCE_DATE)) or int(epoch) > LAST_SOURCE_DATE:
+        raise SourceDateError(
+            f"SOURCE_DATE_EPOCH={shown} is out of range: a PDF date ends at {LAST_SOURCE_DATE} (9999-12-31)"
+        )
+    return int(epoch)
 
 
 def key(*parts) -> str:

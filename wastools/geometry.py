@@ -110,15 +110,22 @@ class Tile:
     core_y1: float
 
 
+def tile_grid(map_w: float, map_h: float, area_w: float, area_h: float, overlap: float) -> tuple[int, int]:
+    """Columns and rows of the tiles that cover the map (see ``tiles``), counted without
+    making them: how many pages a map takes is known before it is drawn."""
+    if area_w - overlap <= 0 or area_h - overlap <= 0:
+        raise ValueError("overlap must be smaller than the printable area")
+    cols = max(1, math.ceil((map_w - overlap) / (area_w - overlap) - 1e-9))
+    rows = max(1, math.ceil((map_h - overlap) / (area_h - overlap) - 1e-9))
+    return cols, rows
+
+
 def tiles(map_w: float, map_h: float, area_w: float, area_h: float, overlap: float) -> list[Tile]:
     """Cover the map with equal page areas (at most area_w x area_h) that overlap their right
     and upper neighbours by ``overlap``. Tiles are listed row by row from the bottom left, the
     order in which they are assembled: each page's left and bottom edges go over the glue
     strips of the pages before it."""
-    if area_w - overlap <= 0 or area_h - overlap <= 0:
-        raise ValueError("overlap must be smaller than the printable area")
-    cols = max(1, math.ceil((map_w - overlap) / (area_w - overlap) - 1e-9))
-    rows = max(1, math.ceil((map_h - overlap) / (area_h - overlap) - 1e-9))
+    cols, rows = tile_grid(map_w, map_h, area_w, area_h, overlap)
     step_x = (map_w - overlap) / cols if cols > 1 else map_w
     step_y = (map_h - overlap) / rows if rows > 1 else map_h
     out = []

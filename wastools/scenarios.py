@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from . import model, terrain
+from .map_size import map_problems, printed_region, scenario_geometry
 from .problems import Problem, Severity
 from .variants import VARIANTS, ParameterError
 from .variants.fleet import FleetCheck, check_fleet
+from .yamlio import DEFAULT_LIMITS, Limits
 
 MAP_UNITS = {
     "standard": "sectors",
@@ -84,24 +86,68 @@ class Scenario:
 
 def scenario_files(root: Path) -> list[Path]:
     folder = root / "scenarios"
-    from .repository import plain_path
+    from .data_paths import plain_path
 
     return sorted(plain_path(p) for p in folder.glob("*.yaml")) if folder.is_dir() else []
 
 
-def check_all(loaded: list, units: dict[str, model.Unit], problems: list[Problem]) -> dict[str, Scenario]:
+# what a build writes for each scenario, by its id: the pack on each paper (the suffix of
+# build.paper_suffix) and the poster; checked against the build's own targets in the tests
+PAPER_SUFFIXES = ("", "-a4")
+
+
+def scenario_outputs(scenario_id: str) -> list[str]:
+    """The files a build writes for a scenario, relative to the output folder."""
+    return [f"scenarios/{scenario_id}{sfx}.pdf" for sfx in PAPER_SUFFIXES] + [f"scenarios/{scenario_id}-poster.pdf"]
+
+
+def output_clashes(loaded: list) -> list[Problem]:
+    """A scenario whose outputs would be another scenario's (``skirmish-poster``'s pack is
+    ``skirmish``'s poster): an error in each, since a build would write one over the other."""
+    owners: dict[str, list] = {}
+    for item in loaded:
+        sid = item.doc.data.get("id") if item.doc is not None else None
+        if isinstance(sid, str):
+            for output in scenario_outputs(sid):
+                owners.setdefault(output, []).append(item)
+    problems = []
+    for output, items in sorted(owners.items()):
+        for item in items if len(items) > 1 else ():
+            others = sorted({o.shown_as for o in items if o is not item})
+            problems.append(
+                item.doc.problem(
+                    ["id"],
+                    f"a build would write {output} for this scenario and for {', '.join(others[:3])}: "
+                    "one would be lost, so choose another id",
+                )
+            )
+    return problems
+
+
+def check_all(
+    loaded: list, units: dict[str, model.Unit], problems: list[Problem], limits: Limits = DEFAULT_LIMITS
+) -> dict[str, Scenario]:
     built: dict[str, Scenario] = {}
+    clashes = output_clashes(loaded)
+    problems.extend(clashes)
+    clashing = {p.path for p in clashes}
     for item in loaded:
         if item.doc is None:
             continue
         before = sum(1 for p in problems if p.is_error)
-        scenario = _check(item, units, problems)
-        if scenario is not None and sum(1 for p in problems if p.is_error) == before:
+        schema_passed = not any(p.path == item.shown_as and p.is_error for p in problems)
+        # the map's fields have their types only when the schema passed: then it can be measured,
+        # and land, sea and pages are worked out only on a map within the limits
+        map_found = _map_problems(item.doc, limits) if schema_passed else []
+        measurable = schema_passed and not any(p.is_error for p in map_found)
+        scenario = _check(item, units, problems, measurable)
+        problems.extend(map_found)
+        if scenario is not None and sum(1 for p in problems if p.is_error) == before and item.shown_as not in clashing:
             built[scenario.id] = scenario
     return built
 
 
-def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scenario | None:
+def _check(item, units: dict[str, model.Unit], problems: list[Problem], measurable: bool = True) -> Scenario | None:
     doc, data = item.doc, item.doc.data
     found: list[Problem] = []
     if isinstance(data.get("id"), str) and item.path.stem != data["id"]:
@@ -109,9 +155,7 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     variant = VARIANTS.get(data.get("variant")) if isinstance(data.get("variant"), str) else None
     params: dict[str, Any] = {}
     if variant is not None:
-        given = {
-            str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (data.get("parameters") or {}).items()
-        }
+        given = {str(k): _param_text(v) for k, v in (data.get("parameters") or {}).items()}
         try:
             params = variant.resolve(given)
         except ParameterError as exc:
@@ -141,7 +185,7 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     ]
     if variant is not None and isinstance(data.get("map"), dict):
         _coordinates(doc, data, variant.name, found)
-    if variant is not None:
+    if variant is not None and measurable:
         frame = terrain.frame_of(data, variant.name, params)
         if frame is not None:
             _land_and_sea(doc, data, frame, found)
@@ -151,8 +195,28 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem]) -> Scena
     scenario = Scenario(
         data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name], tuple(bases)
     )
-    _page_budget(doc, scenario, problems)
+    if measurable:
+        _page_budget(doc, scenario, problems)
     return scenario
+
+
+def _map_problems(doc, limits: Limits) -> list[Problem]:
+    """The map's size against the limits on cells, pages and a poster's page (``map_size``),
+    in a scenario whose fields passed the schema."""
+    data = doc.data
+    variant = VARIANTS[data["variant"]]
+    try:
+        params = variant.resolve({str(k): _param_text(v) for k, v in (data.get("parameters") or {}).items()})
+    except ParameterError:
+        return []  # reported by the scenario's own checks
+    geo = scenario_geometry(variant.name, params, data["map"])
+    found = map_problems(geo, printed_region(geo, data), limits.max_map_pages, limits.max_map_cells, "the map")
+    pages_at = ["map", "play_area"] if data["map"].get("play_area") else ["map"]
+    return [doc.problem(pages_at if name == "max_map_pages" else ["map"], message) for name, message in found]
+
+
+def _param_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _resolve(doc, parts, unit_id, units, found) -> model.Unit | None:

@@ -7,7 +7,10 @@ so that every error can name its line and column.
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,21 +19,74 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from .data_paths import kind_of_file
 from .problems import Problem, format_field
+from .safe_text import bad_characters
+from .yaml_compose import Findings, GuardedComposer, Refused
 
 SCHEMA_LINE_PREFIX = "# yaml-language-server: $schema="
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Defences against hostile files; each is a named setting with a sane default."""
+    """Defences against hostile files; each is a named setting (``--limit NAME=N``) with a
+    default far above what the real data needs. See README, "What the tool trusts"."""
 
-    max_file_bytes: int = 1_000_000
-    max_depth: int = 32
-    max_nodes: int = 100_000
+    max_file_bytes: int = 250_000  # a data file's size, checked before it is read (ten times the largest)
+    max_depth: int = 32  # levels of nesting, aliases counted where they are used
+    max_nodes: int = 100_000  # values in one file, each alias counted by the values it stands for
+    max_messages_per_file: int = 20  # problems shown for one file; the rest are counted
+    max_messages_per_kind: int = 50  # problems of one kind shown across the repository
+    max_map_pages: int = 150  # tiled pages of one map on one paper (a scenario's or a board's)
+    max_map_cells: int = 5_000  # sectors or hexes on one map
 
 
 DEFAULT_LIMITS = Limits()
+
+
+class Invalid:
+    """What a value the schema refused becomes in a document's data (``INVALID``): no
+    later check can take it for a name, number, list or mapping (it is falsy, empty, equal
+    only to itself), so the checks beyond the schema never meet a type they do not expect,
+    and say nothing more about a value already reported."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __len__(self) -> int:
+        return 0
+
+    def __iter__(self):
+        return iter(())
+
+    def __repr__(self) -> str:
+        return "<invalid value>"
+
+    def __reduce__(self) -> str:
+        return "INVALID"  # one object, also after a round trip through the validation cache
+
+
+INVALID = Invalid()
+
+
+def mark_invalid(data: Any, paths: list[tuple]) -> None:
+    """Replace the value at each path (keys and list indices from the root) by ``INVALID``."""
+    for path in sorted(set(paths), key=len):
+        node = data
+        for part in path[:-1]:
+            node = _step(node, part)
+        if isinstance(node, dict) and path[-1] in node or isinstance(node, list) and _index_in(node, path[-1]):
+            node[path[-1]] = INVALID
+
+
+def _step(node: Any, part: Any) -> Any:
+    if isinstance(node, dict):
+        return node.get(part, INVALID)
+    return node[part] if isinstance(node, list) and _index_in(node, part) else INVALID
+
+
+def _index_in(node: list, part: Any) -> bool:
+    return isinstance(part, int) and 0 <= part < len(node)
 
 
 @dataclass
@@ -78,10 +134,24 @@ def _child_position(node: Any, part: Any) -> tuple[tuple[int, int], Any] | None:
     return None
 
 
-def _yaml() -> YAML:
+def _yaml(limits: Limits | None = None) -> YAML:
+    """The round-trip reader; with ``limits``, a data file's (limits kept while composing)."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
+    if limits is not None:
+        yaml.Composer = _composer(limits)
     return yaml
+
+
+def _composer(limits: Limits) -> type[GuardedComposer]:
+    """The guarded composer class with these limits (ruamel.yaml makes it itself)."""
+
+    class Limited(GuardedComposer):
+        max_depth = limits.max_depth
+        max_nodes = limits.max_nodes
+        max_found = limits.max_messages_per_file
+
+    return Limited
 
 
 def to_plain(node: Any) -> Any:
@@ -101,84 +171,91 @@ def to_plain(node: Any) -> Any:
     return node
 
 
-def _depth_and_size(node: Any, limits: Limits) -> str | None:
-    """Walk iteratively so that deep nesting cannot exhaust the Python stack."""
-    stack = [(node, 1)]
-    count = 0
-    while stack:
-        item, depth = stack.pop()
-        count += 1
-        if depth > limits.max_depth:
-            return f"nesting deeper than {limits.max_depth} levels (limit max_depth)"
-        if count > limits.max_nodes:
-            return f"more than {limits.max_nodes} values (limit max_nodes); aliases expanding?"
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-    return None
+def read_limited(path: Path, limits: Limits) -> tuple[bytes | None, str | None]:
+    """A data file's bytes, read only when it is a plain file within ``max_file_bytes``
+    (its size checked before reading, and no more than the limit read if it grows); else
+    None and why. Opened without blocking, so a named pipe cannot hold the run."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        return None, f"cannot read file: {exc.strerror}"
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, f"{kind_of_file(info.st_mode)}, not a plain file: not read"
+        if info.st_size > limits.max_file_bytes:
+            return None, _too_big(info.st_size, limits)
+        raw = handle.read(limits.max_file_bytes + 1)
+    if len(raw) > limits.max_file_bytes:
+        return None, _too_big(len(raw), limits)
+    return raw, None
+
+
+def _too_big(size: int, limits: Limits) -> str:
+    return f"file is {size} bytes, over the limit of {limits.max_file_bytes} (max_file_bytes)"
 
 
 def load_document(path: Path, shown_as: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Document | None, list[Problem]]:
     """Parse one YAML file. Never raises for bad content: returns problems instead."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [Problem(shown_as, 1, 1, "", f"cannot read file: {exc.strerror}")]
-    if len(raw) > limits.max_file_bytes:
-        return None, [
-            Problem(
-                shown_as,
-                1,
-                1,
-                "",
-                f"file is {len(raw)} bytes, over the limit of {limits.max_file_bytes} (max_file_bytes)",
-            )
-        ]
+    raw, refused = read_limited(path, limits)
+    if raw is None:
+        return None, [Problem(shown_as, 1, 1, "", refused or "cannot read file")]
+    return parse_document(raw, shown_as, limits)
+
+
+def parse_document(raw: bytes, shown_as: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Document | None, list[Problem]]:
+    """A file's bytes as a document, or every located problem that keeps them from being one."""
     text, problem = _decode(raw, shown_as)
     if problem:
         return None, [problem]
     if text.strip() == "" or all(line.lstrip().startswith("#") or not line.strip() for line in text.splitlines()):
         return None, [Problem(shown_as, 1, 1, "", "file is empty: expected a mapping of fields")]
-    if "\t" in text:
-        line_no = next(i for i, line in enumerate(text.splitlines(), 1) if "\t" in line)
-        col = text.splitlines()[line_no - 1].index("\t") + 1
-        return None, [Problem(shown_as, line_no, col, "", "tab character: indent with spaces")]
-    depth_problem = _nesting_guard(text, shown_as, limits)
-    if depth_problem:
-        return None, [depth_problem]
+    found = _text_problems(text, shown_as, limits)
+    if found:
+        return None, found
     try:
-        tree = _yaml().load(text)
+        tree = _yaml(limits).load(text)
+    except Refused as exc:
+        return None, [_at(exc.mark, exc.parts, exc.message, shown_as)]
+    except Findings as exc:
+        found = [_at(mark, parts, message, shown_as) for mark, parts, message in exc.found]
+        return None, found + _more(found[-1], exc.more)
     except MarkedYAMLError as exc:
         return None, [_yaml_problem(exc, shown_as)]
     except (YAMLError, RecursionError, ValueError) as exc:
-        return None, [Problem(shown_as, 1, 1, "", f"YAML error: {_one_line(str(exc))}")]
-    too_big = _depth_and_size(tree, limits)  # before expanding aliases into plain data
-    if too_big:
-        return None, [Problem(shown_as, 1, 1, "", too_big)]
+        return None, [Problem(shown_as, 1, 1, "", f"YAML error: {_one_line(str(exc))[:200]}")]
     return Document(shown_as, tree, to_plain(tree)), []
 
 
-def _nesting_guard(text: str, shown_as: str, limits: Limits) -> Problem | None:
-    """Reject pathological nesting before the recursive parser sees it: flow brackets,
-    and block indentation deeper than two spaces a level allows."""
-    depth = 0
-    for line_no, line in enumerate(text.splitlines(), 1):
-        indent = len(line) - len(line.lstrip(" "))
-        if indent > 4 * limits.max_depth:
-            return Problem(
-                shown_as, line_no, indent + 1, "", f"nesting deeper than {limits.max_depth} levels (limit max_depth)"
-            )
-        for col, ch in enumerate(line, 1):
-            if ch in "[{":
-                depth += 1
-                if depth > limits.max_depth:
-                    return Problem(
-                        shown_as, line_no, col, "", f"nesting deeper than {limits.max_depth} levels (limit max_depth)"
-                    )
-            elif ch in "]}":
-                depth = max(0, depth - 1)
-    return None
+def _at(mark: Any, parts: list, message: str, shown_as: str) -> Problem:
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    return Problem(shown_as, line, col, format_field(parts), message)
+
+
+def _text_problems(text: str, shown_as: str, limits: Limits) -> list[Problem]:
+    """Tabs and the characters no data file may hold (``safe_text``), each where it is."""
+    if "\t" in text:
+        line_no = next(i for i, line in enumerate(text.splitlines(), 1) if "\t" in line)
+        col = text.splitlines()[line_no - 1].index("\t") + 1
+        return [Problem(shown_as, line_no, col, "", "tab character: indent with spaces")]
+    found: list[Problem] = []
+    more = 0
+    for index, what in bad_characters(text):
+        if len(found) == limits.max_messages_per_file:
+            more += 1
+            continue
+        line = text.count("\n", 0, index) + 1
+        col = index - (text.rfind("\n", 0, index) + 1) + 1
+        found.append(Problem(shown_as, line, col, "", f"{what}: remove it"))
+    return found + _more(found[-1], more) if found else []
+
+
+def _more(last: Problem, more: int) -> list[Problem]:
+    """The line that stands for the problems not kept after ``last``."""
+    if not more:
+        return []
+    message = f"and {more} more problems like these, not listed (limit max_messages_per_file)"
+    return [dataclasses.replace(last, field="", message=message, more=more - 1)]
 
 
 def _decode(raw: bytes, shown_as: str) -> tuple[str, Problem | None]:

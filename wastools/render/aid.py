@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from .. import template_cache
 from ..aids import aid
 from ..resources import TEMPLATES
 from ..variants import VARIANTS
@@ -18,7 +17,6 @@ def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None, m
     from .fetcher import ProjectFetcher
 
     env = Environment(
-        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,

@@ -288,11 +288,9 @@ class _Canvas:
         self.ops: list[str] = []
         self.fonts: set[str] = set()
 
-    def text(self, runs: list[_Run], x: float, baseline: float, as_weasyprint: bool = False) -> None:
-        """Draw ``runs`` from ``x`` on ``baseline``. ``as_weasyprint``: glyphs placed to the
-        millionth and advanced as WeasyPrint advances them (a TJ adjustment truncated to
-        whole thousandths of an em), for text that must print the pixels WeasyPrint prints."""
-        number = _precise if as_weasyprint else _num
+    def text(self, runs: list[_Run], x: float, baseline: float) -> None:
+        """Draw ``runs`` from ``x`` on ``baseline``."""
+        number = _num
         for run in runs:
             if not run.glyphs:
                 continue
@@ -303,7 +301,7 @@ class _Canvas:
                 # a PDF viewer advances by the width the font dictionary gives the glyph; the
                 # difference to the kerned advance is a TJ adjustment, in thousandths of an em
                 adjust = face.written[glyph] - advance * 1000 / run.size
-                shown.append(f"<{glyph:04X}>{int(adjust) if as_weasyprint else _num(adjust)}")
+                shown.append(f"<{glyph:04X}>{_num(adjust)}")
             self.ops.append(
                 f"BT {_colour(run.colour)} rg {FONT_NAMES[run.file]} {_num(run.size)} Tf "
                 f"1 0 0 1 {number(self.offset + x + run.x)} {number(self.height - self.offset - baseline)} Tm "
@@ -332,10 +330,6 @@ class _Canvas:
 def _num(value: float, places: int = 3) -> str:
     text = f"{value:.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
-
-
-def _precise(value: float) -> str:
-    return _num(value, 6)
 
 
 def _colour(colour: tuple[int, int, int]) -> str:
@@ -537,49 +531,3 @@ def _foot(canvas: _Canvas, view: CardView) -> None:
 
 
 # --- the points in the head's box ---------------------------------------------------------------
-
-# card.css: .points (top 19pt, right 6pt, width 28pt, border 0.8pt, padding-top 1pt) and its
-# bold figure (.points b: 12pt, line height 1.1), placed inside the card's 0.6 pt border
-POINTS_TOP, POINTS_RIGHT, POINTS_W, POINTS_BORDER, POINTS_PAD = 19.0, 6.0, 28.0, 0.8, 1.0
-POINTS_PT, POINTS_LINE = 12.0, 1.1
-
-
-def draw_points(view: CardView, bleed: float = 0.0) -> tuple[bytes, set[str]] | None:
-    """The figure in a card's points box, centred as card.css centres it, as PDF content
-    over the card's page. Its head is laid out without it (``cards.head_html``), so that a
-    change of points needs no new head: None (the head then keeps its figure) when the card
-    shows no points, or when the figure is wider than its box or cannot be drawn exactly."""
-    if view.points is None:
-        return None
-    try:
-        runs = _line_runs(_styled([(str(view.points), True, INK)]), POINTS_PT)
-    except Undrawable:
-        return None
-    width = line_width(runs)
-    if width > POINTS_W:
-        return None
-    canvas = _Canvas(fit.CARD_H + 2 * bleed, bleed)
-    left = fit.CARD_W - fit.BORDER - POINTS_RIGHT - POINTS_BORDER - POINTS_W
-    top = fit.BORDER + POINTS_TOP + POINTS_BORDER + POINTS_PAD
-    baseline = top + _above(POINTS_PT, POINTS_LINE * POINTS_PT)
-    canvas.text(runs, left + (POINTS_W - width) / 2, baseline, as_weasyprint=True)
-    return canvas.content(), canvas.fonts
-
-
-def draw_figures(
-    figures: list[tuple[str, bool, tuple[int, int, int], float, float, float, float]], height: float
-) -> tuple[bytes, set[str]] | None:
-    """Figures right-aligned at given edges, as WeasyPrint places text (a scenario briefing's
-    points, drawn over its layout): each is (text, bold, colour, size, right edge, baseline,
-    widest), in pt from the top left of a page ``height`` points tall. None when one is wider
-    than its ``widest`` or cannot be drawn exactly."""
-    canvas = _Canvas(height, 0.0)
-    for text, bold, colour, size, right, baseline, widest in figures:
-        try:
-            runs = _line_runs(_styled([(text, bold, colour)]), size)
-        except Undrawable:
-            return None
-        if line_width(runs) > widest + 1e-6:
-            return None
-        canvas.text(runs, right - line_width(runs), baseline, as_weasyprint=True)
-    return canvas.content(), canvas.fonts

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import aids
 from .. import wording as w
 from ..model import Repository, Unit
 from ..variants.base import AdaptedAttack, AdaptedUnit, Band, Value, Variant
@@ -51,7 +52,7 @@ CARD_VARIANT_LABELS = {
 SIDE_LABELS = {"allies": "Allies", "axis": "Axis", "neutral": "Neutral"}
 VARIANTS_WITH_SECTORS = {"standard", "large-map", "tabletop-cm", "tabletop-inches"}
 # Where the player aid holds the full text of an ability that does not fit on its card.
-AID_ABILITIES_SECTION = "Abilities in full"
+AID_ABILITIES_SECTION = aids.AID_ABILITIES_SECTION
 MARKS = ("*", "\u2020", "\u2021", "\u00a7")
 
 

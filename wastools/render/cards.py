@@ -8,21 +8,18 @@ out once at its chosen size (tests check that nothing overflows and nothing is u
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import io
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from .. import template_cache
-from ..cache_entry import write_entry
 from ..model import Repository
 from ..resources import TEMPLATES
+from ..store import Store
 from ..variants.base import AdaptedUnit, Variant
 from . import card_body, card_fit, emblems, shared_fonts, sheets
 from .card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
@@ -34,7 +31,6 @@ CARD_DIR = TEMPLATES / "cards"
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     return Environment(
-        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(CARD_DIR)),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
@@ -223,48 +219,38 @@ def _smaller(card_html: str) -> str | None:
     return card_html[: match.start(1)] + f"{size:g}" + card_html[match.end(1) :]
 
 
-def lay_out_cards(
-    cards: list[str],
-    bleed: float = 0.0,
-    count: bool = False,
-    views: list | None = None,
-    heads: Path | None = None,
-):
+def lay_out_cards(cards: list[str], bleed: float = 0.0, count: bool = False, views: list | None = None):
     """Lay out cards (HTML sections), each at the size card_fit chose. Returns one single-page
-    PDF per card, in order (the cache stores cards one by one), whose card fonts have empty
-    programs: it is read as text, or imposed on a sheet, which puts the fonts in
-    (``shared_fonts``); with ``count``, also the number of WeasyPrint documents it took
-    (``lay_out_faces`` says more)."""
-    pages, documents, _head_keys = lay_out_faces(cards, bleed, views, heads)
+    PDF per card, in order, whose card fonts have empty programs: it is read as text, or
+    imposed on a sheet, which puts the fonts in (``shared_fonts``); with ``count``, also the
+    number of WeasyPrint documents it took (``lay_out_faces`` says more)."""
+    pages, documents, _head_keys = lay_out_faces(cards, bleed, views)
     return (pages, documents) if count else pages
 
 
 def lay_out_faces(
-    cards: list[str], bleed: float = 0.0, views: list | None = None, heads: Path | None = None
+    cards: list[str], bleed: float = 0.0, views: list | None = None, store: Store | None = None
 ) -> tuple[list[bytes], int, list[str | None]]:
     """``lay_out_cards``: each card's PDF, the WeasyPrint documents it took, and the key of
     each card's head (None for a face laid out whole).
 
-    A card's head (band, title, points box, stats) is the same in every variant of a unit, so
-    it is laid out once and kept (``_HEADS``, and the folder ``heads`` when given, where later
-    builds find it), and each card's body and foot are drawn or laid out on their own, over
-    it (``_split``, ``_compose``): a head is about a quarter of a card's work, and a unit has
-    a card in each of six variants. The points figure is drawn over an empty box
-    (``card_body.draw_points``), so a change of points needs no new head. Faces without a
-    body (backs) are laid out whole."""
+    A card's head (band, title, points, stats) is the same in every variant of a unit, so it
+    is laid out once and kept (in this process, and in ``store`` when given, where later
+    builds find it); each card's body and foot are drawn by ``card_body`` from its view over
+    the head, or laid out by WeasyPrint as a layer over it where ``card_body`` cannot draw
+    them exactly. Faces without a body (backs) are laid out whole."""
     plans = {i: plan for i, html in enumerate(cards) if (plan := _plan(html, views[i] if views else None, bleed))}
-    wanted = sorted({(plan.head, bleed) for plan in plans.values()})
-    known = {h: pdf for h in wanted if (pdf := _known_head(h[0], bleed, heads)) is not None}
+    wanted = sorted({plan.head for plan in plans.values()})
+    known = {h: pdf for h in wanted if (pdf := _known_head(h, bleed, store)) is not None}
     new = [h for h in wanted if h not in known]
-    head_htmls = [head for head, _bleed in new]
-    pdfs, documents = _fit_and_write(head_htmls, bleed, False, head_htmls)
+    pdfs, documents = _fit_and_write(new, bleed, False, new)
     if len(_HEADS) + len(new) > _HEADS_KEPT:
         _HEADS.clear()
-    for (head, _bleed), pdf in zip(new, pdfs, strict=True):
+    for head, pdf in zip(new, pdfs, strict=True):
         _HEADS[(head, bleed)] = pdf
-        if heads is not None:
-            write_entry(heads / f"{head_key(head, bleed)}.pdf", pdf)
-    _HEADS.update(known)
+        if store is not None:
+            store.put(HEAD, head_key(head, bleed), pdf)
+    _HEADS.update({(h, bleed): pdf for h, pdf in known.items()})
     pages: list[bytes] = [b""] * len(cards)
     for i, plan in plans.items():
         if plan.body is not None:
@@ -281,24 +267,7 @@ def lay_out_faces(
     return pages, documents, [plans[i].head_key if i in plans else None for i in range(len(cards))]
 
 
-def drawn_face(card_html: str, view, bleed: float, heads: Path | None) -> tuple[bytes, str] | None:
-    """A card face made without WeasyPrint, and its head's key: its body and points drawn over
-    a head laid out before (in this process or kept in ``heads``); None when it needs
-    WeasyPrint. A build makes a changed unit's cards this way, without waiting for its workers."""
-    plan = _plan(card_html, view, bleed, draw_body=False)
-    head = _known_head(plan.head, bleed, heads) if plan is not None else None
-    if plan is None or head is None:
-        return None
-    plan = dataclasses.replace(plan, body=card_body.draw(view, bleed))  # the head is known: worth drawing
-    return (plan.compose(head), plan.head_key) if plan.body is not None else None
-
-
-def warm_drawing() -> None:
-    """What drawing a card face needs once per process (pikepdf, the card fonts' metrics):
-    done by a build before it forks light workers, which then have it too."""
-    import pikepdf  # noqa: F401
-
-    card_body.warm()
+HEAD = "card-head"  # the store's kind for a laid-out head
 
 
 def head_key(head_html: str, bleed: float) -> str:
@@ -309,58 +278,46 @@ def head_key(head_html: str, bleed: float) -> str:
 
 @dataclass(frozen=True)
 class _Plan:
-    """How one face is made: its head's HTML (without the points figure when that is
-    drawn), its layer (body and foot), and what ``card_body`` draws over the head: the
-    figure and the body, each None when WeasyPrint lays it out instead."""
+    """How one face is made: its head's HTML, its layer (body and foot), and the body as
+    ``card_body`` draws it over the head (None when WeasyPrint lays it out instead)."""
 
     head: str
     layer: str
-    figure: tuple[bytes, set[str]] | None
     body: tuple[bytes, set[str]] | None
     bleed: float
 
     @property
     def head_key(self) -> str:
-        """What the head is kept under in a folder of heads."""
         return head_key(self.head, self.bleed)
 
     def compose(self, head: bytes, layer: bytes | None = None) -> bytes:
         """The face's PDF over ``head``: with the drawn body, or with ``layer`` (the body
         laid out by WeasyPrint) when the body is not drawn."""
-        figure, figure_files = self.figure or (b"", set())
         if self.body is not None:
             content, files = self.body
-            return _compose_drawn(head, figure + content, files | figure_files)
+            return _compose_drawn(head, content, files)
         assert layer is not None
-        page = _compose(head, layer)
-        return _compose_drawn(page, figure, figure_files) if self.figure else page
+        return _compose(head, layer)
 
 
-def _plan(card_html: str, view, bleed: float, draw_body: bool = True) -> _Plan | None:
-    """None for a face laid out whole (a back); ``draw_body`` False leaves the body undrawn
-    (to learn the head, a tenth of the time)."""
+def _plan(card_html: str, view, bleed: float) -> _Plan | None:
+    """None for a face laid out whole (a back)."""
     split = _split(card_html)
     if split is None:
         return None
     head, layer = split
-    figure = card_body.draw_points(view, bleed) if view is not None else None
-    if figure is not None:  # the head is laid out without the figure drawn over it
-        head = head_without_points(head)
-    body = card_body.draw(view, bleed) if view is not None and draw_body else None
-    return _Plan(head, layer, figure, body, bleed)
+    body = card_body.draw(view, bleed) if view is not None else None
+    return _Plan(head, layer, body, bleed)
 
 
-def _known_head(head: str, bleed: float, folder: Path | None) -> bytes | None:
-    """A head laid out before: in this process, or kept in ``folder`` (read whole and checked:
-    a damaged entry is laid out again)."""
+def _known_head(head: str, bleed: float, store: Store | None) -> bytes | None:
+    """A head laid out before: in this process, or kept in the store (checked whole: a damaged
+    entry is laid out again)."""
     pdf = _HEADS.get((head, bleed))
-    if pdf is not None or folder is None:
+    if pdf is not None or store is None:
         return pdf
-    try:
-        pdf = (folder / f"{head_key(head, bleed)}.pdf").read_bytes()
-    except OSError:
-        return None
-    if not _readable(pdf):
+    pdf = store.get(HEAD, head_key(head, bleed))
+    if pdf is None or not _readable(pdf):
         return None
     _HEADS[(head, bleed)] = pdf
     return pdf
@@ -393,16 +350,6 @@ def _split(card_html: str) -> tuple[str, str] | None:
         return None
     opened, closed = card_html.index(">", section) + 1, card_html.rindex("</section>")
     return card_html[:body] + card_html[closed:], card_html[:opened] + card_html[body:]
-
-
-# the figure of a head's points box (cards.css: .points b); data is escaped, so holds no "<"
-_POINTS_FIGURE = re.compile(r'(<div class="points"><b>)[^<]*(</b>)')
-
-
-def head_without_points(head_html: str) -> str:
-    """A head with an empty points box, for ``card_body.draw_points`` to draw the figure in:
-    every unit's head is then the same whatever its points (``.points b`` keeps its height)."""
-    return _POINTS_FIGURE.sub(r"\1\2", head_html, count=1)
 
 
 def _compose(head: bytes, layer: bytes) -> bytes:

@@ -18,11 +18,12 @@ import math
 import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
+from ..outline import Box, Point, Segment, clip_polygon, hex_rings, hex_union_edges, meets, visible_runs
 from ..terrain import inside
 from . import labels
-from .labels import Box
 from .pages import HEADER_SIZE, MARGIN, Page, document, draw_label, header_lines
 from .sheets import BOLD, FONT, SAFE, PrinterProfile, text_width
 
@@ -42,6 +43,27 @@ class Feature:
     points: tuple[tuple[float, float], ...]  # polygon (island, shoal, deployment) or one point
     side: str | None = None
     hexes: float = 0.0  # if above 0: ``points`` are the centres of hexes this wide, the feature is their union
+
+    @cached_property
+    def edges(self) -> list[Segment]:
+        """A hex feature's outline, worked out once however many pages draw it."""
+        return hex_union_edges(self.points, self.hexes)
+
+    @cached_property
+    def bounds(self) -> Box:
+        xs, ys = [p[0] for p in self.points], [p[1] for p in self.points]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    @cached_property
+    def middle(self) -> Point:
+        """Where the label goes: the mean of the points."""
+        xs, ys = [p[0] for p in self.points], [p[1] for p in self.points]
+        return sum(xs) / len(xs), sum(ys) / len(ys)
+
+    @cached_property
+    def rings(self) -> list[list[Point]]:
+        """A hex feature's outline as closed rings, to fill."""
+        return hex_rings(self.points, self.hexes)
 
 
 def _no_range(x0: float, y0: float, x1: float, y1: float) -> str:
@@ -87,9 +109,13 @@ def square_grid(columns: int, rows: int, sector: float) -> Draw:
     def draw(c, tile: Tile) -> None:
         c.setStrokeColorRGB(*GRID)
         c.setLineWidth(0.5)
-        for i in range(columns + 1):
+        cols, rws = (
+            _span(tile.x0, tile.x0 + tile.width, sector, columns),
+            _span(tile.y0, tile.y0 + tile.height, sector, rows),
+        )
+        for i in range(cols.start, cols.stop + 1):
             c.line(i * sector, 0, i * sector, rows * sector)
-        for j in range(rows + 1):
+        for j in range(rws.start, rws.stop + 1):
             c.line(0, j * sector, columns * sector, j * sector)
 
     return draw
@@ -102,8 +128,8 @@ def square_names(columns: int, rows: int, sector: float) -> Names:
 
     def names(tile: Tile, avoid: list[Box], region: Box) -> list[Word]:
         out: list[Word] = []
-        for i in range(columns):
-            for j in range(rows):
+        for i in _span(tile.x0, tile.core_x1, sector, columns):
+            for j in _span(tile.y0, tile.core_y1, sector, rows):
                 left, right = max(i * sector, tile.x0), min((i + 1) * sector, tile.core_x1)
                 bottom, top = max(j * sector, tile.y0), min((j + 1) * sector, tile.core_y1)
                 if right - left < 30 or top - bottom < 20:
@@ -119,6 +145,11 @@ def square_names(columns: int, rows: int, sector: float) -> Names:
         return out
 
     return names
+
+
+def _span(low: float, high: float, step: float, count: int) -> range:
+    """The indices of the cells ``step`` wide (of ``count``) that meet [low, high]."""
+    return range(max(0, math.floor(low / step) - 1), min(count, math.ceil(high / step) + 1))
 
 
 def square_range(columns: int, rows: int, sector: float) -> Range:
@@ -156,11 +187,10 @@ def hex_grid(columns: int, rows: int, flat: float) -> Draw:
     def draw(c, tile: Tile) -> None:
         c.setStrokeColorRGB(*GRID)
         c.setLineWidth(0.5)
-        for col in range(columns):
-            for row in range(rows):
-                cx, cy = hex_center(col, row, flat)
-                if tile.x0 - r <= cx <= tile.x0 + tile.width + r and tile.y0 - r <= cy <= tile.y0 + tile.height + r:
-                    _hex_path(c, cx, cy, flat)
+        for col, row in _hexes_near(columns, rows, flat, tile.x0, tile.y0, tile.x0 + tile.width, tile.y0 + tile.height):
+            cx, cy = hex_center(col, row, flat)
+            if tile.x0 - r <= cx <= tile.x0 + tile.width + r and tile.y0 - r <= cy <= tile.y0 + tile.height + r:
+                _hex_path(c, cx, cy, flat)
 
     return draw
 
@@ -176,16 +206,15 @@ def hex_names(columns: int, rows: int, flat: float) -> Names:
     def names(tile: Tile, avoid: list[Box], region: Box) -> list[Word]:
         core = (tile.x0, tile.y0, tile.core_x1, tile.core_y1)
         out: list[Word] = []
-        for col in range(columns):
-            for row in range(rows):
-                cx, cy = hex_center(col, row, flat)
-                if not (tile.x0 - r <= cx <= tile.core_x1 + r and tile.y0 - flat <= cy <= tile.core_y1 + flat):
-                    continue
-                name = hex_name(col, rows - 1 - row)
-                w = text_width(name, size)
-                spot = _hex_name_spot(cx, cy, flat, w, size, core, avoid, region)
-                if spot is not None and labels.within(labels.text_box(*spot, w, size, 0), core):
-                    out.append((name, spot[0], spot[1], size))
+        for col, row in _hexes_near(columns, rows, flat, tile.x0, tile.y0, tile.core_x1, tile.core_y1):
+            cx, cy = hex_center(col, row, flat)
+            if not (tile.x0 - r <= cx <= tile.core_x1 + r and tile.y0 - flat <= cy <= tile.core_y1 + flat):
+                continue
+            name = hex_name(col, rows - 1 - row)
+            w = text_width(name, size)
+            spot = _hex_name_spot(cx, cy, flat, w, size, core, avoid, region)
+            if spot is not None and labels.within(labels.text_box(*spot, w, size, 0), core):
+                out.append((name, spot[0], spot[1], size))
         return out
 
     return names
@@ -211,6 +240,15 @@ def _hex_name_spot(
     return None
 
 
+def _hexes_near(columns: int, rows: int, flat: float, x0: float, y0: float, x1: float, y1: float):
+    """(col, row) of the hexes whose centres may lie in the rectangle, widened by a hex: a
+    page visits the hexes it shows, not the whole map's."""
+    r = hex_radius(flat)
+    cols = range(max(0, math.floor((x0 - 2 * r) / (1.5 * r))), min(columns, math.ceil((x1 + r) / (1.5 * r)) + 1))
+    rws = range(max(0, math.floor((y0 - 2 * flat) / flat)), min(rows, math.ceil((y1 + flat) / flat) + 1))
+    return ((col, row) for col in cols for row in rws)
+
+
 def hex_name(col: int, row_from_top: int) -> str:
     return f"{col + 1:02d}{row_from_top + 1:02d}"
 
@@ -229,7 +267,9 @@ def hex_range(columns: int, rows: int, flat: float) -> Range:
     """The hexes whose centres lie in a rectangle, as first and last hex names."""
 
     def name(x0: float, y0: float, x1: float, y1: float) -> str:
-        centres = ((col, row, hex_center(col, row, flat)) for col in range(columns) for row in range(rows))
+        centres = (
+            (col, row, hex_center(col, row, flat)) for col, row in _hexes_near(columns, rows, flat, x0, y0, x1, y1)
+        )
         inside = [(col, row) for col, row, (x, y) in centres if x0 <= x < x1 and y0 <= y < y1]
         if not inside:
             return "edge hexes"
@@ -303,22 +343,6 @@ def plain_plan(unit: str, unit_pt: float, width: float, height: float) -> Plan:
     return draw
 
 
-def hex_union_edges(
-    centres: tuple[tuple[float, float], ...], flat: float
-) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """The outline of a set of flat-topped hexes: every edge whose neighbour is not in the set."""
-    keys = {(round(x, 1), round(y, 1)) for x, y in centres}
-    edges = []
-    for cx, cy in centres:
-        corners = hex_corners(cx, cy, flat)
-        for k in range(6):
-            angle = math.radians(30 + 60 * k)
-            neighbour = (round(cx + flat * math.cos(angle), 1), round(cy + flat * math.sin(angle), 1))
-            if neighbour not in keys:
-                edges.append((corners[k], corners[(k + 1) % 6]))
-    return edges
-
-
 def _side_colour(c, side: str | None, fill: bool = False) -> None:
     rgb = (0.7, 0.1, 0.1) if side == "axis" else (0.1, 0.2, 0.7)
     c.setFillColorRGB(*rgb) if fill else c.setStrokeColorRGB(*rgb)
@@ -333,15 +357,14 @@ def _outline(c, points) -> object:
     return path
 
 
-def _draw_hex_feature(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
+def _draw_hex_feature(c, f: Feature, colour: bool, u: float, tint: bool, box: Box | None) -> None:
     if f.kind == "island" or (f.kind == "deployment" and tint):
         if f.kind == "island":
             c.setFillColorRGB(*((0.83, 0.78, 0.58) if colour else (0.9, 0.9, 0.9)))
         else:
             _side_colour(c, f.side, fill=True)
             c.setFillAlpha(0.15)
-        for cx, cy in f.points:
-            c.drawPath(_outline(c, hex_corners(cx, cy, f.hexes)), stroke=0, fill=1)
+        _fill(c, f.rings, box)
         c.setFillAlpha(1)
     c.setStrokeColorRGB(0.3, 0.3, 0.3)
     c.setLineWidth((1.6 if f.kind == "deployment" else 1.0) * u)
@@ -351,52 +374,98 @@ def _draw_hex_feature(c, f: Feature, colour: bool, u: float, tint: bool) -> None
     elif f.kind == "shoal":
         c.setDash(3 * u, 2 * u)
         c.setStrokeColorRGB(0.35, 0.5, 0.6)
-    for (x1, y1), (x2, y2) in hex_union_edges(f.points, f.hexes):
-        c.line(x1, y1, x2, y2)
+    _stroke(c, [[a, b] for a, b in f.edges if box is None or meets(a, b, box)])
 
 
-def _hatch(c, points, step: float, width: float) -> None:
+def _fill(c, shapes: list[list[Point]], box: Box | None) -> None:
+    """Closed shapes filled as one path (even-odd: a hole stays open), each cut to ``box``."""
+    path = c.beginPath()
+    drawn = False
+    for shape in shapes:
+        part = clip_polygon(shape, box) if box is not None else shape
+        if len(part) >= 3:
+            path.moveTo(*part[0])
+            for p in part[1:]:
+                path.lineTo(*p)
+            path.close()
+            drawn = True
+    if drawn:
+        c.drawPath(path, stroke=0, fill=1, fillMode=0)  # 0: even-odd, as ReportLab fills by default
+
+
+def _stroke(c, runs: list[list[Point]]) -> None:
+    """Lines through each run's points, as one path."""
+    if not runs:
+        return
+    path = c.beginPath()
+    for run in runs:
+        path.moveTo(*run[0])
+        for p in run[1:]:
+            path.lineTo(*p)
+    c.drawPath(path, stroke=1, fill=0)
+
+
+def _stroke_outline(c, runs: list[tuple[float, list[Point]]], dash: tuple[float, float] | None = None) -> None:
+    """A closed outline's runs (``visible_runs``), each dashed from where the whole
+    outline's dashes stand at its start: a page shows the dashes the whole outline has."""
+    for along, run in runs:
+        if dash is not None:
+            c.setDash(list(dash), along % (dash[0] + dash[1]))
+        _stroke(c, [run])
+
+
+def _hatch(c, points, step: float, width: float, box: Box | None) -> None:
     """Sparse diagonal lines inside a polygon: shallows that read as such on every page,
-    for very little ink."""
+    for very little ink (only the lines that cross ``box``)."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]
+    shape = clip_polygon(list(points), box) if box is not None else list(points)
+    if len(shape) < 3:
+        return
     c.saveState()
-    c.clipPath(_outline(c, points), stroke=0, fill=0)
+    c.clipPath(_outline(c, shape), stroke=0, fill=0)
     c.setDash(1, 0)
     c.setLineWidth(width)
     c.setStrokeColorRGB(0.45, 0.6, 0.7)
-    span = max(xs) - min(xs) + max(ys) - min(ys)
-    k = 0.0
-    while k <= span:
-        c.line(min(xs) + k, min(ys), min(xs) + k - (max(ys) - min(ys)), max(ys))
+    low_x, low_y, rise = min(xs), min(ys), max(ys) - min(ys)
+    span = max(xs) - low_x + rise
+    # a line runs from (low_x + k, low_y) to (low_x + k - rise, low_y + rise): it can cross
+    # the box only when k lies between these bounds
+    first, last = 0.0, span
+    if box is not None:
+        first = max(0.0, math.ceil((box[0] - low_x) / step) * step)
+        last = min(span, box[2] - low_x + rise)
+    k = first
+    while k <= last:
+        c.line(low_x + k, low_y, low_x + k - rise, low_y + rise)
         k += step
     c.restoreState()
 
 
-def _draw_area(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
-    path = _outline(c, f.points)
+def _draw_area(c, f: Feature, colour: bool, u: float, tint: bool, box: Box | None) -> None:
+    outline = visible_runs(list(f.points), box)
     c.setLineWidth(u)
     if f.kind == "island":
         c.setFillColorRGB(*((0.83, 0.78, 0.58) if colour else (0.93, 0.93, 0.93)))
         c.setStrokeColorRGB(0.3, 0.3, 0.3)
-        c.drawPath(path, stroke=1, fill=1)
+        _fill(c, [list(f.points)], box)
+        _stroke_outline(c, outline)
     elif f.kind == "shoal":
-        c.setDash(3 * u, 2 * u)
         c.setStrokeColorRGB(0.35, 0.5, 0.6)
         if colour:
             c.setFillColorRGB(0.74, 0.85, 0.9)
-        c.drawPath(path, stroke=1, fill=1 if colour else 0)
+            _fill(c, [list(f.points)], box)
+        _stroke_outline(c, outline, (3 * u, 2 * u))
         if not colour:
-            _hatch(c, f.points, 18 * u, 0.3 * u)
+            _hatch(c, f.points, 18 * u, 0.3 * u, box)
     else:
         if tint:
             _side_colour(c, f.side, fill=True)
             c.setFillAlpha(0.15)
-            c.drawPath(path, stroke=0, fill=1)
+            _fill(c, [list(f.points)], box)
             c.setFillAlpha(1)
-        c.setDash(6 * u, 3 * u)
         c.setLineWidth(1.4 * u)
         _side_colour(c, f.side)
-        c.drawPath(path, stroke=1, fill=0)
+        _stroke_outline(c, outline, (6 * u, 3 * u))
 
 
 def _draw_point(c, f: Feature, u: float) -> None:
@@ -420,27 +489,44 @@ SYMBOL_RADIUS = {"objective": 10.0, "air-base": 9.0, "battery": 12.0}  # half a 
 LABEL_SIZE = 7.0  # feature names on the tiles and the poster
 
 
-def _draw_features(c, features: tuple[Feature, ...], colour: bool = True, u: float = 1.0, tint: bool = False) -> None:
+def _draw_features(
+    c, features: tuple[Feature, ...], colour: bool = True, u: float = 1.0, tint: bool = False, box: Box | None = None
+) -> None:
     """Terrain and zones, then the point symbols over them; ``u`` scales symbol sizes and line
     widths (the plan draws them larger than its own scale), ``tint`` fills deployment zones
-    lightly. Words are placed and drawn apart (``_draw_words``)."""
+    lightly. Words are placed and drawn apart (``_draw_words``). With ``box`` (a page's part
+    of the map), only what can show there is drawn: a page's work and size grow with what it
+    shows, not with the whole map."""
     for f in sorted(features, key=lambda f: len(f.points) == 1):
+        if box is not None and not _may_show(f, box, u):
+            continue
         c.saveState()
-        _draw_shape(c, f, colour, u, tint)
+        _draw_shape(c, f, colour, u, tint, box)
         c.restoreState()
 
 
-def _draw_shape(c, f: Feature, colour: bool, u: float, tint: bool) -> None:
+def _may_show(f: Feature, box: Box, u: float) -> bool:
+    """Whether any of a feature (its shape, symbol or label) can reach into ``box``."""
+    x0, y0, x1, y1 = f.bounds
+    reach = len(f.label) * 7 * u + 30 * u + f.hexes  # a label's width, a symbol, half a hex
+    return meets((x0 - reach, y0 - reach), (x1 + reach, y1 + reach), box)
+
+
+def _near(p: Point, box: Box, reach: float) -> bool:
+    return box[0] - reach <= p[0] <= box[2] + reach and box[1] - reach <= p[1] <= box[3] + reach
+
+
+def _draw_shape(c, f: Feature, colour: bool, u: float, tint: bool, box: Box | None = None) -> None:
     if f.hexes:
-        _draw_hex_feature(c, f, colour, u, tint)
+        _draw_hex_feature(c, f, colour, u, tint, box)
     elif f.kind == "play-area":
         c.setStrokeColorRGB(0.2, 0.2, 0.2)
         c.setLineWidth(2 * u)
         c.setDash(12 * u, 6 * u)
         c.drawPath(_outline(c, f.points), stroke=1, fill=0)
     elif f.kind in ("island", "shoal", "deployment"):
-        _draw_area(c, f, colour, u, tint)
-    else:
+        _draw_area(c, f, colour, u, tint, box)
+    elif box is None or _near(f.points[0], box, 20 * u):
         _draw_point(c, f, u)
 
 
@@ -600,21 +686,26 @@ def _draw_names(c, words: list[Word]) -> None:
     c.restoreState()
 
 
-def _draw_map(c, spec: MapSpec, tile: Tile, colour: bool, marks: list[tuple[float, float]], region: Box) -> None:
+def _draw_map(
+    c, spec: MapSpec, tile: Tile, colour: bool, marks: list[tuple[float, float]], region: Box, whole: bool = False
+) -> None:
     """A page's part of the map: terrain and zones, the grid's lines, the symbols, the seam
     marks, then the grid's names and the features' names, each placed clear of the others,
     of the symbols and marks, and inside the page's own area (no word across a trim line);
-    ``region`` is all the pages print together."""
+    ``region`` is all the pages print together. The shapes are cut to the tile's area and
+    only the features that can show there are drawn, unless ``whole`` (the poster, whose
+    page is the map)."""
     core = (tile.x0, tile.y0, tile.core_x1, tile.core_y1)
-    areas = tuple(f for f in spec.features if len(f.points) > 1)
-    _draw_features(c, areas, colour)
+    box = None if whole else (tile.x0 - 2, tile.y0 - 2, tile.x0 + tile.width + 2, tile.y0 + tile.height + 2)
+    shown = spec.features if box is None else tuple(f for f in spec.features if _may_show(f, box, 1.0))
+    _draw_features(c, tuple(f for f in shown if len(f.points) > 1), colour, box=box)
     avoid = list(spec.draw_grid(c, tile) or [])
-    _draw_features(c, tuple(f for f in spec.features if len(f.points) == 1), colour)
+    _draw_features(c, tuple(f for f in shown if len(f.points) == 1), colour, box=box)
     _draw_seam_marks(c, marks)
-    avoid += symbol_boxes(spec.features) + [labels.square(m, 10.5) for m in marks]
+    avoid += symbol_boxes(shown) + [labels.square(m, 10.5) for m in marks]
     names = spec.grid_names(tile, avoid, region)
     taken = avoid + [labels.text_box(cx, base, text_width(t, size), size, 0.5) for t, cx, base, size in names]
-    words = place_words(spec.features, Placing(1.0, labels.shrink(core, 2)), taken)
+    words = place_words(shown, Placing(1.0, labels.shrink(core, 2)), taken)
     _draw_names(c, names)
     _draw_words(c, words, LABEL_SIZE)
     area = next((f for f in spec.features if f.kind == "play-area"), None)
@@ -1088,7 +1179,7 @@ def poster_pdf(spec: MapSpec, profile: PrinterProfile = PrinterProfile(), colour
         if colour:
             c.setFillColorRGB(*SEA)
             c.rect(0, 0, spec.width, spec.height, stroke=0, fill=1)
-        _draw_map(c, spec, inner, colour, [], (MARGIN, MARGIN, inner.core_x1, inner.core_y1))
+        _draw_map(c, spec, inner, colour, [], (MARGIN, MARGIN, inner.core_x1, inner.core_y1), whole=True)
         c.restoreState()
         c.saveState()  # the header on a white ground over the grid
         c.setFillColorRGB(*((1, 1, 1) if not colour else SEA))

@@ -161,21 +161,14 @@ def with_check_bars(pdf: bytes, title: str | None = None, doc_id: str | None = N
         return data, len(document.pages)
 
 
-def check_barred_part(pdf: bytes, drawn: dict[int, tuple[bytes, set[str]]] | None = None) -> bytes:
+def check_barred_part(pdf: bytes) -> bytes:
     """``with_check_bars``, as a part to join (``pdf_parts``): a document WeasyPrint wrote
     without the card fonts' programs (``shared_fonts.programs_left_out``) gets them from the
-    file it is joined into, once for its pages and its cards. ``drawn``: content to draw over
-    pages (by index) in the card fonts (``card_body``), with the font files it uses."""
-    from . import card_body, pdf_parts, shared_fonts
+    file it is joined into, once for its pages and its cards."""
+    from . import pdf_parts, shared_fonts
 
     with _check_barred(pdf) as document:
-        pages = [page.obj for page in document.pages]
-        files = set().union(*(used for _content, used in (drawn or {}).values()))
-        shared = shared_fonts.leave_out(document, pages, also=files)
-        for index, (content, used) in sorted((drawn or {}).items()):
-            page = document.pages[index]
-            card_body.name_fonts(page.obj.Resources, shared, used)
-            page.contents_add(content)
+        shared = shared_fonts.leave_out(document, [page.obj for page in document.pages])
         return pdf_parts.from_pdf(document, {font.objgen: file for file, font in shared.items()}).to_bytes()
 
 

@@ -16,9 +16,9 @@ byte for byte the same.
 A part is read back from the cache as data, never as code: its object text must be made
 of PDF tokens only (names, numbers, hex strings, brackets, ``true``, ``false``, ``null``
 and slots), so a cache entry cannot add an operator, a keyword or an object of its own.
-The parts this tool writes carry this machine's signature (``signed_pickle``'s key), and
-reading one of those back skips the token check, most of the time of joining a deck; any
-other part is checked token by token.
+A part read from the store (which checks every entry's bytes against the digest it was
+kept with, and lives outside every data repository) is ``trusted``: the token check,
+most of the time of joining a deck, is skipped; any other part is checked token by token.
 """
 
 from __future__ import annotations
@@ -32,11 +32,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .. import signed_pickle
 from . import shared_fonts
 
 MAGIC = b"WASPART1"
-SIGNED = b"WASSIGNED1"  # then this machine's MAC of everything before it (see read_part)
 # a slot: \0N\0 refers to the part's object N, \1N\1 to its symbol N
 _SLOT = re.compile(rb"\x00(\d+)\x00|\x01(\d+)\x01")
 _TOKENS = re.compile(
@@ -58,9 +56,8 @@ class Part:
     pages: tuple[int, ...]
     symbols: tuple[str, ...] = ()
 
-    def to_bytes(self, sign: bool = True) -> bytes:
-        """The part as a cache entry, signed by this machine (``read_part``) unless ``sign``
-        is False (what any other writer, or a planted file, amounts to)."""
+    def to_bytes(self) -> bytes:
+        """The part as bytes (a store entry), read back by ``read_part``."""
         blob = bytearray()
         listed: list[list[Any]] = []
         for text, data in self.objects:
@@ -70,28 +67,18 @@ class Part:
                 listed.append([text.decode("latin-1"), [len(blob), len(data)]])
                 blob += data
         head = json.dumps({"objects": listed, "pages": self.pages, "symbols": self.symbols}).encode("ascii")
-        body = MAGIC + struct.pack(">I", len(head)) + head + bytes(blob)
-        mac = signed_pickle.signature(body) if sign else None
-        return body if mac is None else body + SIGNED + mac
+        return MAGIC + struct.pack(">I", len(head)) + head + bytes(blob)
 
 
 class BadPart(ValueError):
     """A cached part that is not one this module wrote."""
 
 
-def read_part(data: bytes) -> Part:
-    """A part from ``to_bytes``'s bytes, checked token by token (see the module's docstring),
-    unless this machine signed it: ``to_bytes`` signs what this tool wrote, with the key of
-    its signed caches (``signed_pickle``), so reading back its own sheets skips the check (two
-    fifths of joining a deck). A planted part, or one from elsewhere, is checked in full."""
-    trailer = len(SIGNED) + signed_pickle.MAC_BYTES
-    ours = len(data) > trailer and data[-trailer:].startswith(SIGNED)
-    if ours:
-        body, mac = data[:-trailer], data[-signed_pickle.MAC_BYTES :]
-        ours = signed_pickle.signed_by_us(body, mac)
-        data = body
+def read_part(data: bytes, trusted: bool = False) -> Part:
+    """A part from ``to_bytes``'s bytes, checked token by token (see the module's docstring)
+    unless ``trusted`` (read from the store, which checked its bytes)."""
     part = _parse(data)
-    _check(part, tokens=not ours)
+    _check(part, tokens=not trusted)
     return part
 
 

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
 
-from .. import template_cache, terrain
-from ..cache_entry import write_entry
+from .. import terrain
 from ..geometry import PT_PER_CM, PT_PER_IN
+from ..map_size import MapGeometry, printed_region, scenario_geometry
 from ..resources import TEMPLATES
 from ..scenarios import Scenario
 from ..variants import VARIANTS, off_grid
@@ -118,35 +114,44 @@ def frame(s: Scenario) -> terrain.Frame:
 
 
 def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
-    """The scenario's map and a function from scenario coordinates to map points."""
-    f = frame(s)
-    overlap = s.data["map"].get("overlap_in", 0.5) * PT_PER_IN
+    """The scenario's map and a function from scenario coordinates to map points (the
+    geometry validation measured: ``map_size``)."""
+    geo = geometry(s)
     title = f"{s.title}: map"
-    if s.variant in terrain.SQUARES:
-        return square_map(title, f.columns, f.rows, f.unit_pt, overlap=overlap), f.to_map
-    if f.is_hex:
+    if s.variant in ("standard", "large-map"):
+        spec = square_map(title, geo.columns, geo.rows, geo.cell, overlap=geo.overlap)
+        return spec, geo.to_map
+    if s.variant == "hex":
+        cols, rows, flat = geo.columns, geo.rows, geo.cell
         spec = MapSpec(
             title,
-            f.width,
-            f.height,
-            hex_grid(f.columns, f.rows, f.unit_pt),
+            geo.width,
+            geo.height,
+            hex_grid(cols, rows, flat),
             (),
-            overlap,
-            f"{f.columns} x {f.rows} hexes of {s.parameters['hex_cm']:g} cm",
-            hex_range(f.columns, f.rows, f.unit_pt),
-            hex_plan(f.columns, f.rows, f.unit_pt),
-            grid_names=hex_names(f.columns, f.rows, f.unit_pt),
+            geo.overlap,
+            f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm",
+            hex_range(cols, rows, flat),
+            hex_plan(cols, rows, flat),
+            grid_names=hex_names(cols, rows, flat),
         )
-        return spec, f.to_map
-    return plain_map(title, f.width, f.height, f.unit, f.unit_pt, overlap=overlap, bar=scale_bar(s)), f.to_map
+        return spec, geo.to_map
+    unit = "cm" if s.variant == "tabletop-cm" else "in"
+    spec = plain_map(title, geo.width, geo.height, unit, geo.cell, overlap=geo.overlap, bar=scale_bar(s))
+    return spec, geo.to_map
+
+
+def geometry(s: Scenario) -> MapGeometry:
+    return scenario_geometry(s.variant, s.parameters, s.data["map"])
 
 
 PLAIN_SEA = terrain.PLAIN_SEA
 
 
 def play_area(s: Scenario, spec: MapSpec, to_map) -> tuple[float, float, float, float] | None:
-    """The part of the map the pack tiles (``terrain.play_area``)."""
-    return terrain.play_area(frame(s), s.data)
+    """The part of the map the pack tiles (x, y, width, height in map points): see
+    ``map_size.printed_region`` (what validation measured; ``terrain.play_area`` agrees)."""
+    return printed_region(geometry(s), s.data)
 
 
 def map_note(s: Scenario, area) -> str:
@@ -380,55 +385,8 @@ def briefing_inputs(s: Scenario, paper: str) -> tuple:
     return ("scenario briefing", briefing_view(s), s.variant, paper)
 
 
-# the figures of a briefing's force tables (each row's points, each side's total) are drawn
-# over a layout that holds a hidden placeholder in their place: a change of points then lays
-# nothing out again. The placeholder is as wide as the widest figure drawn in it.
-FIGURE_PLACEHOLDER = "0000"
-
-
-@dataclass(frozen=True)
-class FigureSlot:
-    """Where a figure goes: its page, the right edge and baseline of its placeholder (pt from
-    the page's top left), its width, and the placeholder's type."""
-
-    page: int
-    height: float  # the page's
-    right: float
-    baseline: float
-    width: float
-    size: float
-    bold: bool
-    colour: tuple[int, int, int]
-
-
-def _slot_markup(number: int) -> Markup:
-    return Markup(f'<span class="figure" data-figure="{number}">{FIGURE_PLACEHOLDER}</span>')
-
-
-def figured_view(s: Scenario) -> tuple[dict[str, Any], list[int]]:
-    """The briefing's view with a placeholder for every figure of its force tables, and the
-    figures in the placeholders' order."""
-    view = briefing_view(s)
-    figures: list[int] = []
-    sides = []
-    for side in view["sides"]:
-        rows = []
-        for row in side["rows"]:
-            rows.append({**row, "points": _slot_markup(len(figures))})
-            figures.append(row["points"])
-        sides.append({**side, "rows": rows, "total": _slot_markup(len(figures))})
-        figures.append(side["total"])
-    return {**view, "sides": sides}, figures
-
-
-def briefing_layout_inputs(s: Scenario, paper: str) -> tuple:
-    """What a briefing's layout without its figures shows: what the layout is kept under."""
-    return ("scenario briefing layout", figured_view(s)[0], s.variant, paper)
-
-
 def _briefing_html(view: dict[str, Any], variant: str, paper: str, tight: bool = False) -> str:
     env = Environment(
-        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(SCENARIO_DIR)),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
@@ -456,6 +414,12 @@ def _last_page_fill(document) -> float:
     return max(bottoms, default=0.0) / page.height
 
 
+def _walk(box):
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _walk(child)
+
+
 def _weasyprint_document(html: str):
     from weasyprint import HTML
 
@@ -464,142 +428,12 @@ def _weasyprint_document(html: str):
     return HTML(string=html, base_url=(SCENARIO_DIR / "pack.html.j2").as_uri(), url_fetcher=ProjectFetcher()).render()
 
 
-def briefing_layout(s: Scenario, paper: str) -> bytes:
-    """The briefing laid out by WeasyPrint with a hidden placeholder for each figure, and
-    where each placeholder is (``BriefingLayout``), as one cache entry."""
-    view, _figures = figured_view(s)
-    document = _laid_out(view, s.variant, paper)
-    slots: dict[int, FigureSlot] = {}
-    for number, page in enumerate(document.pages):
-        for box in _walk(page._page_box):
-            figure = box.element.get("data-figure") if box.element is not None else None
-            text = next(iter(getattr(box, "children", ())), None)
-            if figure is None or box.element_tag != "span" or text is None or not hasattr(text, "pango_layout"):
-                continue
-            px = 0.75  # WeasyPrint lays out in CSS px
-            style = text.style
-            slots[int(figure)] = FigureSlot(
-                number,
-                page.height * px,
-                (text.position_x + text.width) * px,
-                (text.position_y + text.baseline) * px,
-                text.width * px,
-                style["font_size"] * px,
-                style["font_weight"] >= 600,
-                tuple(round(c * 255) for c in style["color"][:3]),  # type: ignore[arg-type]
-            )
-    with shared_fonts.programs_left_out():  # the pack puts each card font in once
-        pdf = document.write_pdf()
-    return BriefingLayout(pdf, [slots[i] for i in sorted(slots)]).to_bytes()
-
-
-def _walk(box):
-    yield box
-    for child in getattr(box, "children", ()):
-        yield from _walk(child)
-
-
-@dataclass(frozen=True)
-class BriefingLayout:
-    """A briefing's PDF without its figures, and where each goes (a cache entry: read back
-    as data, each value checked)."""
-
-    pdf: bytes
-    slots: list[FigureSlot]
-
-    MAGIC = b"wastools briefing layout 1\n"
-
-    def to_bytes(self) -> bytes:
-        slots = [dataclasses.astuple(slot) for slot in self.slots]
-        return self.MAGIC + json.dumps(slots).encode() + b"\n" + self.pdf
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> BriefingLayout | None:
-        """None for anything but an entry ``to_bytes`` wrote."""
-        if not data.startswith(cls.MAGIC):
-            return None
-        header, _, pdf = data[len(cls.MAGIC) :].partition(b"\n")
-        try:
-            rows = json.loads(header)
-            slots = [
-                FigureSlot(
-                    int(page),
-                    float(height),
-                    float(right),
-                    float(baseline),
-                    float(width),
-                    float(size),
-                    bool(bold),
-                    (int(colour[0]), int(colour[1]), int(colour[2])),
-                )
-                for page, height, right, baseline, width, size, bold, colour in rows
-            ]
-        except (ValueError, TypeError, IndexError):
-            return None
-        if not pdf.startswith(b"%PDF-") or any(not (0 <= slot.page < 1000 and 0 < slot.size < 100) for slot in slots):
-            return None
-        return cls(pdf, slots)
-
-
-def briefing_part(s: Scenario, paper: str, layouts: Path | None = None) -> bytes:
+def briefing_part(s: Scenario, paper: str) -> bytes:
     """The briefing pages, with the check bars in their margins, as a part to join into the
-    pack (``pdf_parts``), whose card fonts the pack's cards share. Its force tables' figures
-    are drawn over a layout without them (kept in ``layouts`` when given, under what the
-    layout shows, so a change of points needs no layout); a figure wider than its
-    placeholder is laid out by WeasyPrint with the rest."""
-    layout = _kept_layout(s, paper, layouts)
-    drawn = _drawn_figures(layout, figured_view(s)[1]) if layout is not None else None
-    if layout is None or drawn is None:
-        with shared_fonts.programs_left_out():
-            pdf = _laid_out(briefing_view(s), s.variant, paper).write_pdf()
-        return check_barred_part(pdf)
-    return check_barred_part(layout.pdf, drawn)
-
-
-def _kept_layout(s: Scenario, paper: str, folder: Path | None) -> BriefingLayout | None:
-    """The briefing's layout without its figures: read from ``folder`` when kept there (an
-    entry that cannot be read is laid out again), else laid out, and kept when ``folder``."""
-    path = folder / briefing_layout_name(s, paper) if folder is not None else None
-    if path is not None:
-        try:
-            kept = BriefingLayout.from_bytes(path.read_bytes())
-        except OSError:
-            kept = None
-        if kept is not None:
-            return kept
-    data = briefing_layout(s, paper)
-    if path is not None:
-        write_entry(path, data)
-    return BriefingLayout.from_bytes(data)
-
-
-def briefing_layout_name(s: Scenario, paper: str) -> str:
-    """The name of a briefing's layout in the parts cache (kept beside the parts)."""
-    from ..fingerprints import code_fingerprint, key
-
-    return key(code_fingerprint(), [repr(i) for i in briefing_layout_inputs(s, paper)]) + ".layout"
-
-
-def _drawn_figures(layout: BriefingLayout, figures: list[int]) -> dict[int, tuple[bytes, set[str]]] | None:
-    """Each page's figures as PDF content, right-aligned in their placeholders; None when a
-    figure is wider than its placeholder, or the layout does not have one per figure."""
-    from . import card_body
-
-    if len(layout.slots) != len(figures):
-        return None
-    pages: dict[int, list[tuple[FigureSlot, int]]] = {}
-    for slot, figure in zip(layout.slots, figures, strict=True):
-        pages.setdefault(slot.page, []).append((slot, figure))
-    drawn = {}
-    for page, placed in pages.items():
-        texts = [
-            (str(f), slot.bold, slot.colour, slot.size, slot.right, slot.baseline, slot.width) for slot, f in placed
-        ]
-        content = card_body.draw_figures(texts, placed[0][0].height)
-        if content is None:
-            return None
-        drawn[page] = content
-    return drawn
+    pack (``pdf_parts``), whose card fonts the pack's cards share."""
+    with shared_fonts.programs_left_out():
+        pdf = _laid_out(briefing_view(s), s.variant, paper).write_pdf()
+    return check_barred_part(pdf)
 
 
 def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering, area, note: str, needed) -> bytes:
@@ -616,16 +450,14 @@ def scenario_pack_pdf(
     key: str | None = None,
     colour: bool = False,
     remember: Callable[[tuple, Callable[[], bytes]], Part] | None = None,
-    layouts: Path | None = None,
 ) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
     area, numbered as pages of this PDF (``colour``: a blue sea and sandy land).
     ``remember(inputs, make)`` may keep the map part under its inputs: it does not change
     when a unit does, but the cards do. The briefing is kept under what it shows (its force
     lists name the units, with their points): a change to a unit's guns or abilities
-    remakes the cards, not the briefing; a change to its points draws the briefing's figures
-    over its layout, kept in ``layouts`` (``briefing_part``)."""
-    make_briefing = partial(briefing_part, s, paper, layouts)
+    remakes the cards, not the briefing."""
+    make_briefing = partial(briefing_part, s, paper)
     briefing = (
         remember(briefing_inputs(s, paper), make_briefing) if remember is not None else read_part(make_briefing())
     )

@@ -18,8 +18,9 @@ from pathlib import Path
 from .. import model
 from ..data_paths import RepositoryNotFound, find_root, plain_path, refusal, unit_files
 from ..problems import Problem, display_path
+from ..store import Store
 from ..yamlio import DEFAULT_LIMITS, Limits
-from .cache import FileCache, default_folder
+from .cache import FileCache
 from .canonical import FIGURE_KEY_ORDER, HISTORY_KEY_ORDER, UNIT_KEY_ORDER, canonical_unit
 from .files import (
     CATALOGUE_FILES,
@@ -31,7 +32,7 @@ from .files import (
     read_plain,
 )
 from .integrity import Context, KnownUnits, check_unit, cross_unit_problems
-from .schema import SCHEMA_FILES, schema_problems, schema_validator, validator
+from .schema import SCHEMA_FILES, schema_problems, schema_validator, schemas, validator
 
 __all__ = [
     "CATALOGUE_FILES",
@@ -44,7 +45,6 @@ __all__ = [
     "RepositoryNotFound",
     "Validation",
     "canonical_unit",
-    "default_folder",
     "existing_units",
     "find_root",
     "kind_of",
@@ -79,15 +79,16 @@ class Validation:
 
 
 def validate(
-    root: Path, paths: Iterable[Path] | None = None, limits: Limits = DEFAULT_LIMITS, cache: Path | None = None
+    root: Path, paths: Iterable[Path] | None = None, limits: Limits = DEFAULT_LIMITS, cache: Store | None = None
 ) -> Validation:
     """Validate the repository at ``root``. With ``paths``, report only problems in those
     files (the rest of the repository is still read, so that cross-file checks work).
-    With ``cache`` (a folder), each file's own parse and problems are kept there and reused
+    With ``cache`` (the store), each file's own parse and problems are kept there and reused
     while its bytes are unchanged (written only when the data can be used); checks across
     files always run whole."""
     problems: list[Problem] = []
     files_cache = FileCache(cache, root, limits) if cache is not None else None
+    schema_faults = schemas(root, limits).problems  # reported whatever files were asked for
     catalogues = {
         kind: load_file(root / "cards" / name, root, kind, limits, problems, files_cache)
         for name, kind in CATALOGUE_FILES.items()
@@ -114,9 +115,9 @@ def validate(
     ]
     known_units = KnownUnits(repo_units)
     known_units.broken = {u.path.stem for u in units} - set(repo_units)
-    built_scenarios = scenarios.check_all(loaded_scenarios, known_units, problems)
+    built_scenarios = scenarios.check_all(loaded_scenarios, known_units, problems, limits)
     files += scenario_paths
-    from .. import rules_register  # the rules registers, rules/<variant>.yaml
+    from . import rules_register  # the rules registers, rules/<variant>.yaml
 
     problems.extend(rules_register.check(root, limits, files_cache)[0])
     files += rules_register.register_files(root)
@@ -124,6 +125,7 @@ def validate(
         wanted = {display_path(p, root) for p in extra}
         wanted_dirs = tuple(w.rstrip("/") + "/" for w in wanted)
         problems = [p for p in problems if p.path in wanted or p.path.startswith(wanted_dirs)]
+    problems += schema_faults
     result = Validation(problems=sorted(set(problems)), files_checked=len(files) + len(catalogues))
     shown_scenarios = {display_path(p, root) for p in scenario_paths}
     bad_files = {p.path for p in problems if p.is_error}
@@ -146,5 +148,4 @@ def validate(
             result.repository = result.usable
     if files_cache is not None and (not result.errors or result.usable is not None):
         files_cache.flush()  # a run stopped by bad data writes nothing
-        files_cache.prune()
     return result

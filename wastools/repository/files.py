@@ -14,7 +14,7 @@ from typing import Any
 
 from ..data_paths import plain_path, refusal, unit_files
 from ..problems import Problem, display_path
-from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, load_document
+from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, load_document, read_limited
 from .cache import FileCache
 from .schema import SCHEMA_FILES, schema_problems
 
@@ -70,13 +70,8 @@ def _cache_key(path: Path, root: Path, shown: str, kind: str, limits: Limits, ca
     """None when the file is not to be cached: no cache, unreadable, or over the size limit."""
     if cache is None or cache.folder is None:
         return None
-    try:
-        if path.stat().st_size > limits.max_file_bytes:
-            return None
-        raw = path.read_bytes()
-    except OSError:
-        return None
-    return cache.key(raw, kind, shown, str(_expected_ref(path, root, kind)))
+    raw, _why = read_limited(path, limits)
+    return None if raw is None else cache.key(raw, kind, shown, str(_expected_ref(path, root, kind)))
 
 
 def _load_and_check(path: Path, root: Path, shown: str, kind: str, limits: Limits) -> tuple[Document | None, list]:
@@ -87,7 +82,10 @@ def _load_and_check(path: Path, root: Path, shown: str, kind: str, limits: Limit
             found.append(Problem(shown, 1, 1, "", "expected a mapping of fields at the top level"))
             doc = None
         else:
-            found.extend(schema_problems(doc, root, kind))
+            checked = schema_problems(doc, root, kind, limits)
+            if checked is None:  # the schema cannot be used: its problems are reported in its own file
+                return None, found
+            found.extend(checked)
     return doc, found
 
 
@@ -103,7 +101,7 @@ def _expected_ref(path: Path, root: Path, kind: str) -> str | None:
 
 def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[Problem]:
     with path.open("rb") as handle:
-        first = handle.readline().decode("utf-8-sig", "replace").rstrip("\r\n")
+        first = handle.readline(4096).decode("utf-8-sig", "replace").rstrip("\r\n")
     if not first.startswith(SCHEMA_LINE_PREFIX):
         return [
             Problem(shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}...' so that editors check the file")

@@ -5,7 +5,7 @@ historical figure, unique ids and set numbers across files. One mistake, one err
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,27 +30,33 @@ class Context:
     nations: dict[str, model.Nation]
     abilities: dict[str, model.AbilityInfo]
     ability_patterns: list[tuple[re.Pattern[str], str]]
+    shapes: dict[str, list[tuple[re.Pattern[str], str]]] = field(default_factory=dict)  # see match_ability
 
     @classmethod
     def build(cls, catalogues: dict[str, LoadedFile]) -> Context:
-        def entries(kind: str, key: str) -> list[dict]:
+        """The catalogues' entries whose fields have the types the model needs (the schema
+        has reported any other, and ``INVALID`` stands in for its values)."""
+
+        def entries(kind: str, key: str, fields: dict[str, type]) -> list[dict]:
             doc = catalogues[kind].doc
-            return [e for e in (doc.data.get(key, []) if doc else []) if isinstance(e, dict)]
+            given = doc.data.get(key) if doc else None
+            return [
+                e
+                for e in (given if isinstance(given, list) else [])
+                if isinstance(e, dict) and all(isinstance(e.get(f), t) for f, t in fields.items())
+            ]
 
         sets = {
             e["id"]: model.CardSet(e["id"], e["name"], e["year"], e["total"])
-            for e in entries("sets", "sets")
-            if {"id", "name", "year", "total"} <= set(e)
+            for e in entries("sets", "sets", {"id": str, "name": str, "year": int, "total": int})
         }
         nations = {
             e["id"]: model.Nation(e["id"], e["name"], e["side"])
-            for e in entries("nations", "nations")
-            if {"id", "name", "side"} <= set(e)
+            for e in entries("nations", "nations", {"id": str, "name": str, "side": str})
         }
         abilities = {
-            e["name"]: model.AbilityInfo(e["name"], e.get("summary"))
-            for e in entries("abilities", "abilities")
-            if "name" in e
+            e["name"]: model.AbilityInfo(e["name"], e.get("summary") if isinstance(e.get("summary"), str) else None)
+            for e in entries("abilities", "abilities", {"name": str})
         }
         patterns = [(ability_regex(name), name) for name in abilities]
         return cls(sets, nations, abilities, patterns)
@@ -63,8 +69,8 @@ class Context:
                 continue
             seen: dict[str, int] = {}
             id_key = "name" if kind == "abilities" else "id"
-            for i, entry in enumerate(doc.data.get(key, [])):
-                if isinstance(entry, dict) and id_key in entry:
+            for i, entry in enumerate(doc.data.get(key) or []):
+                if isinstance(entry, dict) and isinstance(entry.get(id_key), str):
                     if entry[id_key] in seen:
                         problems.append(
                             doc.problem(
@@ -81,11 +87,25 @@ class Context:
         return " (did you mean " + " or ".join(repr(f.replace("{n}", "N")) for f in found) + "?)" if found else ""
 
     def match_ability(self, text: str) -> model.Ability | None:
-        for regex, pattern in self.ability_patterns:
+        """The catalogue entry ``text`` is (the earliest listed, if more than one): only the
+        entries of the same shape (words, with each run of numbers or ``{n}`` as one mark)
+        are tried, so the work grows with the card's abilities, not the catalogue's length."""
+        if not self.shapes and self.ability_patterns:  # made once, on first use
+            for regex, pattern in self.ability_patterns:
+                self.shapes.setdefault(_shape(pattern), []).append((regex, pattern))
+        for regex, pattern in self.shapes.get(_shape(text), ()):
             found = regex.match(text)
             if found:
                 return model.Ability(text, pattern, int(found.group(1)) if found.groups() else None)
         return None
+
+
+_RUNS = re.compile(r"(?:\d|\{n\})+")
+
+
+def _shape(text: str) -> str:
+    """'Extended Range 5' and 'Extended Range {n}' -> 'Extended Range #'."""
+    return _RUNS.sub("#", text)
 
 
 def check_unit(loaded: LoadedFile, root: Path, ctx: Context, problems: list[Problem]) -> model.Unit | None:
@@ -230,11 +250,23 @@ def cross_unit_problems(units: list[LoadedFile]) -> list[Problem]:
             by_number.setdefault((data["set"], data["number"]), []).append((loaded, doc))
     problems = []
     for groups, field_name, describe in (
-        (by_id, "id", lambda key: f"duplicate id {key!r}"),
-        (by_number, "number", lambda key: f"{key[0]} #{key[1]} is used twice"),
+        (by_id, "id", lambda key, _n: f"duplicate id {key!r}"),
+        (by_number, "number", lambda key, n: f"{key[0]} #{key[1]} is used {'twice' if n == 2 else f'{n} times'}"),
     ):
         for key, files in groups.items():
+            names = sorted(f.shown_as for f, _doc in files)
             for loaded, doc in files if len(files) > 1 else ():
-                others = ", ".join(sorted(f.shown_as for f, _doc in files if f is not loaded))
-                problems.append(doc.problem([field_name], f"{describe(key)}: also used by {others}"))
+                message = f"{describe(key, len(files))}: also used by {_others(names, loaded)}"
+                problems.append(doc.problem([field_name], message))
     return problems
+
+
+NAMED_OTHERS = 3  # a clash names this many other files, and counts the rest
+
+
+def _others(names: list[str], loaded: LoadedFile) -> str:
+    """The other files of a clash (sorted ``names``): a few by name, the rest counted, so
+    that a thousand files with one number do not each list the other 999."""
+    others = [n for n in names[: NAMED_OTHERS + 1] if n != loaded.shown_as][:NAMED_OTHERS]
+    rest = len(names) - 1 - len(others)
+    return ", ".join(others) + (f" and {rest} more" if rest else "")

@@ -1,35 +1,58 @@
 """The static site: a card catalogue, variant and scenario pages and a fleet builder.
 
-``build_site_for`` is what ``wastools build`` calls; it writes ``build/site/``, which opens
-from ``file://`` with nothing loaded from outside the folder.
+``site_target`` is the site as one target of a build: made on the build's pool from the
+card faces the build keeps in the store, written into ``build/site/``, which opens from
+``file://`` with nothing loaded from outside the folder.
 """
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
 from ..model import Repository
-from .builder import SiteReport, build_site, render_site
+from .builder import SiteReport, render_site, site_files, site_key
 from .data import SiteSpec
 
-__all__ = ["SiteReport", "SiteSpec", "build_site", "build_site_for", "render_site"]
+__all__ = ["SiteReport", "SiteSpec", "build_site", "render_site", "site_address", "site_spec", "site_target"]
 
 
-def build_site_for(
-    repo: Repository, root: Path, out: Path, selection: Any, options: Any, force: bool = False
-) -> SiteReport:
-    """The site for a build's selection (``wastools.build.Selection``) and options: the chosen
-    units, and each chosen variant with the parameters the decks use."""
-    from ..build import DATA_FINGERPRINT, layout_name
-    from ..fingerprints import data_fingerprint
-    from ..render.sheets import load_layout
+def site_address(root: Path) -> str:
+    """Where the site is published (``[site] address`` in wastools.toml; checked when the
+    command read the settings), or "" when it is not set."""
+    from ..config import read
 
-    spec = SiteSpec(
-        tuple(selection.chosen_units(repo)), tuple((v, options.variant_params(v)) for v in selection.chosen_variants())
+    setting = read(root).get("site.address")
+    return str(setting.value) if setting is not None else ""
+
+
+def site_spec(repo: Repository, selection: Any, options: Any, address: str = "") -> SiteSpec:
+    """Every unit, and each chosen variant with the parameters its deck uses."""
+    return SiteSpec(
+        tuple(repo.units.values()),
+        tuple((v, options.variant_params(v)) for v in selection.chosen_variants()),
+        address,
     )
-    # the card faces the PDF build made, under the keys it made them with (as in ``build.build``)
-    bleed = load_layout(layout_name(options.papers[0], options)).get("bleed", 0) if options.papers else 0
-    decks = (out / ".cache" / "cards", bleed)
-    data_key = repo.extra.get(DATA_FINGERPRINT) or data_fingerprint(root)  # as the build loaded it
-    return build_site(repo, out, spec, data_key, force, options.jobs, prune=selection.is_everything, decks=decks)
+
+
+def site_target(repo: Repository, selection: Any, options: Any, data_key: str, address: str = ""):
+    """The site of a build (``build.Selection``, ``build.Options``): a folder target keyed by
+    everything it shows, which reads the decks' faces from the store."""
+    from ..build.plan import Target
+    from ..build.selection import card_bleed
+
+    spec = site_spec(repo, selection, options, address)
+    return Target("site", site_key(data_key, spec), site_files, (repo, spec, card_bleed(options)), reads_store=True)
+
+
+def build_site(repo: Repository, out: Path, spec: SiteSpec, data_key: str = "", store=None) -> SiteReport:
+    """Only the site of ``spec``, built into ``out/site`` as a build makes it (locked, written
+    file by file where changed); with ``data_key`` empty it is made whatever the record says.
+    The report's ``written`` says whether it was made."""
+    from ..build import Options, Selection, Target, build
+
+    made_key = site_key(data_key, spec) if data_key else uuid.uuid4().hex
+    target = Target("site", made_key, site_files, (repo, spec, 0.0), reads_store=True)
+    report = build(repo, out.parent, out, Selection(), Options(jobs=1), store=store, site=target, pdfs=False)
+    return report.site or SiteReport()

@@ -14,7 +14,7 @@ from ..render.cards import CARD_DIR
 from ..resources import FONT_SCHEME, FONTS, TEMPLATES
 
 SITE_TEMPLATES = TEMPLATES / "site"
-STATIC = ("site.css", "site.js", "fleet.js")
+STATIC = ("site.css", "site.js", "fleet-core.js", "fleet.js", "print.js", "qrcode.js", "qrcode-LICENSE.txt")
 URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
 
 

@@ -1,37 +1,31 @@
-"""The site's card faces: the decks' own HTML cards, reused from the build or made on every core.
+"""The site's card faces: the decks' own HTML cards, read from the store where the build
+made them, else made here and kept there.
 
 Sizing a card to its text (``render.card_fit``) measures every line with the fonts'
-metrics, which is most of the site's cost. The PDF build already sized every card it laid
-out and keeps its face beside the cached PDF (``build/.cache/cards/<key>.html``, under the
-deck's own card key), so the site reads those. Cards the build did not make (the site
-built alone, or the base card of a build without the standard deck) are kept in
-``build/.cache/site-cards/`` under the same kind of key: a data change remakes only the
-cards it touches, and a cold build spreads them over the cores.
+metrics, which is most of the site's cost. The PDF build keeps each face's HTML in the
+store (``card-html``) under the deck's own card key, so the site reads those; cards the
+build did not make (the site built alone) are made here and kept under the same key.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
-from ..cache_entry import write_entry
-from ..cache_prune import prune_folder
 from ..model import Repository, Unit
 from ..render import cards as card_render
+from ..store import Store
 from ..variants import VARIANTS
 
 Job = tuple[str, str, dict[str, Any]]  # unit id, variant name, parameters
-_worker_repo: Repository | None = None
+HTML = "card-html"  # the store's kind for a face's HTML (as ``build.cards`` keeps it)
 
 
 def card_key(repo: Repository, unit: Unit, variant: str, params: dict[str, Any], bleed: float = 0.0) -> str:
-    """The deck's key of this card (``wastools.build.unit_card_key``): everything ``card_view``
+    """The deck's key of this card (``build.cards.unit_card_key``): everything ``card_view``
     reads. The face does not depend on the bleed, but the deck's key does."""
-    from ..build import unit_card_key
+    from ..build.cards import unit_card_key
 
     return unit_card_key(repo, VARIANTS[variant], params, unit, bleed)
 
@@ -44,78 +38,42 @@ def _html(repo: Repository, job: Job) -> str:
     )
 
 
-def _init(repo: Repository) -> None:
-    global _worker_repo
-    _worker_repo = repo
-
-
-def _batch(jobs: list[Job]) -> list[str]:
-    assert _worker_repo is not None
-    return [_html(_worker_repo, job) for job in jobs]
-
-
-def _make(repo: Repository, jobs: list[Job], workers: int) -> list[str]:
-    if workers <= 1 or len(jobs) < 50:
-        return [_html(repo, job) for job in jobs]
-    size = max(1, len(jobs) // (workers * 4))
-    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-    # spawned, not forked: the build runs the site on a thread, and forking a process that
-    # has threads can copy a lock held by another thread
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(repo,), mp_context=spawn) as pool:
-        return [html for chunk in pool.map(_batch, chunks) for html in chunk]
-
-
-def card_keys(repo: Repository, jobs: list[Job]) -> dict[tuple[str, str], str]:
+def card_keys(repo: Repository, jobs: list[Job], bleed: float = 0.0) -> dict[tuple[str, str], str]:
     """The key of each (unit, variant) card: what its face is made from, so a page can be
     keyed by its cards without reading them."""
-    return {(unit_id, name): card_key(repo, repo.units[unit_id], name, params) for unit_id, name, params in jobs}
+    from ..build.cards import unit_card_key, unit_digest
+
+    digests = {unit_id: unit_digest(repo, repo.units[unit_id]) for unit_id in {job[0] for job in jobs}}
+    return {
+        (unit_id, name): unit_card_key(repo, VARIANTS[name], params, repo.units[unit_id], bleed, digests[unit_id])
+        for unit_id, name, params in jobs
+    }
 
 
 def site_cards(
     repo: Repository,
     jobs: list[Job],
-    cache: Path | None = None,
-    workers: int = 1,
-    prune: bool = False,
-    decks: tuple[Path, float] | None = None,
+    store: Store | None = None,
+    bleed: float = 0.0,
     keys: dict[tuple[str, str], str] | None = None,
 ) -> dict[tuple[str, str], Markup]:
-    """HTML of each (unit, variant) card: from the build's card cache ``decks`` (its folder
-    and the bleed its keys were made with) where the build made it, else from ``cache``
-    where current, else made on ``workers`` processes and kept in ``cache``. ``prune``
-    (for a site of every unit) drops cached cards that no longer match any unit. ``keys``:
-    the cards' keys (``card_keys``) when known."""
+    """HTML of each (unit, variant) card: from the store where a build (whose cards have
+    ``bleed``) kept it, else made here and kept. ``keys``: the cards' keys (``card_keys``)."""
     out: dict[tuple[str, str], Markup] = {}
-    keys = dict(keys) if keys is not None else {}
-    missing = []
     for unit_id, name, params in jobs:
-        unit = repo.units[unit_id]
-        key = keys.get((unit_id, name)) or card_key(repo, unit, name, params)
-        keys[unit_id, name] = key
-        found = [cache / f"{key}.html"] if cache else []
-        if decks is not None:
-            found.insert(0, decks[0] / f"{card_key(repo, unit, name, params, decks[1])}.html")
-        html = next((_read(path) for path in found if path.is_file()), None)
+        card = (keys or {}).get((unit_id, name)) or card_key(repo, repo.units[unit_id], name, params, bleed)
+        kept = store.get(HTML, card) if store is not None else None
+        html = _decoded(kept)
         if html is None:
-            missing.append((unit_id, name, params))
-        else:
-            out[unit_id, name] = Markup(html)
-    for (unit_id, name, _params), html in zip(missing, _make(repo, missing, workers), strict=True):
+            html = _html(repo, (unit_id, name, params))
+            if store is not None:
+                store.put(HTML, card, html.encode("utf-8"))
         out[unit_id, name] = Markup(html)
-        if cache is not None:
-            _store(cache / f"{keys[unit_id, name]}.html", html)
-    if prune and cache is not None:
-        prune_folder(cache, keys.values())
     return out
 
 
-def _read(path: Path) -> str | None:
+def _decoded(data: bytes | None) -> str | None:
     try:
-        return path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError):  # removed meanwhile or damaged: made again
+        return data.decode("utf-8") if data is not None else None
+    except UnicodeDecodeError:
         return None
-
-
-def _store(path: Path, html: str) -> None:
-    write_entry(path, html.encode("utf-8"))

@@ -31,6 +31,7 @@ class SiteSpec:
 
     units: tuple[Unit, ...]
     variants: tuple[tuple[Variant, dict[str, Any]], ...]
+    address: str = ""  # where the site is published ([site] address in wastools.toml): QR codes link there
 
     @property
     def unit_ids(self) -> frozenset[str]:

@@ -9,18 +9,18 @@ many times as its count, imposed like the decks.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jsonschema import Draft202012Validator
+from markupsafe import Markup
 
-from .. import template_cache
 from ..model import Repository, Unit
 from ..problems import DataError, Problem, display_path, format_field
 from ..resources import PACKAGE, TEMPLATES
+from ..store import Store
 from ..variants import VARIANTS
 from ..variants.fleet import FleetCheck, check_fleet
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_document
@@ -54,10 +54,13 @@ class Roster:
 
 
 def _schema(root: Path) -> Draft202012Validator:
-    path = root / "schemas" / SCHEMA
-    if not path.is_file():
-        path = PACKAGE.parent / "schemas" / SCHEMA  # a checkout of the project
-    return Draft202012Validator(json.loads(path.read_text("utf-8")))
+    """The roster schema of the repository (or of the project's checkout, when the repository
+    has none), resolved only within its schemas; raises ``DataError`` when it cannot be used."""
+    from ..repository.schema import named_validator, schema_validator
+
+    if not (root / "schemas" / SCHEMA).exists():
+        return schema_validator(PACKAGE.parent / "schemas" / SCHEMA)  # a checkout of the project
+    return named_validator(root, SCHEMA)
 
 
 def _located(doc: Document, error) -> list[Problem]:
@@ -72,9 +75,9 @@ def _located(doc: Document, error) -> list[Problem]:
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else ""
         return [Problem(doc.path, *doc.position(parts), format_field(parts + [missing]), "required field is missing")]
-    if error.validator == "enum":
-        return [doc.problem(parts, f"{error.instance!r} is not one of: " + ", ".join(map(str, error.validator_value)))]
-    return [doc.problem(parts, error.message)]
+    from ..repository.schema import message_of
+
+    return [doc.problem(parts, message_of(error))]
 
 
 def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAULT_LIMITS) -> Roster:
@@ -117,7 +120,35 @@ def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAU
 # --- the deck --------------------------------------------------------------------------------
 
 
-def report_view(roster: Roster, repo: Repository) -> dict[str, Any]:
+def fleet_link(roster: Roster, address: str) -> str:
+    """The fleet builder's address of this fleet on the published site (as fleet.js writes
+    one: ``fleet.html#fleet=ID:N,...&name=...&limit=N&deck=VARIANT``)."""
+    from urllib.parse import quote_plus, urlencode
+
+    pairs = [
+        ("fleet", ",".join(f"{u.id}:{n}" for u, n in roster.entries)),
+        ("name", roster.name),
+        ("limit", str(roster.points_limit)),
+        ("deck", roster.variant),
+    ]
+    query = urlencode(pairs, quote_via=quote_plus).replace("%3A", ":").replace("%2C", ",")
+    return address.rstrip("/") + "/fleet.html#" + query
+
+
+def qr_svg(text: str) -> Markup | None:
+    """A QR code of ``text`` as inline SVG (segno: numbers and paths only), or None when the
+    text is too long for one."""
+    import segno
+    from segno import DataOverflowError
+
+    try:
+        code = segno.make(text, error="m", micro=False)
+    except DataOverflowError:
+        return None
+    return Markup(code.svg_inline(scale=1, border=4, omitsize=True, svgclass="qr", lineclass="qrline"))
+
+
+def report_view(roster: Roster, repo: Repository, address: str = "") -> dict[str, Any]:
     rows = [
         {
             "name": u.name,
@@ -148,10 +179,12 @@ def report_view(roster: Roster, repo: Repository) -> dict[str, Any]:
         "points": roster.points,
         "checks": checks,
         "capped": VARIANTS["tabletop-cm"].title,
+        "link": fleet_link(roster, address) if address else "",
+        "qr": qr_svg(fleet_link(roster, address)) if address else None,
     }
 
 
-def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
+def report_pdf(roster: Roster, repo: Repository, paper: str, address: str = "") -> bytes:
     """The roster's first page: its units, totals and the verdict of every variant's fleet
     rules, with the check bars of every sheet (the template's margins leave room for them)."""
     from weasyprint import HTML
@@ -161,49 +194,72 @@ def report_pdf(roster: Roster, repo: Repository, paper: str) -> bytes:
     from ..render.scenario_pack import PAGE_SIZES
 
     env = Environment(
-        bytecode_cache=template_cache.shared(),
         loader=FileSystemLoader(str(TEMPLATES / "site")),
         undefined=StrictUndefined,
         autoescape=select_autoescape(default=True, default_for_string=True),
     )
-    html = env.get_template(REPORT_TEMPLATE).render(r=report_view(roster, repo), page=PAGE_SIZES[paper])
+    html = env.get_template(REPORT_TEMPLATE).render(r=report_view(roster, repo, address), page=PAGE_SIZES[paper])
     pdf = HTML(
         string=html, base_url=(TEMPLATES / "site" / REPORT_TEMPLATE).as_uri(), url_fetcher=ProjectFetcher()
     ).write_pdf()
     return with_check_bars(pdf)[0]  # like every printed sheet: a horizontal and a vertical bar in the margins
 
 
-def roster_output(roster: Roster, paper: str) -> str:
-    from ..build import paper_suffix
+def roster_output(roster: Roster, paper: str, options=None, variant: str | None = None) -> str:
+    """``rosters/<file name>[-<variant>][-a4][-bleed][-duplex].pdf``: the variant only when it is
+    not the roster's own, the other parts as the decks name them."""
+    from ..build.selection import paper_suffix
 
-    return f"rosters/{roster.stem}{paper_suffix(paper)}.pdf"
+    own = "" if variant in (None, roster.variant) else f"-{variant}"
+    extra = ("-bleed" if options is not None and options.bleed else "") + (
+        "-duplex" if options is not None and options.backs else ""
+    )
+    return f"rosters/{roster.stem}{own}{paper_suffix(paper)}{extra}.pdf"
 
 
-def build_roster(repo: Repository, root: Path, out: Path, roster: Roster, options, progress=None) -> list[str]:
-    """Write the roster's deck for each paper of ``options``; returns the paths written."""
-    from .. import build as builder
-    from ..render import sheets
+def roster_faces(repo: Repository, roster: Roster, options, bleed: float, store: Store) -> tuple[list[bytes], bytes]:
+    """The PDF of each of the roster's cards (one a unit, in order) and of its deck's back,
+    for the roster's variant and ``options``' parameters; made into the store where not
+    there yet."""
+    from ..build import Pool, deck_cards, make_faces
+    from ..build.cards import face, fixed_card, missing_faces
+    from ..render import cards as card_render
 
     variant = VARIANTS[roster.variant]
     params = options.variant_params(variant)
-    units = [u for u, _n in roster.entries]
-    writer = builder.AtomicWriter(root)
+    specs = deck_cards(repo, variant, params, [u for u, _n in roster.entries], stat_blocks=False, bleed=bleed)
+    back = fixed_card(str(card_render.render_back_html(variant)), bleed)
+    with Pool(options.jobs) as pool:  # starts only if a card is missing
+        for _done in make_faces(store, pool, missing_faces(store, [*specs, back])):
+            pass
+    return [face(store, spec.key) for spec in specs], face(store, back.key)
+
+
+def build_roster(
+    repo: Repository, root: Path, out: Path, roster: Roster, options, store: Store, variant: str | None = None
+) -> list[str]:
+    """Write the roster's deck for each paper of ``options`` (its bleed, backs and printer
+    profile as a deck's), in ``variant``'s cards when given (else the roster's own);
+    returns the paths written."""
+    import dataclasses
+
+    from ..build.output import OutputFolder
+    from ..build.selection import card_bleed, layout_name
+    from ..render import sheets
+    from . import site_address
+
+    printed = dataclasses.replace(roster, variant=variant or roster.variant)
+    title_variant = VARIANTS[printed.variant]
+    faces, back = roster_faces(repo, printed, options, card_bleed(options), store)
+    dealt = [face for face, (_u, n) in zip(faces, printed.entries, strict=True) for _ in range(n)]
     written = []
-    try:
-        specs = builder.deck_cards(repo, variant, params, units, stat_blocks=False, bleed=0.0)
-        cache = out / ".cache" / "cards"
-        with builder.WorkerPool(options.jobs, root) as pool:  # starts only if a card is missing
-            keys = builder._make_cards(
-                {"roster": (specs, 0.0)}, out, writer, builder.BuildReport(), pool, builder._Tracker(progress)
-            )["roster"]
-        faces = [(cache / f"{k}.pdf").read_bytes() for k in keys]
-        dealt = [face for face, (_u, n) in zip(faces, roster.entries, strict=True) for _ in range(n)]
+    with OutputFolder(out) as folder:
         for paper in options.papers:
-            rel = roster_output(roster, paper)
-            title = f"{roster.name}: {variant.title} cards ({paper})"
-            deck, _pages = sheets.impose(dealt, sheets.load_layout(paper), title, options.profile, None, rel)
-            writer.write(out / rel, sheets.assemble([report_pdf(roster, repo, paper), deck], title, rel)[0])
+            rel = roster_output(roster, paper, options, printed.variant)
+            title = f"{roster.name}: {title_variant.title} cards ({paper})"
+            layout = sheets.load_layout(layout_name(paper, options))
+            deck, _pages = sheets.impose(dealt, layout, title, options.profile, back if options.backs else None, rel)
+            report = report_pdf(printed, repo, paper, site_address(root))
+            folder.write(rel, sheets.assemble([report, deck], title, rel)[0])
             written.append(rel)
-    finally:
-        writer.close()
     return written

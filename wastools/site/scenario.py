@@ -12,7 +12,7 @@ from typing import Any
 
 from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners
 from ..render import labels
-from ..render.maps import SYMBOL_RADIUS, Feature, Placing, hex_union_edges, place_words
+from ..render.maps import SYMBOL_RADIUS, Feature, Placing, place_words
 from ..render.scenario_pack import briefing_view, features, map_spec
 from ..scenarios import Scenario
 
@@ -51,16 +51,14 @@ def _path(points: list[tuple[float, float]], height: float) -> str:
 
 
 def _area(f: Feature, height: float) -> dict[str, Any]:
-    """An area as the sheets draw it: a polygon, or on a hex map the hexes it takes (their
-    fill) and the outline of their union (its edge), never a line through the hexes' centres."""
+    """An area as the sheets draw it: a polygon, or on a hex map the hexes it takes (the rings
+    of their union, filled) and the outline of their union (its edge), never a line through
+    the hexes' centres."""
     if not f.hexes:
         outline = _path(list(f.points), height)
         return {"kind": f.kind, "side": f.side or "", "fill": outline, "edge": outline}
-    fill = "".join(_path(hex_corners(x, y, f.hexes), height) for x, y in f.points)
-    edge = "".join(
-        f"M{x1:.1f},{height - y1:.1f}L{x2:.1f},{height - y2:.1f}"
-        for (x1, y1), (x2, y2) in hex_union_edges(f.points, f.hexes)
-    )
+    fill = "".join(_path(ring, height) for ring in f.rings)  # filled even-odd: a hole stays open
+    edge = "".join(f"M{x1:.1f},{height - y1:.1f}L{x2:.1f},{height - y2:.1f}" for (x1, y1), (x2, y2) in f.edges)
     return {"kind": f.kind, "side": f.side or "", "fill": fill, "edge": edge}
 
 

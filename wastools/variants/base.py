@@ -15,6 +15,9 @@ from typing import Any
 
 from ..model import GUNNERY_KINDS, Attack, Unit
 
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+KIND_WORDS = {int: "whole number", float: "number", str: "text"}
+
 
 class ParameterError(ValueError):
     """A --param value that the variant cannot use."""
@@ -31,14 +34,24 @@ class Parameter:
 
     def parse(self, text: str) -> Any:
         kind = type(self.default)
-        try:
-            value = kind(text) if kind is not bool else text.lower() in ("1", "true", "yes", "on")
-        except ValueError:
-            raise ParameterError(f"{self.name}: {text!r} is not a {kind.__name__}") from None
+        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+        if kind is bool:
+            if text.lower() not in TRUE + FALSE:
+                raise ParameterError(f"{self.name}: {shown} is not true or false")
+            value: Any = text.lower() in TRUE
+        elif kind in (int, float) and not (text.isascii() and len(text) <= 40):
+            raise ParameterError(f"{self.name}: {shown} is not a {KIND_WORDS[kind]} (ASCII digits)")
+        else:
+            try:
+                value = kind(text)
+            except ValueError:
+                raise ParameterError(f"{self.name}: {shown} is not a {KIND_WORDS.get(kind, kind.__name__)}") from None
         self.check(value)
         return value
 
     def check(self, value: Any) -> None:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParameterError(f"{self.name}: {value} is not a finite number")
         if self.choices is not None and value not in self.choices:
             raise ParameterError(f"{self.name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
         if self.minimum is not None and value < self.minimum:
@@ -172,10 +185,11 @@ class Variant:
             if key in by_name:
                 params[key] = by_name[key].parse(text)
             elif "." in key and f"{prefix}.*" in self.extras.get("per_unit", ()):
-                try:
-                    params[key] = int(text)
-                except ValueError:
-                    raise ParameterError(f"{key}: {text!r} is not a whole number") from None
+                low, high = self.extras.get("per_unit_range", (1, 99))
+                if not (text.isascii() and text.isdigit() and low <= int(text[:9]) <= high):
+                    shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+                    raise ParameterError(f"{key}: {shown} is not a whole number from {low} to {high}")
+                params[key] = int(text)
             else:
                 known = ", ".join(sorted(by_name)) or "none"
                 raise ParameterError(f"unknown parameter {key!r} for variant {self.name} (known: {known})")

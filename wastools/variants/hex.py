@@ -225,7 +225,7 @@ VARIANT = Variant(
     adapt_fn=adapt,
     distance_unit="hexes",
     description="6 cm hexes; speed = km/h / 10; band r = 3r-1..3r+1 hexes.",
-    extras={"per_unit": ("footprint.*",)},
+    extras={"per_unit": ("footprint.*",), "per_unit_range": (1, 3)},  # the seed's footprints: 1 to 3 hexes
 )
 
 

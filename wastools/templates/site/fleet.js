@@ -1,128 +1,238 @@
 /* The fleet builder: counts per unit, the points, each variant's fleet rules as you go,
-   and the fleet as a YAML roster for `wastools build --roster`. The rules mirror
-   wastools/variants/fleet.py; a browser test checks that both give the same verdicts. */
+   the whole fleet in the address, a print view, plain text, and the fleet as a YAML roster
+   for `wastools build --roster` (and back). The rules mirror wastools/variants/fleet.py;
+   a browser test checks that both give the same verdicts. Reading an address or a roster
+   is wasFleet's (fleet-core.js): the values here have been checked there. */
 "use strict";
 (function () {
+  var F = window.wasFleet;
   var table = document.getElementById("units");
   var rows = Array.prototype.slice.call(table.tBodies[0].rows);
-  var byId = {};
-  rows.forEach(function (row) { byId[row.dataset.id] = row; });
+  var byId = new Map();
+  var units = F.catalogue(rows.map(function (row) {
+    var d = row.dataset;
+    byId.set(d.id, row);
+    return { id: d.id, name: row.querySelector("th a").textContent, points: Number(d.points), nation: d.nation,
+             nationName: d.nationName, type: d.type, typeLabel: d.typeLabel };
+  }));
   var limitInput = document.getElementById("points-limit");
   var nameInput = document.getElementById("roster-name");
   var variantInput = document.getElementById("deck-variant");
+  var decks = Array.prototype.map.call(variantInput.options, function (o) { return { name: o.value, title: o.textContent }; });
   var download = document.getElementById("download");
+  var copyText = document.getElementById("copy-text");
+  var printLink = document.getElementById("print");
+  var textBox = document.getElementById("fleet-text");
+  var notices = document.getElementById("notices");
+  var noticeList = document.getElementById("notice-list");
+  var order = [];  /* unit ids in the order they were picked: the address keeps it */
+  var OWNED = "wastools.owned";
+  var written = null;  /* the address this page wrote last: any other is a fleet to open */
 
-  function countOf(row) {
-    var n = parseInt(row.querySelector("input.count").value, 10);
-    return isFinite(n) && n > 0 ? Math.min(n, 99) : 0;
-  }
-
-  function fleet() {
-    return rows.filter(function (row) { return countOf(row) > 0; }).map(function (row) {
-      return { id: row.dataset.id, name: row.querySelector("th a").textContent, points: Number(row.dataset.points),
-               nation: row.dataset.nation, type: row.dataset.type, count: countOf(row) };
+  function show(list) {
+    noticeList.textContent = "";
+    list.forEach(function (text) {
+      var li = document.createElement("li");
+      var b = document.createElement("bdi");
+      b.textContent = text;
+      li.appendChild(b);
+      noticeList.appendChild(li);
     });
+    notices.hidden = list.length === 0;
   }
 
-  function limit() {
-    var n = parseInt(limitInput.value, 10);
-    return isFinite(n) && n > 0 ? n : 0;
-  }
+  function inputOf(row) { return row.querySelector("input.count"); }
 
-  /* Same arithmetic as check_fleet() in wastools/variants/fleet.py. */
-  function checkFleet(variant, items, cap) {
-    var total = 0, us = 0, subs = 0;
-    items.forEach(function (u) {
-      total += u.points * u.count;
-      if (u.nation === "us") { us += u.points * u.count; }
-      if (u.type === "submarine") { subs += u.points * u.count; }
-    });
-    var problems = [], notes = [], effective = cap;
-    if (variant === "tabletop-cm") {
-      if (total && us * 3 > total) {
-        effective = Math.floor(cap * 9 / 10);
-        notes.push("US units are " + us + " of " + total + " points (more than a third): limit capped at 90%, " + effective);
+  /* A count typed into the table: 0 to 99; anything else is put right, with a notice. */
+  function countOf(row, report) {
+    var input = inputOf(row);
+    var text = input.value.trim();
+    if (text === "") { return 0; }
+    var n = Number(text);
+    if (!isFinite(n) || n < 0 || Math.floor(n) !== n || n > F.COUNT_MAX) {
+      var fixed = isFinite(n) && n > F.COUNT_MAX ? F.COUNT_MAX : 0;
+      if (report) {
+        report.push(units.get(row.dataset.id).name + ": a fleet holds 0 to " + F.COUNT_MAX + " of a unit, so " +
+                    F.quoted(text) + " is now " + fixed);
+        input.value = String(fixed);
       }
-      if (total > effective) { problems.push(total + " points is over the limit of " + effective); }
-      var subCap = Math.floor(cap / 4);
-      if (subs > subCap) { problems.push("submarines are " + subs + " points, over 25% of " + cap + " (" + subCap + ")"); }
-    } else if (total > cap) {
-      problems.push(total + " points is over the limit of " + cap);
+      return fixed;
     }
-    return { points: total, effective: effective, problems: problems, notes: notes, legal: problems.length === 0 };
-  }
-  window.wasCheckFleet = checkFleet;
-
-  function yamlString(text) {
-    return JSON.stringify(text);  /* a JSON string is a valid YAML double-quoted scalar */
+    return n;
   }
 
-  function roster(items) {
-    var cards = 0, points = 0;
-    items.forEach(function (u) { cards += u.count; points += u.count * u.points; });
-    var lines = [
-      "# A fleet roster from the wastools fleet builder: " + cards + " cards, " + points + " points.",
-      "# Print its cards: wastools build --roster <this file>",
-      "name: " + yamlString(nameInput.value.trim() || "My fleet"),
-      "variant: " + variantInput.value,
-      "points_limit: " + limit(),
-      "units:"
-    ];
-    items.forEach(function (u) { lines.push("  - unit: " + u.id, "    count: " + u.count); });
-    return lines.join("\n") + "\n";
+  function limitOf(report) {
+    var text = limitInput.value.trim();
+    var n = Number(text);
+    if (text === "" || !isFinite(n) || Math.floor(n) !== n || n < 1 || n > F.LIMIT_MAX) {
+      if (report) { report.push("the points limit must be a whole number from 1 to 10,000; " + F.quoted(text) + " is not one"); }
+      return 0;
+    }
+    return n;
   }
 
-  function update() {
-    var items = fleet();
-    var cards = 0, points = 0;
-    items.forEach(function (u) { cards += u.count; points += u.count * u.points; });
-    document.getElementById("fleet-cards").textContent = String(cards);
-    document.getElementById("fleet-points").textContent = String(points);
+  /* The builder's state as wasFleet describes one. */
+  function state(report) {
+    var fleet = new Map();
+    rows.forEach(function (row) {
+      if (countOf(row, report) > 0 && order.indexOf(row.dataset.id) === -1) { order.push(row.dataset.id); }
+    });
+    order = order.filter(function (id) { return countOf(byId.get(id), null) > 0; });
+    order.forEach(function (id) { fleet.set(id, countOf(byId.get(id), null)); });
+    return { fleet: fleet, name: nameInput.value.trim() || F.DEFAULTS.name, limit: limitOf(report),
+             deck: variantInput.value };
+  }
+
+  function pickedItem(u) {
+    var li = document.createElement("li");
+    var name = document.createElement("bdi");  /* a name cannot turn the text after it round */
+    name.textContent = u.name;
+    li.appendChild(document.createTextNode(u.count + " \u00d7 "));
+    li.appendChild(name);
+    li.appendChild(document.createTextNode(" (" + u.count * u.points + " points)"));
+    return li;
+  }
+
+  function update(report) {
+    var s = state(report);
+    var list = F.items(s, units), t = F.totals(list);
+    document.getElementById("fleet-cards").textContent = String(t.cards);
+    document.getElementById("fleet-points").textContent = String(t.points);
     var picked = document.getElementById("picked");
     picked.textContent = "";
-    items.forEach(function (u) {
-      var li = document.createElement("li");
-      li.textContent = u.count + " \u00d7 " + u.name + " (" + u.count * u.points + " points)";
-      picked.appendChild(li);
-    });
+    list.forEach(function (u) { picked.appendChild(pickedItem(u)); });
     Array.prototype.forEach.call(document.querySelectorAll("#checks li"), function (li) {
       var verdict = li.querySelector(".verdict");
-      if (!items.length) { verdict.textContent = "empty fleet"; li.className = ""; return; }
-      var check = checkFleet(li.dataset.variant, items, limit());
-      verdict.textContent = check.legal
-        ? "legal: " + check.points + " of " + check.effective + (check.notes.length ? " (" + check.notes.join("; ") + ")" : "")
-        : check.problems.join("; ");
+      if (!list.length) { verdict.textContent = "empty fleet"; li.className = ""; return; }
+      if (!s.limit) { verdict.textContent = "no points limit set"; li.className = "bad"; return; }
+      var check = F.checkFleet(li.dataset.variant, list, s.limit);
+      verdict.textContent = F.verdict(check);
       li.className = check.legal ? "ok" : "bad";
     });
-    download.disabled = !items.length || !limit();
-    window.wasState.set("fleet", items.map(function (u) { return u.id + ":" + u.count; }).join(","));
+    var ready = list.length > 0 && s.limit > 0;
+    download.disabled = !ready;
+    copyText.disabled = !ready;
+    var kept = { fleet: s.fleet, name: s.name, limit: s.limit || F.DEFAULTS.limit, deck: s.deck };
+    var address = F.formatAddress(kept, decks);
+    printLink.href = "print.html" + (address ? "#" + address : "");
+    printLink.setAttribute("aria-disabled", ready ? "false" : "true");
+    var values = new Map();
+    new URLSearchParams(address).forEach(function (value, key) { values.set(key, value); });
+    window.wasState.setAll(["fleet", "name", "limit", "deck", "paper"], values);
+    written = window.location.hash;
+    if (report && report.length) { show(report); }
+    return s;
+  }
+
+  /* Put a checked state (from the address or a roster) into the form. */
+  function apply(s) {
+    rows.forEach(function (row) { inputOf(row).value = "0"; });
+    order = [];
+    s.fleet.forEach(function (n, id) { inputOf(byId.get(id)).value = String(n); order.push(id); });
+    nameInput.value = s.name;
+    limitInput.value = String(s.limit);
+    variantInput.value = s.deck;
   }
 
   function restore() {
-    var saved = window.wasState.get("fleet") || "";
-    saved.split(",").forEach(function (part) {
-      var bits = part.split(":");
-      var row = byId[bits[0]];
-      var n = parseInt(bits[1], 10);
-      if (row && isFinite(n) && n > 0) { row.querySelector("input.count").value = String(Math.min(n, 99)); }
+    var s = F.parseAddress(window.location.hash, units, decks);
+    apply(s);
+    show(s.notices);
+    update(null);
+  }
+
+  /* The units I own: a list of ids kept in this browser, read as data like any input. */
+  function loadOwned() {
+    var ids = [];
+    try { ids = JSON.parse(window.localStorage.getItem(OWNED) || "[]"); } catch (e) { ids = []; }
+    var owned = new Set(Array.isArray(ids) ? ids.filter(function (id) { return typeof id === "string" && units.has(id); }) : []);
+    rows.forEach(function (row) {
+      var mine = owned.has(row.dataset.id);
+      row.querySelector("input.owned").checked = mine;
+      row.dataset.owned = mine ? "yes" : "no";
     });
   }
 
-  table.addEventListener("input", update);
-  [limitInput, nameInput, variantInput].forEach(function (el) { el.addEventListener("input", update); });
-  document.getElementById("clear").addEventListener("click", function () {
-    rows.forEach(function (row) { row.querySelector("input.count").value = "0"; });
-    update();
-  });
-  download.addEventListener("click", function () {
-    var blob = new Blob([roster(fleet())], { type: "application/x-yaml" });
+  function saveOwned() {
+    var ids = rows.filter(function (row) { return row.querySelector("input.owned").checked; })
+      .map(function (row) { return row.dataset.id; });
+    rows.forEach(function (row) { row.dataset.owned = row.querySelector("input.owned").checked ? "yes" : "no"; });
+    try { window.localStorage.setItem(OWNED, JSON.stringify(ids)); } catch (e) { /* storage off: kept for this visit */ }
+    if (window.wasFilters) { window.wasFilters.apply(); }
+  }
+
+  function save(name, type, text) {
+    var blob = new Blob([text], { type: type });
     var a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
-    a.download = "roster.yaml";
+    a.download = name;
     document.body.appendChild(a);
     a.click();
     window.setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
+
+  table.addEventListener("input", function (event) {
+    if (event.target.classList.contains("owned")) { saveOwned(); return; }
+    update(null);
   });
+  table.addEventListener("change", function (event) {
+    if (event.target.classList.contains("count")) { update([]); }
+  });
+  [nameInput, variantInput].forEach(function (el) { el.addEventListener("input", function () { update(null); }); });
+  limitInput.addEventListener("input", function () { update(null); });
+  limitInput.addEventListener("change", function () { update([]); });
+  document.getElementById("notices-close").addEventListener("click", function () { show([]); });
+  document.getElementById("clear").addEventListener("click", function () {
+    rows.forEach(function (row) { inputOf(row).value = "0"; });
+    update(null);
+  });
+  printLink.addEventListener("click", function (event) {
+    if (printLink.getAttribute("aria-disabled") === "true") { event.preventDefault(); }
+  });
+  download.addEventListener("click", function () {
+    var s = update(null);
+    save(F.fileName(s.name, ".yaml"), "application/x-yaml", F.roster(s, units));
+  });
+  copyText.addEventListener("click", function () {
+    var text = F.plainText(update(null), units, decks);
+    textBox.value = text;
+    textBox.hidden = false;
+    var said = document.getElementById("copied");
+    var done = function () { said.textContent = "Copied: paste it into a post or a message."; };
+    var select = function () {
+      textBox.focus();
+      textBox.select();
+      said.textContent = "Select the text below and copy it.";
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, select);
+    } else {
+      select();
+    }
+  });
+  document.getElementById("load-roster").addEventListener("change", function (event) {
+    var file = event.target.files && event.target.files[0];
+    if (!file) { return; }
+    var reader = new FileReader();
+    reader.onload = function () {
+      var s = F.parseRoster(String(reader.result), units, decks);
+      if (s.fleet.size === 0) {
+        show(s.notices.concat(["no unit of the roster is on this site: the fleet was left as it was"]));
+      } else {
+        apply(s);
+        show(s.notices);
+        update(null);
+      }
+      event.target.value = "";
+    };
+    reader.onerror = function () { show(["the file could not be read"]); };
+    reader.readAsText(file.slice(0, 200000));
+  });
+  window.wasFleetPage = { units: units, decks: decks };  /* what this page checks fleets against */
+  window.addEventListener("hashchange", function () {
+    if (window.location.hash !== written) { restore(); }  /* a fleet link opened on this page */
+  });
+  loadOwned();
+  if (window.wasFilters) { window.wasFilters.apply(); }
   restore();
-  update();
 })();

@@ -1,5 +1,7 @@
 /* Unit filters and name search, kept in the address (#nation=uk&q=fletcher) so that a
-   filtered view can be bookmarked or shared. Plain JavaScript, no library. */
+   filtered view can be bookmarked or shared. The fleet builder's "only units I own" is
+   kept in this browser (localStorage), not in the address: a shared link is not a
+   collection. Plain JavaScript, no library. */
 "use strict";
 (function () {
   var KEYS = ["q", "nation", "side", "type", "set", "min", "max"];
@@ -23,6 +25,17 @@
       var params = readHash();
       if (value) { params.set(key, value); } else { params.delete(key); }
       writeHash(params);
+    },
+    /* several keys at once, in the given order after any others (one change of address) */
+    setAll: function (keys, values) {
+      var params = readHash();
+      keys.forEach(function (key) { params.delete(key); });
+      values.forEach(function (value, key) { params.append(key, value); });
+      var text = params.toString().replace(/%3A/g, ":").replace(/%2C/g, ",");
+      var target = text ? "#" + text : "#";
+      if (window.location.hash !== target && !(target === "#" && window.location.hash === "")) {
+        window.location.replace(target);
+      }
     }
   };
 
@@ -34,6 +47,12 @@
   var empty = document.getElementById("empty");
 
   function field(key) { return form.elements.namedItem(key); }
+  var ownedOnly = document.getElementById("f-owned");
+  var OWNED_ONLY = "wastools.owned-only";
+
+  function stored(key) {
+    try { return window.localStorage.getItem(key); } catch (e) { return null; }  /* storage may be off */
+  }
 
   function number(text) {
     if (text === null || text === "") { return null; }
@@ -53,7 +72,8 @@
       var points = Number(d.points);
       var keep = (!q || d.name.indexOf(q) !== -1) &&
         Object.keys(wanted).every(function (key) { return !wanted[key] || d[key] === wanted[key]; }) &&
-        (low === null || points >= low) && (high === null || points <= high);
+        (low === null || points >= low) && (high === null || points <= high) &&
+        (!ownedOnly || !ownedOnly.checked || d.owned === "yes");
       row.hidden = !keep;
       if (keep) { shown += 1; }
     });
@@ -62,6 +82,9 @@
   }
 
   function save() {
+    if (ownedOnly) {
+      try { window.localStorage.setItem(OWNED_ONLY, ownedOnly.checked ? "yes" : "no"); } catch (e) { /* not kept */ }
+    }
     var params = readHash();
     KEYS.forEach(function (key) {
       var value = field(key).value.trim();
@@ -80,6 +103,7 @@
       }
       el.value = value;
     });
+    if (ownedOnly) { ownedOnly.checked = stored(OWNED_ONLY) === "yes"; }
     apply();
   }
 
@@ -90,5 +114,6 @@
     window.setTimeout(function () { apply(); save(); }, 0);
   });
   window.addEventListener("hashchange", load);
+  window.wasFilters = { apply: apply };
   load();
 })();

@@ -1,0 +1,521 @@
+"""The fleet builder and its print view in real Chromium (as ``test_site_browser.py``).
+
+The site here has a unit whose name holds a right-to-left override, and a published
+address (``[site] address``), so the fleet sheet carries a QR code. Every test fails on a
+script error, a console error or warning, a dialog, or a request outside the site folder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import math
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qsl, quote
+
+import pdfplumber
+import pypdfium2 as pdfium
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_site_browser import Guard, pick, url, verdicts
+
+from tests import printcheck
+from tests.site_check import SMALL, small_spec
+from wastools.render.sheets import load_layout
+from wastools.site import build_site
+from wastools.site.chromium import ARGS, CHROMIUM
+from wastools.variants import VARIANTS
+from wastools.variants.fleet import check_fleet
+
+pytestmark = pytest.mark.slow
+
+RLO = "\u202e"
+SPOOF = f"Evil{RLO}Ship"  # without isolation, "(14 points)" after it reads "(stniop 41)"
+ADDRESS = "https://example.org/was/"
+KEYS = ("fleet", "name", "limit", "deck", "paper")
+FILTERS = ("q", "nation", "side", "type", "set", "min", "max", "owned")
+
+
+@pytest.fixture(scope="module")
+def site(repo, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("fleet-site")
+    units = dict(repo.units)
+    units["u-47"] = dataclasses.replace(units["u-47"], name=SPOOF)
+    spooled = dataclasses.replace(repo, units=units)
+    build_site(spooled, out, dataclasses.replace(small_spec(spooled), address=ADDRESS))
+    return out / "site"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.is_file():
+        pytest.fail("no /usr/bin/chromium: run tools/system-deps.sh (make test does) to install Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(ARGS), headless=True)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser, site, **options):
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True, **options)
+    guard = Guard(site)
+    tab = context.new_page()
+    guard.watch(tab)
+    tab.guard = guard
+    return tab
+
+
+@pytest.fixture
+def page(browser, site):
+    tab = open_page(browser, site)
+    yield tab
+    tab.context.close()
+    assert tab.guard.problems == []
+
+
+@pytest.fixture(scope="module")
+def parser(browser, site):
+    """One fleet page whose address parser is called with many addresses."""
+    tab = open_page(browser, site)
+    tab.goto(url(site, "fleet.html"))
+    yield tab
+    tab.context.close()
+    assert tab.guard.problems == []
+
+
+def parse(tab, hashes: list[str]) -> list[dict]:
+    return tab.evaluate(
+        """hashes => hashes.map(h => {
+             const p = window.wasFleetPage;
+             try {
+               const s = wasFleet.parseAddress(h, p.units, p.decks);
+               return {fleet: Array.from(s.fleet.entries()), name: s.name, limit: s.limit, deck: s.deck,
+                       paper: s.paper, notices: s.notices};
+             } catch (e) { return {thrown: String(e)}; }
+           })""",
+        hashes,
+    )
+
+
+def notices(page) -> list[str]:
+    if not page.is_visible("#notices"):
+        return []
+    return page.eval_on_selector_all("#notice-list li", "items => items.map(li => li.textContent)")
+
+
+# --- the address, parsed as data -------------------------------------------------------------
+
+CRAFTED = [
+    # (address, the fleet it holds, how many notices at least)
+    ("fleet=constructor:1", {}, 1),
+    ("fleet=__proto__:1", {}, 1),
+    ("fleet=__proto__", {}, 1),
+    ("fleet=toString:2,hasOwnProperty:1,valueOf:3", {}, 3),
+    ("fleet=bismarck:1,__proto__:2&__proto__=1&constructor=2", {"bismarck": 1}, 3),
+    ("fleet=bismarck:150", {}, 1),
+    ("fleet=bismarck:0", {}, 1),
+    ("fleet=bismarck:-3", {}, 1),
+    ("fleet=bismarck:2.5", {}, 1),
+    ("fleet=bismarck:1e2", {}, 1),
+    ("fleet=bismarck:", {}, 1),
+    ("fleet=bismarck:NaN", {}, 1),
+    ("fleet=bismarck:Infinity", {}, 1),
+    ("fleet=bismarck:%F0%9F%92%A5", {}, 1),
+    ("fleet=bismarck:1:2", {}, 1),
+    ("fleet=bismarck", {"bismarck": 1}, 0),
+    ("fleet=bismarck:60,bismarck:60", {"bismarck": 99}, 1),
+    ("fleet=bismarck:2,bismarck:3", {"bismarck": 5}, 0),
+    ("fleet=BISMARCK:1", {}, 1),
+    ("fleet=../units/bismarck:1", {}, 1),
+    ("fleet=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E:1", {}, 1),
+    ("fleet=bismarck:1&fleet=u-47:1", {"bismarck": 1}, 1),
+    ("fleet=,,,bismarck:1,,", {"bismarck": 1}, 0),
+    ("fleet=%E0%A4%A:1", {}, 1),
+    ("fleet=bismarck:1&limit=-5", {"bismarck": 1}, 1),
+    ("fleet=bismarck:1&limit=0", {"bismarck": 1}, 1),
+    ("fleet=bismarck:1&limit=10001", {"bismarck": 1}, 1),
+    ("fleet=bismarck:1&limit=1e3", {"bismarck": 1}, 1),
+    ("fleet=bismarck:1&limit=constructor", {"bismarck": 1}, 1),
+    ("limit=", {}, 1),
+    ("deck=constructor", {}, 1),
+    ("deck=__proto__", {}, 1),
+    ("deck=hexx", {}, 1),
+    ("paper=legal", {}, 1),
+    ("name=", {}, 1),
+    ("name=" + "x" * 200, {}, 1),
+    ("name=" + quote(f"A{RLO}B\u2066C\x00D"), {}, 1),
+    ("unknown=1&q=fletch&nation=us", {}, 1),
+    ("%", {}, 1),
+    ("=&&=&", {}, 1),
+    ("fleet=" + ",".join(f"bismarck:{i % 99 + 1}" for i in range(400)), {"bismarck": 99}, 2),
+    ("fleet=" + "a" * 30000, {}, 1),
+]
+
+
+@pytest.mark.parametrize("address,fleet,at_least", CRAFTED, ids=[c[0][:40] for c in CRAFTED])
+def test_a_crafted_address_never_throws_and_says_what_it_dropped(parser, address, fleet, at_least):
+    (state,) = parse(parser, ["#" + address])
+    assert "thrown" not in state, state
+    assert dict(state["fleet"]) == fleet
+    assert len(state["notices"]) >= at_least, state["notices"]
+    if at_least == 0:
+        assert state["notices"] == []
+    assert 1 <= state["limit"] <= 10000 and state["deck"] in VARIANTS and state["paper"] in ("letter", "a4")
+    assert all(c not in state["name"] for c in (RLO, "\u2066", "\x00")) and 0 < len(state["name"]) <= 80
+
+
+def reference(address: str, ids: frozenset[str]) -> tuple[dict[str, int], int]:
+    """The fleet an address holds and how many of its parts are bad, worked out apart from
+    the page's code (for addresses without percent signs, which both sides decode alike)."""
+    fleet: dict[str, int] = {}
+    bad = 0
+    seen = set()
+    for key, value in parse_qsl(address, keep_blank_values=True):
+        if key not in KEYS:
+            bad += key not in FILTERS
+            continue
+        if key in seen:
+            bad += 1
+            continue
+        seen.add(key)
+        if key != "fleet":
+            continue
+        for part in value.split(","):
+            if not part.strip():
+                continue
+            bits = part.split(":")
+            unit, count = bits[0].strip(), (bits[1] if len(bits) == 2 else "1" if len(bits) == 1 else "x")
+            ok = unit in ids and count.strip().isascii() and count.strip().isdigit() and len(count.strip()) <= 6
+            if not ok or not 1 <= int(count) <= 99:
+                bad += 1
+                continue
+            total = fleet.get(unit, 0) + int(count)
+            bad += total > 99
+            fleet[unit] = min(total, 99)
+    return fleet, bad
+
+
+TOKENS = st.sampled_from(
+    [*SMALL, "constructor", "__proto__", "prototype", "toString", "hasOwnProperty", "", " ", "x", "U-47"]
+    + ["0", "1", "7", "99", "100", "-1", "1.5", "١", "٣", "1e1", "+", ":", ",", "&", "=", "#", "\u202e", "🙂"]
+    + [f"{k}=" for k in (*KEYS, *FILTERS, "__proto__", "constructor")]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(TOKENS, max_size=20).map("".join))
+def test_generated_addresses_hold_exactly_their_good_parts(parser, site, address):
+    ids = frozenset(SMALL)
+    (state,) = parse(parser, ["#" + address])
+    assert "thrown" not in state, (address, state)
+    fleet, bad = reference(address, ids)
+    assert dict(state["fleet"]) == fleet, address
+    assert len(state["notices"]) >= bad, (address, state["notices"])
+
+
+def test_opening_a_crafted_link_shows_notices_and_keeps_the_good_part(page, site, repo):
+    page.goto(url(site, "fleet.html#fleet=constructor:1,bismarck:2,__proto__:1,atago:150&limit=-5&deck=hexx"))
+    said = notices(page)
+    assert len(said) == 5, said
+    assert any("constructor" in n for n in said) and any("150" in n for n in said) and any("-5" in n for n in said)
+    assert page.input_value("tr[data-id='bismarck'] input.count") == "2"
+    assert page.input_value("#points-limit") == "100" and page.input_value("#deck-variant") == "standard"
+    assert "constructor" not in page.url and "150" not in page.url  # the address now holds what is used
+    page.click("#notices-close")
+    assert not page.is_visible("#notices")
+
+
+def test_the_whole_fleet_round_trips_in_the_address(page, site, repo):
+    page.goto(url(site, "fleet.html"))
+    name = 'Task "Force" & #67 = 100% ' + "\u00e9"
+    pick(page, {"uss-fletcher-dd-445": 4, "hmas-canberra": 2, "bismarck": 1})
+    page.fill("#roster-name", name)
+    page.fill("#points-limit", "150")
+    page.select_option("#deck-variant", "hex")
+    shared = page.url
+    before = verdicts(page)
+    other = page.context.new_page()
+    page.guard.watch(other)
+    other.goto(shared)
+    assert other.input_value("#roster-name") == name
+    assert other.input_value("#points-limit") == "150" and other.input_value("#deck-variant") == "hex"
+    counts = {u: other.input_value(f"tr[data-id='{u}'] input.count") for u in ("uss-fletcher-dd-445", "hmas-canberra")}
+    assert counts == {"uss-fletcher-dd-445": "4", "hmas-canberra": "2"}
+    assert verdicts(other) == before and "150" in before["standard"]
+    assert notices(other) == []
+    # the order picked is kept; a link opened on the page itself (no reload) is read too
+    assert "fleet=uss-fletcher-dd-445:4,hmas-canberra:2,bismarck:1&" in shared
+    other.evaluate("location.hash = '#fleet=atago:3&limit=60'")
+    other.wait_for_function(
+        "document.getElementById('fleet-points').textContent !== '0' && "
+        "document.getElementById('points-limit').value === '60'"
+    )
+    assert other.input_value("tr[data-id='atago'] input.count") == "3"
+    assert other.input_value("tr[data-id='bismarck'] input.count") == "0"
+
+
+def test_counts_and_limits_out_of_range_are_put_right_with_a_notice(page, site, repo):
+    page.goto(url(site, "fleet.html"))
+    page.fill("tr[data-id='atago'] input.count", "150")
+    page.press("tr[data-id='atago'] input.count", "Tab")
+    assert page.input_value("tr[data-id='atago'] input.count") == "99"
+    assert page.inner_text("#fleet-cards") == "99"
+    assert any("150" in n and "99" in n for n in notices(page))
+    page.fill("#points-limit", "-5")
+    page.press("#points-limit", "Tab")
+    assert any("-5" in n for n in notices(page))
+    assert set(verdicts(page).values()) == {"no points limit set"}
+    assert page.get_attribute("#print", "aria-disabled") == "true" and page.is_disabled("#download")
+
+
+def test_a_right_to_left_name_cannot_turn_the_points_round(page, site):
+    page.goto(url(site, "fleet.html"))
+    pick(page, {"u-47": 1})
+    item = page.locator("#picked li").first
+    assert item.locator("bdi").inner_text() == SPOOF
+    # the text after the name reads left to right: "(" is left of ")" and "1" left of "4"
+    order = page.evaluate(
+        """() => {
+             const li = document.querySelector('#picked li');
+             const text = li.lastChild;  // " (14 points)"
+             const at = i => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+                               return r.getBoundingClientRect().left; };
+             const s = text.textContent;
+             return [at(s.indexOf('(')), at(s.indexOf('1')), at(s.indexOf('4')), at(s.indexOf(')'))];
+           }"""
+    )
+    assert order == sorted(order), order
+    for rel, selector in (
+        ("index.html", "#units tbody th a"),
+        ("fleet.html", "#units tbody th a"),
+        ("units/u-47.html", "h1"),
+    ):
+        page.goto(url(site, rel))
+        isolated = page.eval_on_selector_all(
+            selector, "els => els.map(e => e.querySelector('bdi') !== null || e.closest('bdi') !== null)"
+        )
+        assert isolated and all(isolated), rel
+
+
+# --- the print view ----------------------------------------------------------------------------
+
+
+def print_pdf(page, site, address: str) -> bytes:
+    page.goto(url(site, "print.html#" + address))
+    page.wait_for_function("document.body.dataset.ready === 'yes'")
+    return page.pdf(prefer_css_page_size=True, print_background=True)
+
+
+def cards_on(page_) -> list[tuple[float, float]]:
+    """Top-left corners of the 180 x 252 pt card boxes on a PDF page."""
+    return sorted(
+        (round(r["x0"], 1), round(r["top"], 1))
+        for r in page_.rects
+        if abs(r["width"] - 180) <= 0.5 and abs(r["height"] - 252) <= 0.5
+    )
+
+
+@pytest.mark.parametrize("paper,deck", [("letter", "hex"), ("a4", "tabletop-inches")])
+def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, paper, deck):
+    counts = {"bismarck": 2, "hms-cossack": 5, "uss-fletcher-dd-445": 3, "atago": 1}
+    fleet = ",".join(f"{u}:{n}" for u, n in counts.items())
+    pdf = print_pdf(page, site, f"fleet={fleet}&name=Hunters&limit=150&deck={deck}&paper={paper}")
+    layout = load_layout(paper)
+    cards = sum(counts.values())
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        assert len(doc.pages) == math.ceil(cards / 9) + 1
+        slots = sorted((round(s["x"], 1), round(layout["page"]["height"] - s["y"] - 252, 1)) for s in layout["slots"])
+        placed = []
+        for sheet in doc.pages[:-1]:
+            assert (sheet.width, sheet.height) == pytest.approx(
+                (layout["page"]["width"], layout["page"]["height"]), abs=0.5
+            )
+            corners = cards_on(sheet)
+            assert all(any(abs(c[0] - s[0]) <= 0.5 and abs(c[1] - s[1]) <= 0.5 for s in slots) for c in corners)
+            placed += corners
+            assert printcheck.small_text(sheet) == []  # nothing under 6 pt, cards and marks alike
+            bars = printcheck.check_bars(sheet)
+            assert {(b.label, b.vertical) for b in bars} == {("100 mm", True), ("4 in", True), ("100 mm", False)}
+            assert all(b.measured == pytest.approx(b.wanted, abs=0.1) for b in bars), bars
+        assert len(placed) == cards
+        text = "\n".join(p.extract_text() for p in doc.pages[:-1])
+        last = doc.pages[-1]
+        fleet_text = last.extract_text()
+        assert printcheck.small_text(last) == [] and len(printcheck.check_bars(last)) == 3
+    assert printcheck.ink_near_edges(pdf) == []
+    # the chosen deck's own wording, and only its cards, each as many times as its count
+    unit_word = {"hex": "Move: 6 hexes", "tabletop-inches": "Move: 10 in"}[deck]  # Bismarck's
+    assert unit_word in text and "sector" not in text
+    assert text.count("Bismarck") >= 2 and text.count("HMS Cossack") == 5
+    assert "Is it legal?" in fleet_text and f"{cards} cards" in fleet_text
+    entries = [(repo.units[u], n) for u, n in counts.items()]
+    for name in VARIANTS:
+        check = check_fleet(name, entries, 150)
+        said = f"legal: {check.points} of {check.effective_limit}" if check.legal else check.problems[0]
+        assert said in fleet_text.replace("\n", " "), (name, said)
+
+
+def test_the_fleet_sheet_has_a_qr_code_of_the_fleets_link(page, site):
+    import zxingcpp
+
+    pdf = print_pdf(page, site, "fleet=bismarck:1,u-47:2&name=Wolf%20pack&deck=hex&limit=90")
+    doc = pdfium.PdfDocument(pdf)
+    image = doc[len(doc) - 1].render(scale=3).to_pil()
+    found = [r.text for r in zxingcpp.read_barcodes(image)]
+    assert found == [ADDRESS + "fleet.html#fleet=bismarck:1,u-47:2&name=Wolf+pack&limit=90&deck=hex"]
+    # and the link it holds opens that fleet
+    page.goto(url(site, "fleet.html#" + found[0].split("#", 1)[1]))
+    assert page.input_value("#roster-name") == "Wolf pack" and page.inner_text("#fleet-cards") == "3"
+
+
+def test_the_print_view_follows_the_builder_and_back(page, site):
+    page.goto(url(site, "fleet.html"))
+    assert page.get_attribute("#print", "aria-disabled") == "true"
+    pick(page, {"aoba": 2})
+    page.select_option("#deck-variant", "off-grid")
+    page.click("#print")
+    page.wait_for_function("document.body.dataset.ready === 'yes'")
+    assert page.url.split("/")[-1].startswith("print.html#fleet=aoba:2")
+    assert page.input_value("#print-deck") == "off-grid"
+    assert page.locator(".sheet.cards .slot").count() == 2 and "leg" in page.inner_text(".sheet.cards")
+    page.select_option("#print-paper", "a4")
+    page.wait_for_function("document.body.dataset.ready === 'yes'")
+    assert "paper=a4" in page.url
+    page.select_option("#print-deck", "standard")
+    page.wait_for_function("document.body.dataset.ready === 'yes'")
+    assert "sector" in page.inner_text(".sheet.cards")
+    page.click("#back")
+    assert page.input_value("tr[data-id='aoba'] input.count") == "2" and page.input_value("#deck-variant") == "standard"
+
+
+# --- text, rosters, the collection, dark mode ----------------------------------------------------
+
+
+def test_text_export_and_roster_import_round_trip(page, site, repo, tmp_path):
+    page.goto(url(site, "fleet.html"))
+    counts = {"uss-fletcher-dd-445": 3, "u-47": 1, "aoba": 2}
+    pick(page, counts)
+    page.fill("#roster-name", "Night Raiders")
+    page.fill("#points-limit", "75")
+    page.select_option("#deck-variant", "tabletop-cm")
+    page.click("#copy-text")
+    text = page.input_value("#fleet-text")
+    entries = [(repo.units[u], n) for u, n in counts.items()]
+    points = sum(u.points * n for u, n in entries)
+    assert text.startswith(f"Night Raiders ({points} of 75 points, 6 cards, {VARIANTS['tabletop-cm'].title} deck)")
+    assert "3 x USS Fletcher (DD 445) (United States, destroyer, 7 points each, 21 in all)" in text
+    for name, check in ((n, check_fleet(n, entries, 75)) for n in VARIANTS):
+        said = f"legal: {check.points} of {check.effective_limit}" if check.legal else "; ".join(check.problems)
+        assert f"- {VARIANTS[name].title}: {said}" in text
+    shared = page.url
+    with page.expect_download() as download:
+        page.click("#download")
+    assert download.value.suggested_filename == "night-raiders.yaml"
+    roster = tmp_path / "night-raiders.yaml"
+    download.value.save_as(roster)
+    page.click("#clear")
+    page.fill("#roster-name", "other")
+    page.set_input_files("#load-roster", str(roster))
+    page.wait_for_function("document.getElementById('roster-name').value === 'Night Raiders'")
+    assert page.url == shared and notices(page) == []
+    # a hostile roster: every bad part is a notice, the good ones are kept
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        'name: "Bad\\u202e one"\nvariant: hexx\npoints_limit: -3\ncolour: red\nunits:\n'
+        "  - unit: constructor\n    count: 1\n  - unit: __proto__\n  - unit: aoba\n    count: 150\n"
+        "  - unit: atago\n    count: 2\n  - count: 4\n!!python/object: x\n"
+    )
+    page.set_input_files("#load-roster", str(bad))
+    page.wait_for_function("document.getElementById('roster-name').value === 'Bad one'")
+    said = notices(page)
+    assert len(said) >= 8, said
+    assert page.input_value("tr[data-id='atago'] input.count") == "2" and page.inner_text("#fleet-cards") == "2"
+
+
+def test_the_units_i_own_are_kept_in_the_browser(page, site):
+    page.goto(url(site, "fleet.html"))
+    for unit in ("aoba", "bismarck"):
+        page.check(f"tr[data-id='{unit}'] input.owned")
+    page.check("#f-owned")
+    shown = page.eval_on_selector_all("#units tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.id)")
+    assert sorted(shown) == ["aoba", "bismarck"]
+    assert "owned" not in page.url  # a collection is not shared with a link
+    page.reload()
+    assert page.is_checked("#f-owned") and page.is_checked("tr[data-id='aoba'] input.owned")
+    shown = page.eval_on_selector_all("#units tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.id)")
+    assert sorted(shown) == ["aoba", "bismarck"]
+    page.evaluate("localStorage.setItem('wastools.owned', '{\"__proto__\": 1, \"length\": 3}')")
+    page.reload()  # a damaged list is no list, not an error
+    assert not page.is_checked("tr[data-id='aoba'] input.owned")
+
+
+def test_dark_mode_follows_the_system_and_cards_stay_white(browser, site):
+    tab = open_page(browser, site, color_scheme="dark")
+    tab.goto(url(site, "print.html#fleet=aoba:1"))
+    tab.wait_for_function("document.body.dataset.ready === 'yes'")
+    colour = tab.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    channels = [int(c) for c in colour[colour.index("(") + 1 : -1].split(",")[:3]]
+    assert max(channels) < 60, colour
+    sheet = tab.evaluate("getComputedStyle(document.querySelector('.sheet')).backgroundColor")
+    assert sheet == "rgb(255, 255, 255)"
+    tab.context.close()
+    assert tab.guard.problems == []
+
+
+def test_the_builder_and_the_print_view_fit_a_phone(browser, site):
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    guard = Guard(site)
+    guard.watch(tab)
+    tab.goto(url(site, "fleet.html#fleet=aoba:2"))
+    # every control of a unit's row is on the screen, and the fleet's summary is not cut short
+    right = tab.evaluate(
+        """() => Math.max(...['th a', 'input.count', 'input.owned'].map(
+             s => document.querySelector('#units tbody tr ' + s).getBoundingClientRect().right))"""
+    )
+    assert right <= 375, right
+    summary = tab.evaluate("(e => e.scrollHeight - e.clientHeight)(document.querySelector('.fleet-summary'))")
+    assert summary == 0
+    tab.fill("tr[data-id='aoba'] input.count", "3")
+    assert tab.inner_text("#fleet-cards") == "3"
+    tab.goto(url(site, "print.html#fleet=aoba:1"))
+    tab.wait_for_function("document.body.dataset.ready === 'yes'")
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 376
+    context.close()
+    assert guard.problems == []
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # the test says what went wrong, not the server
+        pass
+
+
+def test_the_print_view_works_from_a_web_server(browser, site):
+    """The same site served over HTTP (on this machine only): the cards load as scripts there too."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    tab = context.new_page()
+    tab.route("**/favicon.ico", lambda route: route.fulfill(status=204))  # the browser asks a server for one
+    problems: list[str] = []
+    tab.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+    tab.on("request", lambda r: r.url.startswith(base) or problems.append(f"request outside the site: {r.url}"))
+    try:
+        tab.goto(base + "print.html#fleet=aoba:2,bismarck:1&deck=hex")
+        tab.wait_for_function("document.body.dataset.ready === 'yes'")
+        with pdfplumber.open(io.BytesIO(tab.pdf(prefer_css_page_size=True, print_background=True))) as doc:
+            assert len(doc.pages) == 2 and len(cards_on(doc.pages[0])) == 3
+            assert "Move: 6 hexes" in doc.pages[0].extract_text()
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    assert problems == []

@@ -1,0 +1,115 @@
+"""Errors that help: a suggestion for every misspelt name, YAML syntax errors in plain words
+at their own position, one mistake one error, and a bad scenario that blocks only its pack."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import copy_data
+from tests.unit.test_validate import UNIT, damage, line_of
+
+
+def errors(result) -> list[str]:
+    return [line for line in result.output.splitlines() if line.startswith(("cards/", "scenarios/"))]
+
+
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        (
+            "type: destroyer",
+            "type: destroyr",
+            "type: 'destroyr' is not one of the allowed values (did you mean 'destroyer'?)",
+        ),
+        ("speed: ", "sped: ", "sped: unknown field 'sped' (did you mean 'speed'?)"),
+        (
+            "nation: uk",
+            "nation: germnay",
+            "nation: 'germnay' is not one of the allowed values (did you mean 'germany'?)",
+        ),
+        (
+            "set: condition-zebra",
+            "set: condition-zebar",
+            "set 'condition-zebar' is not in cards/sets.yaml (did you mean 'condition-zebra'?)",
+        ),
+        ("rarity: ", "rarity: uncomon #", "did you mean 'uncommon'"),
+        (
+            "  - Chase the Salvoes",
+            "  - Chase the Salvos",
+            "ability 'Chase the Salvos' is not in cards/abilities.yaml (did you mean 'Chase the Salvoes'?)",
+        ),
+    ],
+)
+def test_one_mistake_is_one_error_with_a_suggestion(tmp_repo, cli, old, new, expected):
+    text = (tmp_repo / UNIT).read_text()
+    if old == "rarity: ":
+        old = next(line for line in text.splitlines() if line.startswith("rarity: "))
+        new = "rarity: uncomon"
+    damage(tmp_repo, old, new)
+    result = cli("validate", "--quiet", root=tmp_repo)
+    assert result.exit_code == 1
+    found = errors(result)
+    assert len(found) == 1, found
+    assert expected in found[0]
+
+
+def test_a_misspelt_unit_in_a_scenario_gets_a_difflib_suggestion(cli, tmp_path):
+    copy_data(tmp_path)
+    path = tmp_path / "scenarios/denmark-strait-1941.yaml"
+    path.write_text(path.read_text().replace("unit: hms-hood", "unit: hms-hod", 1))
+    result = cli("validate", "--quiet", root=tmp_path)
+    assert "no unit with id 'hms-hod' (did you mean 'hms-hood'" in result.output
+
+
+def test_a_broken_unit_is_reported_once_not_again_by_each_scenario_using_it(cli, tmp_path):
+    copy_data(tmp_path)
+    damage(tmp_path, "points: ", "points: many #", path=__import__("pathlib").Path("cards/uk/hms-hood.yaml"))
+    result = cli("validate", "--quiet", root=tmp_path)
+    found = errors(result)
+    assert len(found) == 1 and found[0].startswith("cards/uk/hms-hood.yaml"), found
+
+
+@pytest.mark.parametrize(
+    "old, new, words",
+    [
+        ("hull: 2\n", "hull: 2\n   colour: grey\n", "indented further than the field above it"),
+        ("name: HMS Cossack", "name: HMS: Cossack", "needs quotes"),
+        ("main: [6, 5, 5, null]", "main: [6, 5, 5, null", "a list in [ ] is not closed"),
+    ],
+)
+def test_yaml_syntax_errors_in_plain_words_at_their_position(tmp_repo, cli, old, new, words):
+    damage(tmp_repo, old, new)
+    result = cli("validate", "--quiet", root=tmp_repo)
+    found = errors(result)
+    assert len(found) == 1 and "YAML syntax error" in found[0] and words in found[0], found
+    line = int(found[0].split(":")[1])
+    assert abs(line - line_of(tmp_repo, new.strip().splitlines()[-1].strip()[:12])) <= 1
+
+
+@pytest.mark.slow
+def test_an_invalid_scenario_blocks_only_its_own_pack(cli, tmp_path):
+    copy_data(tmp_path)
+    bad = tmp_path / "scenarios/denmark-strait-1941.yaml"
+    bad.write_text(bad.read_text().replace("unit: hms-hood", "unit: hms-hod", 1))
+    result = cli(
+        "build",
+        "--variant",
+        "large-map",
+        "--variant",
+        "off-grid",
+        "--paper",
+        "letter",
+        "--jobs",
+        "1",
+        root=tmp_path,
+    )
+    assert result.exit_code == 1
+    assert "scenarios/denmark-strait-1941.yaml" in result.output and "did you mean 'hms-hood'" in result.output
+    built = {
+        p.relative_to(tmp_path / "build").as_posix()
+        for p in (tmp_path / "build").rglob("*.pdf")
+        if ".cache" not in p.parts
+    }
+    assert "off-grid/cards.pdf" in built
+    assert not any("denmark-strait" in p for p in built)
+    assert any(p.startswith("scenarios/") for p in built), built  # the other packs of these variants

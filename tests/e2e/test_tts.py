@@ -1,0 +1,135 @@
+"""The Tabletop Simulator export of a roster, and --roster with the build's options."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pdfplumber
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+from pypdf import PdfReader
+
+from wastools.site.tts import CARD_PX, MAX_COLUMNS, MAX_ROWS, PER_SHEET, plan_sheets
+
+
+@given(st.integers(1, 400))
+def test_sheets_hold_every_card_once_on_grids_tabletop_simulator_takes(distinct):
+    plans = plan_sheets(distinct)
+    placed = [i for p in plans for i in p.cards]
+    assert placed == list(range(distinct))
+    for p in plans:
+        assert 2 <= p.columns <= MAX_COLUMNS and 2 <= p.rows <= MAX_ROWS
+        assert len(p.cards) <= min(PER_SHEET, p.columns * p.rows)
+        assert len(p.cards) > (p.rows - 1) * p.columns or p.rows == 2  # no empty row but the least grid's
+    assert len(plans) == math.ceil(distinct / PER_SHEET)
+
+
+def roster_file(tmp_path: Path, entries: dict[str, int], name: str = "Wolf pack", variant: str = "hex") -> Path:
+    path = tmp_path / "wolf-pack.yaml"
+    path.write_text(
+        f'name: "{name}"\nvariant: {variant}\npoints_limit: 100\nunits:\n'
+        + "".join(f"  - unit: {u}\n    count: {n}\n" for u, n in entries.items())
+    )
+    return path
+
+
+def local(address: str) -> Path:
+    parts = urlsplit(address)
+    assert parts.scheme == "file"
+    return Path(unquote(parts.path))
+
+
+@pytest.mark.slow
+def test_the_saved_object_deals_exactly_the_rosters_cards(cli, repo, tmp_path):
+    entries = {"u-47": 3, "bismarck": 1, "hms-cossack": 2, "atago": 1}
+    path = roster_file(tmp_path, entries)
+    result = cli("build", "--roster", str(path), "--tts", "--paper", "letter", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "rosters" / "wolf-pack-tts"
+    saved = json.loads((folder / "wolf-pack.json").read_text())
+    (deck,) = saved["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Wolf pack"
+    names = {c["CardID"]: c["Nickname"] for c in deck["ContainedObjects"]}
+    assert Counter(names[i] for i in deck["DeckIDs"]) == Counter({repo.units[u].name: n for u, n in entries.items()})
+    assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
+    (sheet_id, sheet) = next(iter(deck["CustomDeck"].items()))
+    assert (sheet["NumWidth"], sheet["NumHeight"]) == (4, 2)
+    face = Image.open(local(sheet["FaceURL"]))
+    back = Image.open(local(sheet["BackURL"]))
+    assert face.size == (4 * CARD_PX[0], 2 * CARD_PX[1]) and back.size == CARD_PX
+    assert CARD_PX[0] / CARD_PX[1] == pytest.approx(2.5 / 3.5)
+    for card_id in set(deck["DeckIDs"]):
+        deck_no, slot = divmod(card_id, 100)
+        assert str(deck_no) == sheet_id and slot < len(entries)
+    # a used slot holds a card (its dark nation band), an unused one is white
+    band = face.convert("L").getpixel((CARD_PX[0] // 2, 20))
+    empty = face.convert("L").getpixel((3 * CARD_PX[0] + CARD_PX[0] // 2, CARD_PX[1] + 300))
+    assert band < 100 and empty == 255
+    assert "wolf-pack-tts/wolf-pack.json" in result.output
+
+
+@pytest.mark.slow
+def test_one_card_is_a_card_not_a_deck(cli, tmp_path):
+    path = roster_file(tmp_path, {"u-47": 1})
+    result = cli("build", "--roster", str(path), "--tts", "--paper", "letter", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    saved = json.loads((tmp_path / "out" / "rosters" / "wolf-pack-tts" / "wolf-pack.json").read_text())
+    (card,) = saved["ObjectStates"]
+    assert card["Name"] == "Card" and card["CardID"] == 100 and "1" in card["CustomDeck"]
+
+
+@pytest.mark.parametrize(
+    "options,wanted",
+    [
+        (["--nation", "uk"], "--nation (the roster names its units)"),
+        (["--unit", "u-47", "--set", "flank-speed"], "--set (the roster names its units); --unit"),
+        (["--name", "mine"], "--name (the deck is named after the roster file)"),
+        (["--site-only"], "--site-only (a roster builds a deck, not the site)"),
+        (["--colour-maps"], "--colour-maps (a roster prints cards, no maps)"),
+        (["--variant", "hex", "--variant", "off-grid"], "--variant given 2 times"),
+    ],
+)
+def test_options_that_cannot_apply_to_a_roster_are_refused(cli, tmp_path, options, wanted):
+    path = roster_file(tmp_path, {"u-47": 1})
+    result = cli("build", "--roster", str(path), *options, "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "--roster cannot take" in result.output and wanted in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_parameter_of_another_variant_is_refused(cli, tmp_path):
+    path = roster_file(tmp_path, {"u-47": 1}, variant="hex")
+    result = cli("build", "--roster", str(path), "--param", "off-grid.leg_in=2.5", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2, result.output
+    assert "--roster cannot take --param off-grid.…: the roster prints hex cards" in result.output
+    assert not (tmp_path / "out" / "rosters").exists()
+
+
+def test_tts_needs_a_roster(cli, tmp_path):
+    result = cli("build", "--tts", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "--tts needs --roster FILE" in result.output
+
+
+@pytest.mark.slow
+def test_a_roster_takes_the_variant_backs_and_paper(cli, repo, tmp_path):
+    path = roster_file(tmp_path, {"u-47": 2, "hms-cossack": 9})
+    args = ["--variant", "off-grid", "--backs", "--paper", "a4", "--scale-x", "1.01"]
+    result = cli("build", "--roster", str(path), *args, "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "out" / "rosters" / "wolf-pack-off-grid-a4-duplex.pdf"
+    assert sorted(p.name for p in pdf.parent.iterdir()) == [pdf.name]
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == 1 + 2 * math.ceil(11 / 9)  # the fleet page, then each sheet and its backs
+    assert float(reader.pages[1].mediabox.width) == pytest.approx(595.28, abs=0.01)
+    with pdfplumber.open(pdf) as doc:
+        first = doc.pages[0].extract_text()
+        cards = doc.pages[1].extract_text()
+        backs = doc.pages[2].extract_text()
+    assert "Off the grid (compass legs) (these" in first  # the printed variant is the chosen one
+    assert "leg" in cards and "hex" not in cards and "Off the grid" in backs
+    assert "under off-grid" in result.output

@@ -1,0 +1,95 @@
+"""The output folder: one build at a time, never through a link, every failure one line."""
+
+from __future__ import annotations
+
+import errno
+import multiprocessing
+import time
+from pathlib import Path
+
+import pytest
+
+from wastools.build.output import LOCK, OutputError, OutputFolder, explain
+
+
+def _outside(tmp_path: Path) -> Path:
+    """A folder outside the output folder holding files nobody may touch."""
+    outside = tmp_path / "home"
+    outside.mkdir()
+    (outside / "id_ed25519").write_text("private key")
+    (outside / "thesis.tex").write_text("four years")
+    return outside
+
+
+def _untouched(outside: Path) -> bool:
+    return (
+        sorted(p.name for p in outside.iterdir()) == ["id_ed25519", "thesis.tex"]
+        and (outside / "thesis.tex").read_text() == "four years"
+    )
+
+
+def test_writes_land_whole_and_leftovers_of_a_killed_build_go(tmp_path):
+    out = tmp_path / "build"
+    (out / "hex").mkdir(parents=True)
+    (out / "hex" / ".cards.pdf.x1y2.tmp").write_bytes(b"half")  # a killed build's
+    with OutputFolder(out) as folder:
+        folder.write("hex/cards.pdf", b"%PDF whole")
+    assert (out / "hex" / "cards.pdf").read_bytes() == b"%PDF whole"
+    assert sorted(p.name for p in (out / "hex").iterdir()) == ["cards.pdf"]
+
+
+@pytest.mark.parametrize("link", ["build", "build/site", "build/site/units", "build/hex/cards.pdf"])
+def test_a_link_anywhere_on_the_way_is_refused_and_nothing_outside_is_touched(tmp_path, link):
+    outside = _outside(tmp_path)
+    (tmp_path / "build").mkdir(exist_ok=link != "build") if link != "build" else None
+    place = tmp_path / link
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.symlink_to(outside / "thesis.tex" if link.endswith(".pdf") else outside)
+    with pytest.raises(OutputError, match="symbolic link") as caught:
+        with OutputFolder(tmp_path / "build") as folder:
+            folder.write("site/units/a.html", b"page")
+            folder.write("hex/cards.pdf", b"deck")
+            folder.delete("site/units/thesis.tex")
+    assert link.split("/")[-1] in str(caught.value)
+    assert _untouched(outside)
+
+
+@pytest.mark.parametrize("rel", ["/etc/passwd", "../escape.pdf", "a/../../b", ""])
+def test_a_path_outside_the_folder_is_refused(tmp_path, rel):
+    with OutputFolder(tmp_path / "build") as folder, pytest.raises(Exception, match="not a path inside"):
+        folder.write(rel, b"x")
+
+
+def _hold(out: str, seconds: float, started) -> None:
+    with OutputFolder(Path(out)):
+        started.set()
+        time.sleep(seconds)
+
+
+def test_a_second_build_waits_for_the_first_and_says_so(tmp_path):
+    out = tmp_path / "build"
+    started = multiprocessing.get_context("fork").Event()
+    first = multiprocessing.get_context("fork").Process(target=_hold, args=(str(out), 1.0, started))
+    first.start()
+    assert started.wait(30)
+    said: list[str] = []
+    began = time.monotonic()
+    with OutputFolder(out, said.append):
+        waited = time.monotonic() - began
+    first.join()
+    assert said == [f"another build is writing {out}: waiting for it to finish"]
+    assert waited > 0.3 and (out / LOCK).exists()
+
+
+@pytest.mark.parametrize(
+    "code, cause",
+    [
+        (errno.ENOSPC, "the disk is full"),
+        (errno.EROFS, "the file system is read-only"),
+        (errno.EACCES, "permission denied"),
+        (errno.EXDEV, "it is on another file system"),
+    ],
+)
+def test_each_failure_of_the_machine_is_one_line_naming_the_path(code, cause):
+    message = str(explain(OSError(code, "raw", "/data/build/hex/cards.pdf")))
+    assert message == f"cannot write /data/build/hex/cards.pdf: {cause}" and "\n" not in message

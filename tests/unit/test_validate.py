@@ -1,0 +1,184 @@
+"""`wastools validate`: positions, every error, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from wastools import repository
+
+UNIT = Path("cards/uk/hms-cossack.yaml")
+LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<field>[^:]*): ")
+
+
+def damage(root: Path, old: str, new: str, path: Path = UNIT) -> None:
+    text = (root / path).read_text()
+    assert old in text, old
+    (root / path).write_text(text.replace(old, new, 1))
+
+
+def line_of(root: Path, needle: str, path: Path = UNIT) -> int:
+    return next(i for i, line in enumerate((root / path).read_text().splitlines(), 1) if needle in line)
+
+
+def test_fixture_repository_is_valid(cli):
+    """The shipped data is checked by `wastools validate` in CI; the tests' own repository must be valid too."""
+    result = cli("validate", "--quiet")
+    assert result.exit_code == 0, result.output
+
+
+def test_wrong_type_is_located(tmp_repo, cli):
+    damage(tmp_repo, "main: [6, 5, 5, null]", "main: [6, 5, five, null]")
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    line = line_of(tmp_repo, "five")
+    assert (
+        f"cards/uk/hms-cossack.yaml:{line}:16: attacks.main[2]: 'five' is not of type 'integer' or 'null'"
+        in result.output
+    )
+
+
+def test_unknown_key_is_located_at_the_key(tmp_repo, cli):
+    damage(tmp_repo, "hull: 2\n", "hull: 2\ncolour: grey\n")
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    assert f"cards/uk/hms-cossack.yaml:{line_of(tmp_repo, 'colour')}:1: colour: unknown field 'colour'" in result.output
+
+
+def test_yaml_syntax_error_is_located(tmp_repo, cli):
+    damage(tmp_repo, "main: [6, 5, 5, null]", "main: [6, 5, 5, null")
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    match = [m for m in map(LINE.match, result.output.splitlines()) if m and m["path"] == str(UNIT)]
+    assert match and "YAML syntax error" in result.output
+    assert int(match[0]["line"]) >= line_of(tmp_repo, "main: [6")
+
+
+def test_duplicate_key_is_located(tmp_repo, cli):
+    damage(tmp_repo, "points: 7\n", "points: 7\npoints: 8\n")
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    assert f"cards/uk/hms-cossack.yaml:{line_of(tmp_repo, 'points: 8')}:1: points: duplicate key" in result.output
+
+
+def test_duplicate_id_is_reported_on_the_copy(tmp_repo, cli):
+    copy = tmp_repo / "cards/uk/hms-cossack-copy.yaml"
+    shutil.copy(tmp_repo / UNIT, copy)
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    id_line = line_of(tmp_repo, "id: hms-cossack", Path("cards/uk/hms-cossack-copy.yaml"))
+    assert (
+        f"cards/uk/hms-cossack-copy.yaml:{id_line}:5: id: duplicate id 'hms-cossack': also used by "
+        "cards/uk/hms-cossack.yaml"
+    ) in result.output
+    assert "must equal the file name 'hms-cossack-copy'" in result.output
+
+
+def test_unknown_set_is_located(tmp_repo, cli):
+    damage(tmp_repo, "set: condition-zebra", "set: condition-yankee")
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    assert (
+        f"cards/uk/hms-cossack.yaml:{line_of(tmp_repo, 'condition-yankee')}:6: set: set 'condition-yankee' is "
+        "not in cards/sets.yaml"
+    ) in result.output
+
+
+def test_every_error_in_every_file_is_reported_sorted(tmp_repo, cli):
+    damage(tmp_repo, "points: 7", "points: seven")
+    damage(tmp_repo, "hull: 2", "hull: 0")
+    damage(tmp_repo, "nation: us", "nation: mars", Path("cards/us/uss-fletcher-dd-445.yaml"))
+    result = cli("validate", "--quiet", root=tmp_repo)
+    lines = [line for line in result.output.splitlines() if LINE.match(line)]
+    assert len(lines) == 3, result.output  # one mistake, one error (a wrong nation is not also in the wrong folder)
+    assert lines == sorted(
+        lines, key=lambda ln: (LINE.match(ln)["path"], int(LINE.match(ln)["line"]), int(LINE.match(ln)["col"]))
+    )
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ("number: 11", "number: 41", "above the 40 units"),
+        ("nation: uk", "nation: us", "is in folder cards/uk/"),
+        ("  - Valiant Stand", "  - Valiant Stnad", "is not in cards/abilities.yaml"),
+        (
+            "  main: [6, 5, 5, null]",
+            "  main: [6, 5, 5, null]\n  bomb: [3, null, null, null]",
+            "cannot have a bomb attack",
+        ),
+        ("hull: 2", "hull: 2\ncarrier_capacity: 2", "only carriers have a capacity"),
+        ("number: 11", "number: 12", "condition-zebra #12 is used twice: also used by cards/uk/hms-royal-oak.yaml"),
+    ],
+)
+def test_integrity_checks(tmp_repo, cli, old, new, message):
+    damage(tmp_repo, old, new)
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    assert message in result.output
+
+
+def test_validate_given_paths_reports_only_those(tmp_repo, cli):
+    damage(tmp_repo, "points: 7", "points: seven")
+    other = tmp_repo / "cards/us/uss-fletcher-dd-445.yaml"
+    assert cli("validate", str(other), root=tmp_repo).exit_code == 0
+    assert cli("validate", str(tmp_repo / UNIT), root=tmp_repo).exit_code == 1
+
+
+def test_usage_error_exits_2(cli):
+    assert cli("validate", "/no/such/file.yaml").exit_code == 2
+
+
+def test_missing_history_with_a_reason_is_a_warning_without_one_an_error(tmp_repo, cli):
+    path = tmp_repo / UNIT
+    text = path.read_text()
+    path.write_text(
+        text[: text.index("history:")]
+        + "history:\n  missing:\n    top_speed: no source found\n    length: no source found\n"
+    )
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 0
+    assert "warning: history.top_speed: missing (no source found)" in result.output
+    path.write_text(text[: text.index("history:")])
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    assert "cards/uk/hms-cossack.yaml:1:1: history.top_speed: no figure and no reason" in result.output
+
+
+def test_schema_line_is_required(tmp_repo, cli):
+    path = tmp_repo / UNIT
+    path.write_text("\n".join(path.read_text().splitlines()[1:]) + "\n")
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 1
+    assert "cards/uk/hms-cossack.yaml:1:1: first line must be" in result.output
+
+
+def test_model_is_built_only_from_valid_data(repo):
+    cossack = repo.units["hms-cossack"]
+    assert cossack.attack("main").bands == (6, 5, 5, None)
+    assert cossack.history.top_speed.unit == "kn"
+    assert repository.validate(Path(__file__).resolve().parents[2]).errors == []
+
+
+def test_fmt_check_passes_on_the_repository(cli):
+    result = cli("fmt", "--check")
+    assert result.exit_code == 0, result.output
+
+
+def test_fmt_rewrites_and_keeps_comments(tmp_repo, cli):
+    path = tmp_repo / UNIT
+    text = path.read_text().replace("points: 7\n", "points: 7  # checked against my card\n")
+    lines = text.splitlines(keepends=True)
+    # move `points` to the end: not canonical
+    moved = [ln for ln in lines if not ln.startswith("points:")] + [ln for ln in lines if ln.startswith("points:")]
+    path.write_text("".join(moved))
+    check = cli("fmt", "--check", root=tmp_repo)
+    assert check.exit_code == 1 and "would reformat cards/uk/hms-cossack.yaml" in check.output
+    assert cli("fmt", root=tmp_repo).exit_code == 0
+    fixed = path.read_text()
+    assert fixed.index("points: 7  # checked against my card") < fixed.index("armor:")
+    assert cli("fmt", "--check", root=tmp_repo).exit_code == 0

@@ -1,0 +1,204 @@
+"""One store for everything a build or a validation keeps between runs.
+
+Entries live in the user's cache folder (``$WASTOOLS_CACHE``, else ``$XDG_CACHE_HOME/wastools``,
+else ``~/.cache/wastools``), in a folder of their own for each data repository, and never
+inside the repository: nothing a pull request commits is ever read back as a cache entry.
+
+An entry is ``kind/key`` -> bytes. Each file holds a header naming its kind, its key and the
+sha256 of its bytes, checked on every read, so a truncated, damaged or swapped entry reads as
+missing (and is deleted): the caller makes it again. Writes are atomic (a temporary file in
+the same folder, then a rename), so two processes may share a store. The store is
+size-capped: ``prune`` drops the least recently used entries above the cap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"wastools-store 1\n"
+DEFAULT_CAP = 3 * 1024**3  # bytes kept per repository before the least recently used go
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+
+
+class UnsafePath(Exception):
+    """A path the tool will not follow: a symbolic link, or something that is not a folder
+    where a folder belongs. ``str`` names the path and the cause."""
+
+
+def cache_home() -> Path:
+    base = os.environ.get("WASTOOLS_CACHE")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "wastools"
+
+
+def no_links(base: Path, path: Path) -> None:
+    """Raise UnsafePath when ``path`` is not inside ``base``, or when a step below ``base`` on
+    the way to ``path`` (``path`` included) is a symbolic link, or a file where a folder
+    belongs. ``base`` itself is the user's choice (a home folder may well be a link)."""
+    base, path = Path(os.path.abspath(base)), Path(os.path.abspath(path))
+    if path != base and not path.is_relative_to(base):
+        raise UnsafePath(f"{path}: outside {base}")
+    parts = path.relative_to(base).parts
+    for i in range(len(parts)):
+        step = base.joinpath(*parts[: i + 1])
+        try:
+            mode = os.lstat(step).st_mode
+        except FileNotFoundError:
+            return  # nothing further exists yet: it will be made as a plain folder or file
+        if stat.S_ISLNK(mode):
+            raise UnsafePath(f"{step}: is a symbolic link; the tool never reads, writes or deletes through one")
+        if i < len(parts) - 1 and not stat.S_ISDIR(mode):
+            raise UnsafePath(f"{step}: is not a folder")
+
+
+def safe_folder(base: Path, folder: Path) -> Path:
+    """``folder`` (under ``base``) made if missing, with no symbolic link on the way."""
+    no_links(base, folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    no_links(base, folder)  # made by another process meanwhile: checked again
+    return folder
+
+
+def write_atomically(path: Path, data: bytes, durable: bool = False) -> None:
+    """``data`` into ``path`` through a temporary file beside it (the same file system), moved
+    into place whole; ``durable``: on disk before the move (outputs, not cache entries)."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide outputs from other users
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True)
+class Store:
+    """The entries of one data repository (picklable: workers open the same folder)."""
+
+    base: Path  # the cache home, below which no link is followed
+    folder: Path
+    cap: int = DEFAULT_CAP
+    root: Path | None = None  # the data repository it keeps entries for
+
+    @classmethod
+    def for_repository(cls, root: Path, cap: int = DEFAULT_CAP) -> Store:
+        base = cache_home()
+        name = hashlib.sha256(os.path.abspath(root).encode("utf-8", "surrogateescape")).hexdigest()[:20]
+        return cls(base, base / "store" / name, cap, Path(os.path.abspath(root)))
+
+    def name_of(self, path: Path) -> str:
+        """``path`` as entries name it: relative to the repository when inside it (a copy of
+        the repository and its store then finds its entries), else absolute."""
+        absolute = Path(os.path.abspath(path))
+        if self.root is not None and absolute.is_relative_to(self.root):
+            return absolute.relative_to(self.root).as_posix()
+        return absolute.as_posix()
+
+    def _path(self, kind: str, key: str) -> Path:
+        if not kind or not key or not set(kind) <= _NAME_CHARS or not set(key) <= _NAME_CHARS:
+            raise ValueError(f"not a store name: {kind!r}/{key!r}")
+        return self.folder / kind / key[:2] / key
+
+    def get(self, kind: str, key: str) -> bytes | None:
+        """The entry's bytes, or None when it is missing, damaged or not this entry."""
+        path = self._path(kind, key)
+        try:
+            no_links(self.base, path)
+            with open(path, "rb") as handle:
+                blob = handle.read()
+        except (OSError, UnsafePath):
+            return None
+        data = _unwrap(blob, kind, key)
+        if data is None:
+            path.unlink(missing_ok=True)
+            return None
+        try:
+            os.utime(path)  # recently used: ``prune`` keeps it
+        except OSError:
+            pass
+        return data
+
+    def put(self, kind: str, key: str, data: bytes) -> bool:
+        """Keep an entry; False when the store cannot be written (full, read-only, a link):
+        an entry is only a speed-up, so the build carries on without it."""
+        path = self._path(kind, key)
+        try:
+            safe_folder(self.base, path.parent)
+            write_atomically(path, _wrap(kind, key, data))
+        except (OSError, UnsafePath):
+            return False
+        return True
+
+    def has(self, kind: str, key: str) -> bool:
+        """Whether an entry is there (unchecked: ``get`` checks it when it is read)."""
+        return self._path(kind, key).is_file()
+
+    def get_object(self, kind: str, key: str) -> Any | None:
+        """A pickled entry. The store is the user's own folder, outside every data repository,
+        so what it holds was written by this tool; a damaged entry reads as missing."""
+        data = self.get(kind, key)
+        if data is None:
+            return None
+        try:
+            return pickle.loads(data)
+        except Exception:  # written by another version of a class: made again
+            return None
+
+    def put_object(self, kind: str, key: str, value: Any) -> bool:
+        return self.put(kind, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def prune(self) -> int:
+        """Delete the least recently used entries until the store is under its cap; returns how
+        many went. Temporary files of killed writers go too."""
+        try:
+            no_links(self.base, self.folder)
+        except UnsafePath:
+            return 0
+        entries = []
+        removed = 0
+        for path in self.folder.glob("*/*/*"):
+            try:
+                info = path.lstat()
+            except OSError:
+                continue
+            if path.name.startswith("."):  # a temporary file left by a killed process
+                path.unlink(missing_ok=True)
+                removed += 1
+            elif stat.S_ISREG(info.st_mode):
+                entries.append((info.st_mtime, info.st_size, path))
+        total = sum(size for _m, size, _p in entries)
+        for _mtime, size, path in sorted(entries):
+            if total <= self.cap:
+                break
+            path.unlink(missing_ok=True)
+            total -= size
+            removed += 1
+        return removed
+
+
+def _wrap(kind: str, key: str, data: bytes) -> bytes:
+    return MAGIC + f"{kind}/{key} {hashlib.sha256(data).hexdigest()}\n".encode() + data
+
+
+def _unwrap(blob: bytes, kind: str, key: str) -> bytes | None:
+    if not blob.startswith(MAGIC):
+        return None
+    end = blob.find(b"\n", len(MAGIC))
+    if end < 0:
+        return None
+    header, data = blob[len(MAGIC) : end].decode("ascii", "replace"), blob[end + 1 :]
+    return data if header == f"{kind}/{key} {hashlib.sha256(data).hexdigest()}" else None

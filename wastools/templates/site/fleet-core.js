@@ -1,0 +1,320 @@
+/* A fleet as data: read from an address or a roster file, checked against the units on
+   this site, written back as an address, a roster or plain text. Nothing here looks a
+   name up on a plain object: ids live in Maps, so "constructor" or "__proto__" is an
+   unknown unit like any other. Every value that is dropped or changed says so in a
+   notice; nothing throws on any input. Used by the fleet builder and the print view. */
+"use strict";
+(function () {
+  var SAFE_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
+  /* control characters and the bidirectional overrides, embeddings and isolates */
+  var CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  var MAX_ADDRESS = 20000;  /* characters of an address read at all */
+  var MAX_ENTRIES = 300;    /* unit entries read, as many as a roster may print */
+  var MAX_ROSTER = 100000;  /* bytes of a roster file read */
+  var NAME_MAX = 80;
+  var LIMIT_MAX = 10000;   /* written "10,000" in the notices */
+  var COUNT_MAX = 99;
+  var DEFAULTS = { name: "My fleet", limit: 100 };
+  var FLEET_KEYS = ["fleet", "name", "limit", "deck", "paper"];
+  var FILTER_KEYS = ["q", "nation", "side", "type", "set", "min", "max", "owned"];
+
+  function own(map, key) { return map instanceof Map && map.has(key); }
+
+  /* A piece of untrusted text as a notice quotes it: short, on one line, no controls. */
+  function quoted(text) {
+    var s = String(text).replace(CONTROLS, "\ufffd");
+    return "\u201c" + (s.length > 40 ? s.slice(0, 40) + "\u2026" : s) + "\u201d";
+  }
+
+  /* The units on this site by id, from rows that carry data-* attributes or from plain objects. */
+  function catalogue(list) {
+    var map = new Map();
+    list.forEach(function (u) {
+      if (u && typeof u.id === "string" && SAFE_ID.test(u.id)) { map.set(u.id, u); }
+    });
+    return map;
+  }
+
+  function wholeNumber(text) {
+    var s = String(text).trim();
+    return /^[0-9]{1,6}$/.test(s) ? parseInt(s, 10) : NaN;
+  }
+
+  /* The one place values are checked: ``raw`` has strings (or undefined) as read from an
+     address or a roster; ``where`` says where they came from for the notices. */
+  function normalise(raw, units, decks, where) {
+    var notices = [];
+    var fleet = new Map();
+    var entries = raw.entries || [];
+    if (entries.length > MAX_ENTRIES) {
+      notices.push(where + " lists " + entries.length + " units; only the first " + MAX_ENTRIES + " were read");
+      entries = entries.slice(0, MAX_ENTRIES);
+    }
+    entries.forEach(function (entry) {
+      var id = String(entry[0]).trim(), text = entry[1] === undefined ? "1" : String(entry[1]);
+      var label = entry[2] || quoted(id + ":" + text);
+      if (!SAFE_ID.test(id) || !own(units, id)) {
+        notices.push(label + ": no unit " + quoted(id) + " on this site, left out");
+        return;
+      }
+      var n = wholeNumber(text);
+      if (!(n >= 1 && n <= COUNT_MAX)) {
+        notices.push(label + ": a fleet holds 1 to " + COUNT_MAX + " of a unit, so " + quoted(text) + " was left out");
+        return;
+      }
+      var sum = (fleet.get(id) || 0) + n;
+      if (sum > COUNT_MAX) {
+        notices.push(label + ": " + units.get(id).name + " is listed more than once; the counts add up to " + sum +
+                     ", kept at " + COUNT_MAX);
+        sum = COUNT_MAX;
+      }
+      fleet.set(id, sum);
+    });
+    var name = DEFAULTS.name;
+    if (raw.name !== undefined) {
+      var cleaned = String(raw.name).replace(CONTROLS, "").trim();
+      if (cleaned !== String(raw.name).trim()) {
+        notices.push("the fleet name had control or direction characters; they were taken out");
+      }
+      if (cleaned.length > NAME_MAX) {
+        notices.push("the fleet name is longer than " + NAME_MAX + " characters; it was cut short");
+        cleaned = cleaned.slice(0, NAME_MAX).trim();
+      }
+      if (cleaned) { name = cleaned; } else { notices.push("the fleet name was empty; it is " + quoted(name) + " now"); }
+    }
+    var limit = DEFAULTS.limit;
+    if (raw.limit !== undefined) {
+      var l = wholeNumber(raw.limit);
+      if (l >= 1 && l <= LIMIT_MAX) { limit = l; } else {
+        notices.push("the points limit " + quoted(raw.limit) + " is not a whole number from 1 to 10,000" +
+                     "; it is " + limit + " now");
+      }
+    }
+    var deck = decks.length ? decks[0].name : "";
+    var deckNames = new Map(decks.map(function (d) { return [d.name, d]; }));
+    if (raw.deck !== undefined) {
+      if (own(deckNames, String(raw.deck))) { deck = String(raw.deck); } else {
+        notices.push("no deck " + quoted(raw.deck) + " on this site; showing the " +
+                     (decks.length ? decks[0].title : "first") + " cards");
+      }
+    }
+    var paper = "letter";
+    if (raw.paper !== undefined) {
+      if (raw.paper === "letter" || raw.paper === "a4") { paper = raw.paper; } else {
+        notices.push("no paper " + quoted(raw.paper) + ": Letter or A4; printing on Letter");
+      }
+    }
+    return { fleet: fleet, name: name, limit: limit, deck: deck, paper: paper, notices: notices };
+  }
+
+  /* fleet.html#fleet=ID:N,ID:N&name=NAME&limit=N&deck=VARIANT (and paper= for the print view) */
+  function parseAddress(hash, units, decks) {
+    var notices = [];
+    var text = String(hash || "").replace(/^#/, "");
+    if (text.length > MAX_ADDRESS) {
+      notices.push("the address is " + text.length + " characters long; only the first " + MAX_ADDRESS + " were read");
+      text = text.slice(0, MAX_ADDRESS);
+    }
+    var params;
+    try { params = new URLSearchParams(text); } catch (e) { params = new URLSearchParams(""); }
+    var raw = { entries: [] };
+    var seen = new Map();
+    params.forEach(function (value, key) {
+      if (FLEET_KEYS.indexOf(key) === -1) {
+        if (FILTER_KEYS.indexOf(key) === -1) { notices.push(quoted(key) + " is not part of a fleet address: ignored"); }
+        return;
+      }
+      if (seen.has(key)) { notices.push(quoted(key) + " is given more than once; the first was used"); return; }
+      seen.set(key, true);
+      if (key === "fleet") {
+        value.split(",").forEach(function (part) {
+          if (!part.trim()) { return; }
+          var bits = part.split(":");
+          if (bits.length !== 2) {
+            raw.entries.push([bits[0], bits.length > 2 ? bits.slice(1).join(":") : "1", quoted(part)]);
+            return;
+          }
+          raw.entries.push([bits[0], bits[1], quoted(part)]);
+        });
+      } else {
+        raw[key] = value;
+      }
+    });
+    var state = normalise(raw, units, decks, "the address");
+    state.notices = notices.concat(state.notices);
+    return state;
+  }
+
+  function fleetParam(fleet) {
+    var parts = [];
+    fleet.forEach(function (n, id) { parts.push(id + ":" + n); });
+    return parts.join(",");
+  }
+
+  /* The address of a state: only what differs from a new fleet, fleet first. */
+  function formatAddress(state, decks, extra) {
+    var params = new URLSearchParams();
+    if (state.fleet.size) { params.set("fleet", fleetParam(state.fleet)); }
+    if (state.name !== DEFAULTS.name) { params.set("name", state.name); }
+    if (state.limit !== DEFAULTS.limit) { params.set("limit", String(state.limit)); }
+    if (decks.length && state.deck !== decks[0].name) { params.set("deck", state.deck); }
+    if (extra && state.paper && state.paper !== "letter") { params.set("paper", state.paper); }
+    return params.toString().replace(/%3A/g, ":").replace(/%2C/g, ",");
+  }
+
+  /* Same arithmetic as check_fleet() in wastools/variants/fleet.py. */
+  function checkFleet(variant, items, cap) {
+    var total = 0, us = 0, subs = 0;
+    items.forEach(function (u) {
+      total += u.points * u.count;
+      if (u.nation === "us") { us += u.points * u.count; }
+      if (u.type === "submarine") { subs += u.points * u.count; }
+    });
+    var problems = [], notes = [], effective = cap;
+    if (variant === "tabletop-cm") {
+      if (total && us * 3 > total) {
+        effective = Math.floor(cap * 9 / 10);
+        notes.push("US units are " + us + " of " + total + " points (more than a third): limit capped at 90%, " + effective);
+      }
+      if (total > effective) { problems.push(total + " points is over the limit of " + effective); }
+      var subCap = Math.floor(cap / 4);
+      if (subs > subCap) { problems.push("submarines are " + subs + " points, over 25% of " + cap + " (" + subCap + ")"); }
+    } else if (total > cap) {
+      problems.push(total + " points is over the limit of " + cap);
+    }
+    return { points: total, effective: effective, problems: problems, notes: notes, legal: problems.length === 0 };
+  }
+
+  function verdict(check) {
+    return check.legal
+      ? "legal: " + check.points + " of " + check.effective + (check.notes.length ? " (" + check.notes.join("; ") + ")" : "")
+      : check.problems.join("; ");
+  }
+
+  /* The fleet's units in the order they were picked, with what the checks and sheets need. */
+  function items(state, units) {
+    var out = [];
+    state.fleet.forEach(function (n, id) {
+      var u = units.get(id);
+      if (u) {
+        out.push({ id: id, name: u.name, points: Number(u.points), nation: u.nation, nationName: u.nationName,
+                   type: u.type, typeLabel: u.typeLabel, count: n });
+      }
+    });
+    return out;
+  }
+
+  function totals(list) {
+    var cards = 0, points = 0;
+    list.forEach(function (u) { cards += u.count; points += u.count * u.points; });
+    return { cards: cards, points: points };
+  }
+
+  function yamlString(text) { return JSON.stringify(text); }  /* a JSON string is a valid YAML double-quoted scalar */
+
+  function roster(state, units) {
+    var list = items(state, units), t = totals(list);
+    var lines = [
+      "# A fleet roster from the wastools fleet builder: " + t.cards + " cards, " + t.points + " points.",
+      "# Print its cards: wastools build --roster <this file>",
+      "name: " + yamlString(state.name),
+      "variant: " + state.deck,
+      "points_limit: " + state.limit,
+      "units:"
+    ];
+    list.forEach(function (u) { lines.push("  - unit: " + u.id, "    count: " + u.count); });
+    return lines.join("\n") + "\n";
+  }
+
+  /* A file name from the fleet's name: lowercase letters, digits and hyphens. */
+  function fileName(name, ext) {
+    var stem = String(name).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).replace(/-+$/, "");
+    return (stem || "fleet") + ext;
+  }
+
+  /* Forum-ready text: the fleet, its totals and every variant's verdict. */
+  function plainText(state, units, decks) {
+    var list = items(state, units), t = totals(list);
+    var deckTitle = (decks.filter(function (d) { return d.name === state.deck; })[0] || { title: state.deck }).title;
+    var lines = [state.name + " (" + t.points + " of " + state.limit + " points, " + t.cards + " cards, " +
+                 deckTitle + " deck)", ""];
+    list.forEach(function (u) {
+      lines.push(u.count + " x " + u.name + " (" + u.nationName + ", " + u.typeLabel + ", " +
+                 u.points + " points" + (u.count > 1 ? " each, " + u.count * u.points + " in all" : "") + ")");
+    });
+    lines.push("", "Fleet rules:");
+    decks.forEach(function (d) {
+      lines.push("- " + d.title + ": " + (list.length ? verdict(checkFleet(d.name, list, state.limit)) : "empty fleet"));
+    });
+    return lines.join("\n") + "\n";
+  }
+
+  function scalar(text) {
+    var s = text.trim();
+    if (s.charAt(0) === "\"") {
+      try { var v = JSON.parse(s); return typeof v === "string" ? v : undefined; } catch (e) { return undefined; }
+    }
+    if (s.charAt(0) === "'") {
+      return /^'(?:[^']|'')*'$/.test(s) ? s.slice(1, -1).replace(/''/g, "'") : undefined;
+    }
+    return s.replace(/\s+#.*$/, "");
+  }
+
+  /* A roster file as the fleet builder writes it (and as a person edits it): the block form
+     of name, variant, points_limit and a list of unit / count. A line not understood is a
+     notice, never an error. */
+  function parseRoster(text, units, decks) {
+    var notices = [];
+    var s = String(text);
+    if (s.length > MAX_ROSTER) {
+      return { fleet: new Map(), notices: ["the file is larger than a roster (" + MAX_ROSTER + " bytes): nothing was read"] };
+    }
+    var raw = { entries: [] };
+    var current = null;
+    var inUnits = false;
+    var fields = new Map([["name", "name"], ["variant", "deck"], ["points_limit", "limit"]]);
+    s.replace(/\r\n?/g, "\n").split("\n").forEach(function (line, i) {
+      var where = "line " + (i + 1);
+      if (!line.trim() || /^\s*#/.test(line) || /^---\s*$/.test(line)) { return; }
+      var top = /^([a-z_]+):\s*(.*)$/.exec(line);
+      if (top) {
+        inUnits = top[1] === "units";
+        current = null;
+        if (inUnits) {
+          if (top[2].trim() && top[2].trim() !== "[]") { notices.push(where + ": write the units one a line, as the fleet builder does"); }
+          return;
+        }
+        if (!fields.has(top[1])) { notices.push(where + ": " + quoted(top[1]) + " is not a roster field: ignored"); return; }
+        var value = scalar(top[2]);
+        if (value === undefined) { notices.push(where + ": " + quoted(top[2]) + " is not understood: ignored"); return; }
+        raw[fields.get(top[1])] = value;
+        return;
+      }
+      var item = inUnits ? /^\s+(-\s+)?(unit|count):\s*(.*)$/.exec(line) : null;
+      if (!item) { notices.push(where + ": not understood: " + quoted(line.trim())); return; }
+      var v = scalar(item[3]);
+      if (item[1]) {
+        current = [undefined, undefined, where];
+        raw.entries.push(current);
+      }
+      if (!current || v === undefined) { notices.push(where + ": not understood: " + quoted(line.trim())); return; }
+      current[item[2] === "unit" ? 0 : 1] = v;
+    });
+    raw.entries = raw.entries.filter(function (e) {
+      if (e[0] === undefined) { notices.push(e[2] + ": a unit without an id, left out"); return false; }
+      return true;
+    });
+    var state = normalise(raw, units, decks, "the roster");
+    state.notices = notices.concat(state.notices);
+    return state;
+  }
+
+  window.wasFleet = {
+    SAFE_ID: SAFE_ID, COUNT_MAX: COUNT_MAX, LIMIT_MAX: LIMIT_MAX, NAME_MAX: NAME_MAX, DEFAULTS: DEFAULTS,
+    catalogue: catalogue, normalise: normalise, parseAddress: parseAddress, formatAddress: formatAddress,
+    checkFleet: checkFleet, verdict: verdict, items: items, totals: totals, roster: roster, fileName: fileName,
+    plainText: plainText, parseRoster: parseRoster, quoted: quoted
+  };
+  window.wasCheckFleet = checkFleet;
+})();

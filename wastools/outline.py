@@ -19,46 +19,53 @@ ON_OUTLINE = 1.0  # points: a hex whose centre lies this close to an area's outl
 
 def hexes_in_polygon(polygon: list[Point], columns: int, rows: int, flat: float) -> list[Point]:
     """Centres of the hexes of a ``columns`` x ``rows`` grid (``hex_center``) that lie inside
-    ``polygon`` or within ``ON_OUTLINE`` of its outline: one vertical sweep per column (the
-    crossings of its line with the outline, and the stretches near the outline), so the work
-    grows with columns x corners + hexes, not hexes x corners."""
+    ``polygon`` or within ``ON_OUTLINE`` of its outline."""
+    grid = (
+        (hex_center(col, 0, flat)[0], [hex_center(col, row, flat)[1] for row in range(rows)]) for col in range(columns)
+    )
+    return points_in_polygon(polygon, grid, ON_OUTLINE)
+
+
+def points_in_polygon(
+    polygon: list[Point], columns: Iterable[tuple[float, list[float]]], tolerance: float
+) -> list[Point]:
+    """The points of a grid given column by column (``x``, the column's ``y`` values) that lie
+    inside ``polygon`` or within ``tolerance`` of its outline: one vertical sweep per column
+    (where its line crosses the outline, and the stretches near the outline), so the work
+    grows with columns x corners + points, not points x corners."""
     edges = list(zip(polygon, polygon[1:] + polygon[:1], strict=True))
-    xs = [p[0] for p in polygon]
-    r = hex_radius(flat)
+    low, high = min(p[0] for p in polygon) - tolerance, max(p[0] for p in polygon) + tolerance
     inside = []
-    for col in range(columns):
-        x = hex_center(col, 0, flat)[0]
-        if x < min(xs) - ON_OUTLINE - r or x > max(xs) + ON_OUTLINE + r:
+    for x, ys in columns:
+        if not low <= x <= high:
             continue
-        crossings, near = _sweep(edges, x)
-        for row in range(rows):
-            y = hex_center(col, row, flat)[1]
+        crossings, near = _sweep(edges, x, tolerance)
+        for y in ys:
             ahead = len(crossings) - bisect.bisect_right(crossings, y)
             if ahead % 2 or _in_bands(near, y):
                 inside.append((x, y))
     return inside
 
 
-def _sweep(edges: list[Segment], x: float) -> tuple[list[float], list[tuple[float, float]]]:
+def _sweep(edges: list[Segment], x: float, tol: float) -> tuple[list[float], list[tuple[float, float]]]:
     """Where the vertical line at ``x`` crosses the outline (sorted), and the merged stretches
-    of it that lie within ``ON_OUTLINE`` of an edge."""
+    of it that lie within ``tol`` of an edge."""
     crossings = []
     bands = []
     for (x1, y1), (x2, y2) in edges:
         if (x1 > x) != (x2 > x):
             crossings.append(y1 + (x - x1) * (y2 - y1) / (x2 - x1))
-        band = _near_edge(x1, y1, x2, y2, x)
+        band = _near_edge(x1, y1, x2, y2, x, tol)
         if band is not None:
             bands.append(band)
     crossings.sort()
     return crossings, _merged(bands)
 
 
-def _near_edge(x1: float, y1: float, x2: float, y2: float, x: float) -> tuple[float, float] | None:
-    """The stretch of the vertical line at ``x`` within ``ON_OUTLINE`` of a segment: the line
-    meets the segment's rounded band (a convex shape) in one stretch, the hull of where it
-    meets the two end discs and the straight middle."""
-    tol = ON_OUTLINE
+def _near_edge(x1: float, y1: float, x2: float, y2: float, x: float, tol: float) -> tuple[float, float] | None:
+    """The stretch of the vertical line at ``x`` within ``tol`` of a segment: the line meets
+    the segment's rounded band (a convex shape) in one stretch, the hull of where it meets the
+    two end discs and the straight middle."""
     pieces = []
     for px, py in ((x1, y1), (x2, y2)):
         if abs(x - px) <= tol:

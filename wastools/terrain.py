@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .geometry import PT_PER_CM, PT_PER_IN, Tile, hex_center, hex_grid_extent, hex_radius, tiles
+from .outline import points_in_polygon
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in map points
@@ -184,11 +185,11 @@ def hexes_in(frame: Frame, positions: Sequence[Sequence[float]]) -> tuple[tuple[
     columns sit half a hex higher. The hex nearest the polygon's middle if none does."""
     polygon = [(float(x), float(y)) for x, y in positions]
     x0, y0, x1, y1 = bounds(polygon)
+    rows = [float(row) for row in range(max(1, math.floor(y0)), min(frame.rows, math.ceil(y1)) + 1)]
+    columns = range(max(1, math.floor(x0)), min(frame.columns, math.ceil(x1)) + 1)
     found = tuple(
-        (col - 1, frame.rows - row)
-        for col in range(max(1, math.floor(x0)), min(frame.columns, math.ceil(x1)) + 1)
-        for row in range(max(1, math.floor(y0)), min(frame.rows, math.ceil(y1)) + 1)
-        if inside((col, row), polygon, 0.01)
+        (round(col) - 1, frame.rows - round(row))
+        for col, row in points_in_polygon(polygon, ((float(c), rows) for c in columns), 0.01)
     )
     if found:
         return found

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from wastools import terrain
 from wastools.geometry import hex_center
+from wastools.outline import points_in_polygon
 from wastools.render.pages import MARGIN, PAPERS
 
 HEX = terrain.frame_of({"map": {"width": 40, "height": 24}}, "hex", {"hex_cm": 6.0})
@@ -98,3 +99,20 @@ def test_a_plain_table_prints_only_the_tiles_that_hold_terrain():
     kept = [t for t in every if needed(t)]
     assert 0 < len(kept) < len(every)
     assert terrain.pack_pages(frame, data, 4).map_tiles == len(kept)
+
+
+@given(
+    corners=st.lists(st.tuples(st.integers(0, 41), st.integers(0, 25)), min_size=3, max_size=9),
+    tolerance=st.sampled_from([0.01, 0.5, 1.0]),
+)
+def test_the_column_sweep_finds_exactly_the_points_a_point_by_point_test_finds(corners, tolerance):
+    """``points_in_polygon`` (one sweep a column) against ``terrain.inside`` for every point,
+    on polygons of any shape, self-crossing ones included; a point at the tolerance itself may
+    fall either way (rounding)."""
+    polygon = [(float(x), float(y)) for x, y in corners]
+    grid = [(float(x), [float(y) for y in range(27)]) for x in range(43)]
+    swept = set(points_in_polygon(polygon, grid, tolerance))
+    points = [(x, y) for x, ys in grid for y in ys]
+    surely = {p for p in points if terrain.inside(p, polygon, tolerance - 1e-9)}
+    maybe = {p for p in points if terrain.inside(p, polygon, tolerance + 1e-9)}
+    assert surely <= swept <= maybe

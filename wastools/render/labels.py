@@ -7,7 +7,9 @@ baseline), so what these functions keep apart, tests that read the PDF find apar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import itertools
+import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -15,6 +17,7 @@ Point = tuple[float, float]
 
 DESCENT = 0.24  # of the font size below the baseline, as a reader measures a word (above: 1 - DESCENT)
 PAD = 1.0  # clear space kept round every word
+TRIES = 400  # places tried inside an area before its name goes beside it: bounded work on any map
 
 
 def text_box(cx: float, baseline: float, width: float, size: float, pad: float = PAD) -> Box:
@@ -39,8 +42,49 @@ def square(point: Point, radius: float) -> Box:
     return point[0] - radius, point[1] - radius, point[0] + radius, point[1] + radius
 
 
-def free(box: Box, taken: Sequence[Box], bounds: Box) -> bool:
-    return within(box, bounds) and not any(overlaps(box, other) for other in taken)
+class Taken:
+    """The boxes already used on a page, filed by the cells of a coarse grid that each box
+    covers, so that asking whether a new box is free looks only at its neighbours: a hex
+    map names thousands of hexes, and every word placed is tried in many places."""
+
+    CELL = 48.0  # points
+
+    def __init__(self, boxes: Iterable[Box] = ()) -> None:
+        self._boxes: list[Box] = []
+        self._cells: dict[tuple[int, int], list[Box]] = {}
+        for box in boxes:
+            self.append(box)
+
+    @classmethod
+    def of(cls, boxes: Iterable[Box]) -> Taken:
+        return boxes if isinstance(boxes, Taken) else cls(boxes)
+
+    def _cells_of(self, box: Box) -> Iterator[tuple[int, int]]:
+        c = self.CELL
+        for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1):
+            for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1):
+                yield i, j
+
+    def append(self, box: Box) -> None:
+        self._boxes.append(box)
+        for cell in self._cells_of(box):
+            self._cells.setdefault(cell, []).append(box)
+
+    def __add__(self, more: Iterable[Box]) -> Taken:
+        return Taken([*self._boxes, *more])
+
+    def __iter__(self) -> Iterator[Box]:
+        return iter(self._boxes)
+
+    def __len__(self) -> int:
+        return len(self._boxes)
+
+    def meets(self, box: Box) -> bool:
+        return any(overlaps(box, other) for cell in self._cells_of(box) for other in self._cells.get(cell, ()))
+
+
+def free(box: Box, taken: Iterable[Box], bounds: Box) -> bool:
+    return within(box, bounds) and not Taken.of(taken).meets(box)
 
 
 @dataclass(frozen=True)
@@ -72,7 +116,7 @@ def beside(
     radius: float,
     width: float,
     size: float,
-    taken: Sequence[Box],
+    taken: Iterable[Box],
     bounds: Box,
     rings: int = 10,
     around: Box | None = None,
@@ -81,6 +125,7 @@ def beside(
     area's extent): right, left, below or above it, then its corners; then the same one step
     further out at a time, with a leader line from the anchor that crosses no other word
     (or, as a last resort, one that does). None when nothing within ``rings`` steps is free."""
+    taken = Taken.of(taken)
     start = around or square(anchor, radius)
     for strict in (True, False):
         for ring in range(rings + 1):
@@ -126,15 +171,18 @@ def inside_area(
     holds: Callable[[Point], bool],
     width: float,
     size: float,
-    taken: Sequence[Box],
+    taken: Iterable[Box],
     bounds: Box,
     reach: str = "all",
 ) -> Placed | None:
     """A label inside an area: at the first of ``candidates`` (ordered by preference) whose
     box lies in the area and is free. ``reach`` says how much of it must: "all" (each
     corner and the middle), "ends" (its middle and ends: a long name along a narrow area)
-    or "middle" (a name too long for its area, centred on it)."""
-    for cx, cy in candidates:
+    or "middle" (a name too long for its area, centred on it). At most ``TRIES`` candidates
+    in the area are tried, so a map crowded with areas costs a bounded time per name."""
+    taken = Taken.of(taken)
+    held = (p for p in candidates if holds(p))
+    for cx, cy in itertools.islice(held, TRIES):
         baseline = cy - (0.5 - DESCENT) * size
         box = text_box(cx, baseline, width, size)
         points: tuple[Point, ...] = ()
@@ -142,7 +190,7 @@ def inside_area(
             points = ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3]))
         elif reach == "ends":
             points = ((box[0] + size, cy), (box[2] - size, cy))
-        if holds((cx, cy)) and all(holds(p) for p in points) and free(box, taken, bounds):
+        if all(holds(p) for p in points) and free(box, taken, bounds):
             return Placed(cx, baseline, box)
     return None
 

@@ -14,6 +14,7 @@ where it shows: nothing clipped is left in the file for a reader to find.
 
 from __future__ import annotations
 
+import itertools
 import math
 import string
 from collections.abc import Callable
@@ -577,7 +578,10 @@ def bold_width(text: str, size: float) -> float:
 
 
 def place_words(
-    features: tuple[Feature, ...], how: Placing, taken: list[Box], measure: Callable[[str, float], float] = bold_width
+    features: tuple[Feature, ...],
+    how: Placing,
+    taken: labels.Taken,
+    measure: Callable[[str, float], float] = bold_width,
 ) -> list[tuple[str, labels.Placed]]:
     """Every feature's name, in page points: a point's beside its symbol (a leader line when
     it must sit further off), an area's inside the area where it shows, preferring places
@@ -607,7 +611,7 @@ def place_words(
     return out
 
 
-def _area_word(f: Feature, holds, others, how: Placing, taken: list[Box], width: float) -> labels.Placed | None:
+def _area_word(f: Feature, holds, others, how: Placing, taken: labels.Taken, width: float) -> labels.Placed | None:
     """An area's name inside it where it shows; where it is too small for its name, beside
     it with a leader line from its middle (when its middle lies in ``how.bounds``)."""
     s = how.scale
@@ -619,7 +623,7 @@ def _area_word(f: Feature, holds, others, how: Placing, taken: list[Box], width:
     return _inside_word(holds, others, how, taken, region, width) or _beside_area(holds, how, taken, region, width)
 
 
-def _beside_area(holds, how: Placing, taken: list[Box], region: Box, width: float) -> labels.Placed | None:
+def _beside_area(holds, how: Placing, taken: labels.Taken, region: Box, width: float) -> labels.Placed | None:
     s = how.scale
     step = max(3.0, math.sqrt((region[2] - region[0]) * (region[3] - region[1]) / 400))
     middle = next((p for p in labels.spread(region, step) if holds((p[0] / s, p[1] / s))), None)
@@ -628,15 +632,16 @@ def _beside_area(holds, how: Placing, taken: list[Box], region: Box, width: floa
     return labels.beside(middle, 0.0, width, how.size, taken, how.bounds, around=region)
 
 
-def _inside_word(holds, others, how: Placing, taken: list[Box], region: Box, width: float) -> labels.Placed | None:
+def _inside_word(holds, others, how: Placing, taken: labels.Taken, region: Box, width: float) -> labels.Placed | None:
     s = how.scale
     grid = labels.spread(region, max(6.0, how.size * 2))
 
     def inside_page(p: tuple[float, float]) -> bool:
         return holds((p[0] / s, p[1] / s))
 
-    clear = (p for p in grid if inside_page(p) and not any(h((p[0] / s, p[1] / s)) for h in others))
-    tries = [(clear, "all")] + [((p for p in grid if inside_page(p)), reach) for reach in ("all", "ends", "middle")]
+    held = list(itertools.islice((p for p in grid if inside_page(p)), labels.TRIES))  # as many as are tried
+    clear = (p for p in held if not any(h((p[0] / s, p[1] / s)) for h in others))  # outside other areas
+    tries = [(clear, "all")] + [(iter(held), reach) for reach in ("all", "ends", "middle")]
     for candidates, reach in tries:
         placed = labels.inside_area(candidates, inside_page, width, how.size, taken, how.bounds, reach)
         if placed is not None:
@@ -704,7 +709,9 @@ def _draw_map(
     _draw_seam_marks(c, marks)
     avoid += symbol_boxes(shown) + [labels.square(m, 10.5) for m in marks]
     names = spec.grid_names(tile, avoid, region)
-    taken = avoid + [labels.text_box(cx, base, text_width(t, size), size, 0.5) for t, cx, base, size in names]
+    taken = labels.Taken(
+        avoid + [labels.text_box(cx, base, text_width(t, size), size, 0.5) for t, cx, base, size in names]
+    )
     words = place_words(shown, Placing(1.0, labels.shrink(core, 2)), taken)
     _draw_names(c, names)
     _draw_words(c, words, LABEL_SIZE)
@@ -713,7 +720,7 @@ def _draw_map(
         _play_area_word(c, area, core, taken)
 
 
-def _play_area_word(c, f: Feature, core: Box, taken: list[Box]) -> None:
+def _play_area_word(c, f: Feature, core: Box, taken: labels.Taken) -> None:
     """The poster's "play area" inside its outline's top left corner, where that is free."""
     x0, _y0, _x1, y1 = _bounds(list(f.points))
     size = 9.0
@@ -947,7 +954,7 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         c.translate(x, plan_bottom)
         _draw_plan_map(c, spec, all_tiles, scale, colour)
         symbols = symbol_boxes(spec.features, scale, 0.6)
-        taken = list(symbols)
+        taken = labels.Taken(symbols)
         heads = [_page_head(spec, tile, numbering.tile(i), scale, taken, symbols) for i, tile in enumerate(all_tiles)]
         bounds = (0.0, 0.0, spec.width * scale, spec.height * scale)
         words = place_words(spec.features, Placing(scale, bounds, 6.5, 0.6), taken)
@@ -957,7 +964,7 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         steps = assembly_steps(numbering.tile(0), bool(all_tiles) and (all_tiles[0].col, all_tiles[0].row) == (0, 0))
         room = plan_bottom - 16 - (y + legend + 4)
         if len(all_tiles) > 1 and room < len(_step_lines(steps, w)) * 10:  # no room under the plan: on it
-            blocked = taken + [_scaled(t.x0, t.y0, t.core_x1, t.core_y1, scale) for t in all_tiles]
+            blocked = list(taken) + [_scaled(t.x0, t.y0, t.core_x1, t.core_y1, scale) for t in all_tiles]
             blocked += [_scaled(*_bounds(_outline_points(f)), scale) for f in spec.features if len(f.points) > 1]
             _steps_on_plan(c, steps, bounds, blocked)
         c.restoreState()
@@ -1031,7 +1038,7 @@ HEAD_SIZES = (7.0, 6.0)  # a page's number on the plan, and the sectors or hexes
 
 
 def _page_head(
-    spec: MapSpec, tile: Tile, number: int, scale: float, taken: list[Box], symbols: list[Box]
+    spec: MapSpec, tile: Tile, number: int, scale: float, taken: labels.Taken, symbols: list[Box]
 ) -> tuple[tuple[str, ...], float, float, Box]:
     """A page's number (and what it prints, where that fits) inside its outline on the plan,
     in the place nearest its top middle that is clear of other pages' numbers and of the
@@ -1058,7 +1065,7 @@ def _page_head(
     return (name,), (rect[0] + rect[2]) / 2, top, box
 
 
-def _head_spot(rect: Box, lines: tuple[str, ...], taken: list[Box]) -> tuple[float, float, Box] | None:
+def _head_spot(rect: Box, lines: tuple[str, ...], taken: labels.Taken) -> tuple[float, float, Box] | None:
     width = max([text_width(lines[0], HEAD_SIZES[0], BOLD), *(text_width(t, HEAD_SIZES[1]) for t in lines[1:])]) + 4
     height = 10.0 + 8.0 * (len(lines) - 1)
     inner = (rect[0] + 1.5 + width / 2, rect[1] + 1.5 + height, rect[2] - 1.5 - width / 2, rect[3] - 1.5)

@@ -83,7 +83,7 @@ def map_plan(s: Scenario) -> dict[str, Any]:
         if len(f.points) == 1
     ]
     radius = font * 0.8 / SYMBOL_RADIUS["objective"]  # the marks' size, as a factor of the sheets'
-    taken = [labels.square(f.points[0], font * 0.8 + 1) for f in found if len(f.points) == 1]
+    taken = labels.Taken(labels.square(f.points[0], font * 0.8 + 1) for f in found if len(f.points) == 1)
     how = Placing(1.0, (0.0, 0.0, width, height), font, radius)
     words = []
     for text, placed in place_words(found, how, taken, _estimate):

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from ..model import GUNNERY_KINDS, Unit
+from ..wording import Measure
 from .base import (
     AdaptedAttack,
     AdaptedUnit,
@@ -36,6 +37,13 @@ CARD_LABELS = {
     "torpedo": "Torpedoes",
     "bomb": "Bombs",
     "aircraft_gunnery": "Guns",
+}
+
+
+# Abilities whose words the hex grid settles otherwise (the project's reading: a ship that enters
+# a hex next to land runs aground, so "island and shoal sectors" are the hexes next to land).
+AMENDED_ABILITIES = {
+    "Shallow Draft": "may enter hexes next to islands and shoals without running aground",
 }
 
 
@@ -173,6 +181,10 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
                 f"submerged {params['submerged_hexes']} (parameter submerged_hexes)"
             ),
         )
+    for pattern, summary in AMENDED_ABILITIES.items():
+        ability = unit.ability(pattern)
+        if ability:
+            rules[f"amended: {ability.text}"] = Value(summary, None, "the project's reading on the hex grid")
     if crippled and not unit.is_aircraft:
         rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armour -1 (minimum 1)")
         rules["vital_armor"] = Value(
@@ -238,3 +250,14 @@ def rulers(params: dict[str, Any]) -> list:
 
 
 VARIANT.extras["rulers"] = rulers
+
+
+def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
+    """The base game's words on the hex grid: one map zone is 3 hexes across (a sector of
+    movement), range 0 is 1 hex (so the same sector or local is within 1 hex, and two friendly
+    ships side by side are within 1 hex), adjacent is range 1 (within 4 hexes), and a range is
+    the seed's band table (0 = 1 hex, 1 = 2-4, 2 = 5-7 ...)."""
+    return Measure("hexes", 1, 1, band_hexes(1)[1], HEXES_PER_SECTOR, True, lambda band, _weapon: band_hexes(band))
+
+
+VARIANT.extras["measure"] = measure

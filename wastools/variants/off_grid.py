@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Unit
+from ..wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
 SEED = "seed 003 (Playing Off the Grid)"
@@ -29,6 +30,11 @@ AMENDED_ABILITIES = {
         "in the same phase, nor place aircraft on it until aircraft have been placed on this unit"
     ),
     "Heavy Antiair": "anti-air reaches 2 legs short and 3 legs long",
+    "Lay Smoke Screen": (
+        "instead of attacking, lays smoke (see Smoke) until the end of next turn: it blocks line of sight and "
+        "conceals units inside"
+    ),
+    "Shallow Draft": "may come within 1 leg of islands and shoals",
     "Slow {n}": "no die roll: moves 1 leg less than its speed allows; speed 1 when crippled",
     "Sub Hunter": "after the second player's sea movement, may move 2 legs to end within range 0 of an enemy submarine",
 }
@@ -173,3 +179,13 @@ def rulers(params: dict[str, Any]) -> list:
 
 
 VARIANT.extras["rulers"] = rulers
+
+
+def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
+    """Seed 003's own translation of the base game's words: same sector or local = within 1 leg,
+    two friendly ships in the same sector = within 2 legs, adjacent = within 2 legs, a sector of
+    movement = 2 legs, a range = the range table (band r = 2r-2r+1 legs)."""
+    return Measure("legs", 1, 2, 2, 2, True, lambda band, _weapon: band_legs(band))
+
+
+VARIANT.extras["measure"] = measure

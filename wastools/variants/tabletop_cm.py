@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Unit
+from ..wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
 SEED = "seed 001 (Tabletop Conversions)"
@@ -71,6 +72,7 @@ def torpedo_rearm_counters(unit: Unit) -> tuple[int, str] | None:
 
 # Abilities seed 001 restates for the tabletop, in the project's own words ({reach}: range 0).
 AMENDED_ABILITIES = {
+    "Shallow Draft": "may go closer than 5 cm (or its own length) to land, and cannot be targeted by torpedoes",
     "Close Escort": (
         "may fire anti-air at an aircraft that two other ships have fired on, if it is within {reach} of the "
         "target ship's conning tower"
@@ -162,3 +164,30 @@ def rulers(params: dict[str, Any]) -> list:
 
 
 VARIANT.extras["rulers"] = rulers
+
+
+def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
+    """The base game's words at the table scale in use: a sector is 10 cm (6 ft scale) or 15 cm
+    (8 ft scale); the same sector or local is range 0 (within 1 sector, as the seed's searching
+    and supporting anti-air use it), two friendly ships in the same sector are within range 0 of
+    each other, adjacent is range 1 (within 2 sectors, as the seed's objective rule uses it), a
+    sector of movement is 1 sector, and band r reaches from r to r + 1 sectors."""
+    sector = sector_cm(params)
+    return Measure(
+        "cm",
+        sector,
+        sector,
+        2 * sector,
+        sector,
+        False,
+        lambda band, _weapon: reach_cm(band, sector),
+        scale_name(params),
+    )
+
+
+def scale_name(params: dict[str, Any]) -> str:
+    """'6 ft scale': what every centimetre on a card depends on."""
+    return f"{params['table_scale'].removesuffix('ft')} ft scale"
+
+
+VARIANT.extras["measure"] = measure

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Unit
+from ..wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
 SEED = "seed 004 (large playing surface)"
@@ -48,7 +49,7 @@ def _bands(
             if not unit.has_ability("Long-Lance Torpedoes"):
                 notes.append("band 3 (12 in) is for Long Lance torpedoes only")
                 continue
-            condition = "Long Lance torpedoes"
+            condition = "Long-Lance Torpedoes only"
         low = table[band - 1] if band else 0
         bands.append(Band(band, dice, low, table[band], "in", condition))
     return tuple(bands), tuple(notes)
@@ -67,7 +68,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             attacks.append(
                 AdaptedAttack(
                     "asw",
-                    (Band(0, dice_by_band[0][1], 0, DEPTH_CHARGE_IN, "in", "depth charges: aft only"),),
+                    (Band(0, dice_by_band[0][1], 0, DEPTH_CHARGE_IN, "in", "depth charges: astern only"),),
                     (f"depth charges ({SEED})",),
                 )
             )
@@ -79,6 +80,13 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             continue
         bands, notes = _bands(unit, attack.kind, dice_by_band)
         attacks.append(AdaptedAttack(attack.kind, bands, notes))
+    shot = unit.ability("Long Shot {n}")
+    if shot and shot.n and shot.n >= len(HEAVY_MAIN_IN):
+        rules[f"amended: {shot.text}"] = Value(
+            f"no use here: the main battery table ends at {HEAVY_MAIN_IN[-1]} in",
+            None,
+            f"{SEED}: the main battery table has no range {shot.n}",
+        )
     if unit.is_aircraft:
         movement = Value(
             None, None, f"{SEED}: aircraft move in the air mission phase; the seed sets no distance", "air mission move"
@@ -203,3 +211,39 @@ def rulers(params: dict[str, Any]) -> list:
 
 
 VARIANT.extras["rulers"] = rulers
+
+
+def weapon_reach(unit: Unit | None, band: int, weapon: str | None, sector: float) -> tuple[float, float] | None:
+    """A band's reach in inches for a weapon: the seed's table for the unit's weapon where it
+    has one (None beyond its end), else whole sectors (band r reaches r + 1 sectors, which is
+    also the seed's table for secondary guns and anti-air). Anti-air beyond the table (Heavy
+    Antiair 2) goes on a sector a band."""
+    if unit is not None and weapon is not None and not unit.is_aircraft:
+        table, _what = table_for(unit, weapon)
+        if band < len(table):
+            return (table[band - 1] if band else 0, table[band])
+        if weapon != "anti_air":
+            return None
+    return band * sector, (band + 1) * sector
+
+
+def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
+    """The base game's words on the large surface: a sector is 5 in, so the same sector or local
+    is within 5 in (the seed's own reading for aircraft and anti-air), two friendly ships in
+    the same sector are within 5 in of each other, adjacent is within 10 in, a sector of
+    movement is the movement rule's (5 in, or 1 in read literally), and a range is the unit's
+    weapon table (whole sectors where the range is not a weapon's)."""
+    sector = params["sector_in"]
+    per_sector = sector if params["movement_rule"] == "sectors" else 1
+    return Measure(
+        "in",
+        sector,
+        sector,
+        2 * sector,
+        per_sector,
+        False,
+        lambda band, weapon: weapon_reach(unit, band, weapon, sector),
+    )
+
+
+VARIANT.extras["measure"] = measure

@@ -2,7 +2,7 @@
 
 Everything a person reads goes through here, so that quantities agree in number
 ("1 hex", "2 hexes"), ranges collapse ("range 4", not "ranges 4 to 4"), dice are
-"1 die", and every variant speaks in its own terms (legs, hexes, inches, centimetres;
+"1 die", and every variant speaks in its own terms (legs, hexes, inches, centimeters;
 "sector" only where the variant has sectors). Pure functions, no I/O.
 """
 
@@ -155,15 +155,19 @@ class Measure:
         return found
 
     def table(self) -> list[tuple[str, str]]:
-        """The translation as a player looks it up: (what the base game says, what to read)."""
+        """The translation as a player looks it up: (the base game's words, quoted; what to read)."""
         return [
-            ("in the same sector, local", f"within {self.q(self.local)}"),
-            ("two friendly ships in the same sector", f"within {self.q(self.pair)} of each other"),
-            ("adjacent, next to", f"within {self.q(self.adjacent)}"),
-            ("move 1 sector", self.move(1)),
-            ("range 0", f"within {self.farthest(0)}"),
-            ("range 1, 2, 3", ", ".join(self.reach(b) for b in (1, 2, 3))),
-        ]
+            (_quoted("in the same sector", "local"), f"within {self.q(self.local)}"),
+            (_quoted("two friendly ships in the same sector"), f"within {self.q(self.pair)} of each other"),
+            (_quoted("adjacent", "next to"), f"within {self.q(self.adjacent)}"),
+            (_quoted("move 1 sector"), self.move(1)),
+            (_quoted("range 0"), f"within {self.farthest(0)}"),
+        ] + [(_quoted(f"range {band}"), self.reach(band)) for band in (1, 2, 3)]
+
+
+def _quoted(*words: str) -> str:
+    """The base game's own words, in quotation marks (the wording lint reads past quotations)."""
+    return ", ".join(f"\u201c{word}\u201d" for word in words)
 
 
 _FRIENDLY_SHIP = r"(?:a |an |another )?(?:crippled )?friendly (?:carrier|destroyer|cruiser|battleship|ship)"

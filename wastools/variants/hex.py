@@ -25,7 +25,7 @@ from .base import (
     round_half_up,
 )
 
-SEED = "seed 002 (hexagon grid)"
+SEED = "War at Sea rules adapted for a hexagon grid, by Paul Wisken"
 SURFACE_DECK_GUN = (1, 4)  # dice, up to hexes: "normally 1 die @ range 4"
 HEXES_PER_SECTOR = 3  # the seed turns each map zone into 3 hexes side to side
 CARD_LABELS = {
@@ -107,10 +107,10 @@ def movement(unit: Unit, params: dict[str, Any], crippled: bool) -> tuple[Value,
         return Value(
             hexes,
             "hexes",
-            f"fallback: card speed {unit.speed} x {HEXES_PER_SECTOR} hexes per sector (no historical top speed)",
+            f"fallback: {HEXES_PER_SECTOR} hexes for each point of card speed {unit.speed} (no historical top speed)",
         ), [f"{unit.id}: history.top_speed missing: hex speed falls back to card speed x {HEXES_PER_SECTOR}"]
     hexes = speed_hexes(kmh)
-    text = f"{speed.value:g} {speed.unit} = {kmh:.1f} km/h / 10, rounded half up ({SEED})"
+    text = f"{speed.value:g} {speed.unit} is {kmh:.1f} km/h: a hex for each 10 km/h, rounded half up ({SEED})"
     if crippled and not unit.is_aircraft:
         return Value(max(1, hexes - 1), "hexes", text + "; crippled: -1"), []
     return Value(hexes, "hexes", text), []
@@ -121,7 +121,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     attacks, notations = [], {}
     rules: dict[str, Value] = {}
     for attack in unit.attacks:
-        # crippled: one die fewer per attack; the seed's "minimum 1" covers armour, vital armour
+        # crippled: one die fewer per attack; the seed's "minimum 1" covers armor, vital armor
         # and speed only, so a 1-die attack of a crippled ship is lost
         dice_by_band = [(r, crippled_dice(d, crippled)) for r, d in enumerate(attack.bands) if d]
         dice_by_band += [(r, crippled_dice(d, crippled)) for r, d, _c in extended_bands(unit, attack, crippled)]
@@ -163,8 +163,8 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             low,
             "hexes",
             (
-                f"the seed gives aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} x "
-                "maximum, rounded up (parameter aircraft_min_fraction)"
+                f"the hex rules give aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} "
+                "of the maximum, rounded up (parameter aircraft_min_fraction)"
             ),
         )
     if unit.type == "submarine":
@@ -177,7 +177,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             params["submerged_hexes"],
             "hexes",
             (
-                "the seed gives no submerged speed; its surface speed (the historical top speed) is the higher; "
+                "the hex rules give no submerged speed; the surface speed (the historical top speed) is the higher; "
                 f"submerged {params['submerged_hexes']} (parameter submerged_hexes)"
             ),
         )
@@ -186,9 +186,9 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         if ability:
             rules[f"amended: {ability.text}"] = Value(summary, None, "the project's reading on the hex grid")
     if crippled and not unit.is_aircraft:
-        rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armour -1 (minimum 1)")
+        rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armor -1 (minimum 1)")
         rules["vital_armor"] = Value(
-            max(1, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1 (minimum 1)"
+            max(1, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armor -1 (minimum 1)"
         )
     return AdaptedUnit(unit, "hex", dict(params), move, tuple(attacks), rules, crippled, tuple(warnings))
 
@@ -198,13 +198,13 @@ VARIANT = Variant(
     title="Hex grid (6 cm hexes)",
     seed=SEED,
     parameters=(
-        Parameter("hex_cm", 6.0, "hex size flat to flat in centimetres", minimum=1.0, maximum=30.0),
+        Parameter("hex_cm", 6.0, "hex size flat to flat in centimeters", minimum=1.0, maximum=30.0),
         Parameter(
             "large_battleship_m",
             225.0,
             (
                 "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are "
-                "the seed's large ships)"
+                "the large ships of the hex rules)"
             ),
             minimum=50.0,
             maximum=400.0,
@@ -220,7 +220,7 @@ VARIANT = Variant(
             "submerged_hexes",
             1,
             (
-                "hexes a submerged submarine moves a turn (the seed gives surface speed only; its submerged turn "
+                "hexes a submerged submarine moves a turn (the hex rules give surface speed only; their submerged turn "
                 "rule moves 1 hex)"
             ),
             minimum=0,
@@ -229,14 +229,17 @@ VARIANT = Variant(
         Parameter(
             "aircraft_min_fraction",
             0.5,
-            "aircraft minimum move as a fraction of the maximum (the seed names a minimum but gives no number)",
+            "aircraft minimum move as a fraction of the maximum (the hex rules name a minimum but give no number)",
             minimum=0.0,
             maximum=1.0,
         ),
     ),
     adapt_fn=adapt,
     distance_unit="hexes",
-    description="6 cm hexes; speed = km/h / 10; band r = 3r-1..3r+1 hexes.",
+    description=(
+        "6 cm hexes; a ship moves a hex for each 10 km/h of its top speed; range 0 is 1 hex, range 1 is 2-4 hexes, "
+        "range 2 is 5-7 hexes, and so on."
+    ),
     extras={"per_unit": ("footprint.*",), "per_unit_range": (1, 3)},  # the seed's footprints: 1 to 3 hexes
 )
 

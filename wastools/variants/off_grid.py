@@ -13,7 +13,7 @@ from ..model import Unit
 from ..wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
-SEED = "seed 003 (Playing Off the Grid)"
+SEED = "War at Sea: Playing Off the Grid"
 GRID_TO_LEG = 0.56
 
 # Abilities the seed amends, summarised in the project's own words.
@@ -24,7 +24,7 @@ AMENDED_ABILITIES = {
         "once a game: the target and enemy ships within 2 legs of it take -1 per AA die; this unit -1 per bomb die "
         "and no torpedoes that turn"
     ),
-    "Escort": "works while within range 0 (1 leg) of the enemy ship a friendly bomber targets",
+    "Escort": "works while within 1 leg of the enemy ship a friendly bomber targets",
     "Guard the Convoy": (
         "protects a friendly auxiliary within 2 legs: enemies cannot attack it until they have attacked this unit "
         "in the same phase, nor place aircraft on it until aircraft have been placed on this unit"
@@ -36,7 +36,7 @@ AMENDED_ABILITIES = {
     ),
     "Shallow Draft": "may come within 1 leg of islands and shoals",
     "Slow {n}": "no die roll: moves 1 leg less than its speed allows; speed 1 when crippled",
-    "Sub Hunter": "after the second player's sea movement, may move 2 legs to end within range 0 of an enemy submarine",
+    "Sub Hunter": "after the second player's sea movement, may move 2 legs to end within 1 leg of an enemy submarine",
 }
 
 
@@ -127,7 +127,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         "stacking": stacking(unit),
     }
     if unit.attack("asw") and not unit.is_aircraft:
-        rules["asw_threat"] = Value(2, "legs", f"{SEED}: penalises a submarine's attack from within 2 legs")
+        rules["asw_threat"] = Value(2, "legs", f"{SEED}: penalizes a submarine's attack from within 2 legs")
     if unit.has_ability("Lay Smoke Screen"):
         rules["smoke_radius"] = Value(1, "legs", f"{SEED}: the smoke circle has a 1-leg radius, the ship inside it")
     for pattern, summary in AMENDED_ABILITIES.items():
@@ -153,7 +153,7 @@ VARIANT = Variant(
     ),
     adapt_fn=adapt,
     distance_unit="legs",
-    description="3-inch legs stepped with a compass; move 2 legs per point of speed.",
+    description="3-inch legs stepped with a compass; ships move 2 legs for each point of speed.",
 )
 
 

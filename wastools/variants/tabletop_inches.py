@@ -13,7 +13,7 @@ from ..model import Unit
 from ..wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
-SEED = "seed 004 (large playing surface)"
+SEED = "War at Sea on a large playing surface"
 
 HEAVY_MAIN_IN = (5, 10, 20, 30, 35, 40)  # main battery of cruisers and battleships; 4-5 with Extended Range only
 LIGHT_GUN_IN = (5, 10, 15, 20)  # main of carriers and destroyers; secondary and tertiary of all
@@ -33,7 +33,7 @@ def table_for(unit: Unit, kind: str) -> tuple[tuple[int, ...], str]:
         return TORPEDO_IN, "torpedoes"
     if kind == "anti_air" and not unit.is_aircraft:
         return ANTI_AIR_IN, "ship-based anti-air"
-    return (AIRCRAFT_ATTACK_IN,), "aircraft attacks reach 1 sector unless the card says otherwise"
+    return (AIRCRAFT_ATTACK_IN,), f"aircraft attack within {AIRCRAFT_ATTACK_IN} in unless the card says otherwise"
 
 
 def _bands(
@@ -89,35 +89,33 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         )
     if unit.is_aircraft:
         movement = Value(
-            None, None, f"{SEED}: aircraft move in the air mission phase; the seed sets no distance", "air mission move"
+            None, None, f"{SEED}: aircraft move in the air mission phase; the rules set no distance", "no set distance"
         )
     elif params["movement_rule"] == "sectors":
         inches = unit.ship_speed * sector - (1 if crippled else 0)
         movement = Value(
             inches,
             "in",
-            f"card speed {unit.speed} x {sector:g} in sector"
-            + (" - 1 in (crippled)" if crippled else "")
-            + " (parameter movement_rule=sectors)",
+            f"card speed {unit.speed} x {sector:g} in" + (" - 1 in (crippled)" if crippled else ""),
         )
     else:
         inches = max(0, unit.ship_speed - (1 if crippled else 0))
         movement = Value(
             inches,
             "in",
-            f"{SEED} read literally: inches equal to card speed {unit.speed} (parameter movement_rule=literal)",
+            f"{SEED} read literally: inches equal to card speed {unit.speed}",
         )
     if crippled and not unit.is_aircraft:
-        rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armour -1")
-        rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1")
+        rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armor -1")
+        rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armor -1")
         rules["attack_die_penalty"] = Value(1, "pip per die", f"{SEED}: crippled, -1 on each attack die")
     rules["objective_claim"] = Value(
         {"within": sector, "no_enemy_within": params["objective_enemy_clear_in"]},
         "in",
         (
-            f"{SEED}: a ship within 1 sector ({sector:g} in) of the token and no enemy ship within "
+            f"{SEED}: a ship within {sector:g} in of the token and no enemy ship within "
             f"{params['objective_enemy_clear_in']:g} in "
-            "(the seed says 5 in when it defines the sector and 10 in at the end of the turn: parameter "
+            "(the rules say 5 in at one point and 10 in at the end of the turn: parameter "
             "objective_enemy_clear_in)"
         ),
     )
@@ -129,18 +127,24 @@ VARIANT = Variant(
     title="Large surface in inches",
     seed=SEED,
     parameters=(
-        Parameter("sector_in", 5.0, "one sector in inches (1 in = 1,000 yards)", minimum=1.0, maximum=12.0),
+        Parameter(
+            "sector_in",
+            5.0,
+            "inches a ship moves for each point of speed (1 in = 1,000 yards)",
+            minimum=1.0,
+            maximum=12.0,
+        ),
         Parameter(
             "movement_rule",
             "sectors",
-            "sectors: speed x sector_in inches; literal: the seed's words, inches equal to speed",
+            "how far a ship moves: 'sectors' is 5 in for each point of speed, 'literal' the rules' own words, 1 in",
             choices=("sectors", "literal"),
         ),
         Parameter(
             "objective_enemy_clear_in",
             10.0,
             (
-                "no enemy ship within this many inches of a claiming ship (the seed says 5 in one place and 10 in "
+                "no enemy ship within this many inches of a claiming ship (the rules say 5 in one place and 10 in "
                 "another; 10 is its end-of-turn claiming step)"
             ),
             choices=(5.0, 10.0),
@@ -148,14 +152,14 @@ VARIANT = Variant(
         Parameter(
             "hedgehog_from_year",
             1944,
-            "units built from this year on carry hedgehogs (the seed: 'made after 1943')",
+            "units built from this year on carry hedgehogs (the rules: 'made after 1943')",
             minimum=1930,
             maximum=1950,
         ),
     ),
     adapt_fn=adapt,
     distance_unit="in",
-    description="5-inch sectors and per-weapon range tables in inches.",
+    description="5-inch sectors and a range table in inches for each weapon.",
 )
 
 
@@ -199,7 +203,7 @@ def rulers(params: dict[str, Any]) -> list:
             (Zone("hedgehog (fore only)", 0, HEDGEHOG_IN),),
         ),
         Ruler(
-            f"Movement in {params['sector_in']:g}-inch sectors",
+            f"Movement, {params['sector_in']:g} in for each point of speed",
             "in",
             PT_PER_IN,
             3 * params["sector_in"],

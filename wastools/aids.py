@@ -287,7 +287,7 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
                 (
                     "Every distance is in centimeters at a table scale: the cards name theirs. A ship moves 10 cm "
                     "(15 cm on the 8 ft scale) for each point of speed; range 0 reaches 10 cm (15 cm) and each "
-                    "further range 10 cm (15 cm) more. Measure ranges between conning towers, movement from the bow."
+                    "further range reaches 10 cm (15 cm) more. Measure ranges between conning towers, movement from the bow."
                 ),
             ),
             (move, bands),
@@ -801,7 +801,7 @@ def _hex_more(params: dict) -> list[Section]:
                 ),
                 (
                     "A ship entering a hex next to land (not a dock) runs aground and is out of the battle. A "
-                    "minesweeper may clear adjacent mines instead of firing: each goes on a 4-6."
+                    "minesweeper may clear the mines in the hexes next to it instead of firing: each goes on a 4-6."
                 ),
             ),
         ),

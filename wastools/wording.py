@@ -305,15 +305,39 @@ LINT_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"\(s\)", "a lazy plural"),
     (r"\bair mission move\b", "a placeholder instead of a movement"),
     (r"\bNone\b", "a missing value printed as None"),
+    # the project's own words: a rule document is named by its title, never by its number
+    (r"(?i)\bseeds?\b", "the project's name for a rule document"),
+    # formulas, where a person would write words and numbers
+    (r"\bfloor\(|\bmph ?/ ?12\b|\bx 1760\b|\b\d?r ?[-+] ?\d\b|\(r \+ 1\)|\bband r\b", "a formula"),
+    # a variant's name as the code spells it
+    (r"\b(?:large-map|off-grid|tabletop-cm|tabletop-inches)\b", "a variant's internal name"),
+    # one spelling, the game's American one
+    (
+        r"(?i)\b(?:armour\w*|defence\w*|colour\w*|harbour\w*|centimetres?|millimetres?|metres?|centres?|centred"
+        r"|neighbours?|favour\w*|penalis\w*|recognis\w*|organis\w*|travelled|manoeuvr\w*|behaviour\w*|grey)\b",
+        "a British spelling",
+    ),
 )
+# In a variant without sectors: the base game's words are read in the variant's measure. Words
+# in quotation marks are the base game's own, quoted (a translation table), and pass.
+SECTOR_WORDS = r"(?i)\b(?:sectors?|local|adjacent)\b"
+DISTANCE = r"\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?\s*(?:legs?|hex(?:es)?|cm|in|inches)\b"
+# "range 3" not followed by its distance ("range 0 (1 leg)", "range 1 is 2-4 hexes", a table row "range 1 2-3 legs")
+BARE_RANGE = rf"\brange[ -]\d+\b(?!\s*(?:\(|is\b|reaches\b|=|:|,)?\s*(?:within |up to |at )?{DISTANCE})"
+QUOTED = re.compile(r"\u201c[^\u201d]*\u201d")
 
 
 def lint(text: str, has_sectors: bool = True) -> list[str]:
     """Wording problems in a printed text (empty when it reads as a person wrote it)."""
-    found = [f"{why}: {m.group(0)!r}" for pattern, why in LINT_PATTERNS for m in re.finditer(pattern, text)]
+    found = [f"{why}: {_around(text, m)}" for pattern, why in LINT_PATTERNS for m in re.finditer(pattern, text)]
     if not has_sectors:
-        found += [
-            f"'sector' in a variant without sectors: ...{text[max(0, m.start() - 30) : m.end() + 10]!r}"
-            for m in re.finditer(r"\bsectors?\b", text, re.IGNORECASE)
-        ]
+        plain = QUOTED.sub("\u201c\u201d", text)
+        found += [f"a sector word without sectors: {_around(plain, m)}" for m in re.finditer(SECTOR_WORDS, plain)]
+        found += [f"a range without its distance: {_around(plain, m)}" for m in re.finditer(BARE_RANGE, plain)]
     return found
+
+
+def _around(text: str, match: re.Match[str]) -> str:
+    """The match with a little of its context, on one line."""
+    start, end = max(0, match.start() - 30), match.end() + 20
+    return repr(" ".join(text[start:end].split()))

@@ -162,12 +162,12 @@ def range_rule(variant: str, params: dict[str, Any]) -> str | None:
         scale = params["table_scale"].replace("ft", " ft")
         return (
             f"range 0 reaches {w.quantity(sector, 'cm')}, range 1 {w.quantity(2 * sector, 'cm')}, each further "
-            f"range {w.quantity(sector, 'cm')} more (the {scale} scale)"
+            f"range reaches {w.quantity(sector, 'cm')} more (the {scale} scale)"
         )
     if variant == "hex":
-        return "range 0 is 1 hex, range 1 is 2-4 hexes, each further range 3 hexes more"
+        return "range 0 is 1 hex, range 1 is 2-4 hexes, and each further range reaches 3 hexes more"
     if variant == "off-grid":
-        return "range 0 is within 1 leg, range 1 is 2-3 legs, each further range 2 legs more"
+        return "range 0 is within 1 leg, range 1 is 2-3 legs, and each further range reaches 2 legs more"
     return None
 
 
@@ -317,6 +317,18 @@ def setting_label(parameter: Any) -> str:
     return parameter.name.replace("_", " ") if ":" in text else text
 
 
+FIELD_WORDS = {"history.top_speed": "historical top speed", "history.length": "historical length"}
+
+
+def warning_note(text: str, unit: Unit) -> str:
+    """A converter's warning as a note for a player: 'no historical top speed is recorded: hex
+    speed falls back to ...', without the unit's id or the data file's field names."""
+    text = text.removeprefix(f"{unit.id}: ")
+    for field_name, words in FIELD_WORDS.items():
+        text = text.replace(f"{field_name} missing", f"no {words} is recorded")
+    return text[:1].upper() + text[1:]
+
+
 def card_jobs(spec: SiteSpec) -> list[tuple[str, str, dict[str, Any]]]:
     """(unit, variant, parameters) of every card the site shows: each variant's card of
     each unit, and the base game's card even when the standard deck is not built."""
@@ -339,7 +351,7 @@ def unit_page(
             "seed": variant.seed,
             "card": cards[unit.id, variant.name],
             "derivations": derivations(adapted),
-            "warnings": list(adapted.warnings),
+            "warnings": [warning_note(text, unit) for text in adapted.warnings],
         }
         if variant.name == BASE_VARIANT:
             base = entry

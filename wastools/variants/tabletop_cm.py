@@ -115,10 +115,10 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         key = "rearm_counters" if unit.is_aircraft else "torpedo_rearm_counters"
         rules[key] = Value(rearm[0], "counters", f"{SEED}: {rearm[1]}")
     rules["range_0_reach"] = Value(
-        sector, "cm", f"{SEED}: searching and supporting anti-air fire reach as far as range 0"
+        sector, "cm", f"{SEED}: searching and supporting anti-air fire reach as far as range 0, {sector:g} cm"
     )
     rules["objective_clear"] = Value(
-        2 * sector, "cm", f"{SEED}: seizing an objective needs no enemy vessel as near as range 1 reaches"
+        2 * sector, "cm", f"{SEED}: seizing an objective needs no enemy vessel within range 1, {2 * sector:g} cm"
     )
     for name, summary in AMENDED_ABILITIES.items():
         if unit.has_ability(name):

@@ -85,7 +85,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         rules[f"amended: {shot.text}"] = Value(
             f"no use here: the main battery table ends at {HEAVY_MAIN_IN[-1]} in",
             None,
-            f"{SEED}: the main battery table has no range {shot.n}",
+            f"{SEED}: the main battery table ends at {HEAVY_MAIN_IN[-1]} in",
         )
     if unit.is_aircraft:
         movement = Value(
@@ -159,7 +159,7 @@ VARIANT = Variant(
     ),
     adapt_fn=adapt,
     distance_unit="in",
-    description="5-inch sectors and a range table in inches for each weapon.",
+    description="Ships move 5 in for each point of speed; each weapon has a range table in inches.",
 )
 
 

@@ -287,7 +287,8 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
                 (
                     "Every distance is in centimeters at a table scale: the cards name theirs. A ship moves 10 cm "
                     "(15 cm on the 8 ft scale) for each point of speed; range 0 reaches 10 cm (15 cm) and each "
-                    "further range reaches 10 cm (15 cm) more. Measure ranges between conning towers, movement from the bow."
+                    "further range reaches 10 cm (15 cm) more. Measure ranges between conning towers, movement "
+                    "from the bow."
                 ),
             ),
             (move, bands),

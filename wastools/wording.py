@@ -247,6 +247,7 @@ def _substitutions(m: Measure, weapon: str | None) -> list[tuple[str, Any]]:
         ),
         (r"\bsmokes its sector\b", f"lays smoke within {local} of itself"),
         (r"\bmines its sector\b", f"lays mines within {local} of itself"),
+        (r"\bmine its sector\b", f"lay mines within {local} of itself"),
         (
             r"\bits sector may hold three friendly ships rather than two\b",
             f"two other friendly ships may end within {pair} of it",
@@ -297,7 +298,7 @@ def _faces(top: int) -> str:
 # Patterns that must never be printed (the wording lint of every deck, aid and page).
 LINT_PATTERNS: tuple[tuple[str, str], ...] = (
     (
-        r"(?<![\d.,])1 (?:hexes|legs|sectors|squadrons|turns|counters|dice|points|markers)\b",
+        r"(?<![\d.,-])1 (?:hexes|legs|sectors|squadrons|turns|counters|dice|points|markers)\b",
         "singular count with a plural noun",
     ),
     (r"\branges (\d+) to \1\b", "a range that should collapse"),

@@ -33,7 +33,7 @@ def test_seed_000_formula_elsewhere(repo):
     adapted = adapt(repo, "large-map", "fw-190a")
     mph = repo.units["fw-190a"].history.top_speed.value
     assert adapted.movement.value == large_map.formula_sectors(mph)
-    assert "formula" in adapted.movement.source
+    assert "not in the Air Range Chart" in adapted.movement.source and f"{mph:g} mph covers" in adapted.movement.source
     chart_off = adapt(repo, "large-map", "f6f-3-hellcat", use_air_range_chart="false")
     assert chart_off.movement.value == large_map.formula_sectors(repo.units["f6f-3-hellcat"].history.top_speed.value)
 
@@ -198,7 +198,7 @@ def test_seed_004_extended_range_and_long_lance(repo):
         u for u in repo.units.values() if u.has_ability("Long-Lance Torpedoes") and u.attack("torpedo").bands[3]
     )
     torpedo = adapt(repo, "tabletop-inches", lance.id).attack("torpedo")
-    assert torpedo.bands[-1].max == 12 and torpedo.bands[-1].condition == "Long Lance torpedoes"
+    assert torpedo.bands[-1].max == 12 and torpedo.bands[-1].condition == "Long-Lance Torpedoes only"
 
 
 def test_seed_004_hedgehog(repo):
@@ -253,9 +253,7 @@ def test_seed_001_italian_submarine_hidden_4_turns_moves_5_sectors(repo):
     from wastools import aids
 
     text = " ".join(line for s in aids.aid("tabletop-cm", repo) for line in s.lines)
-    assert (
-        "a speed-1 submarine hidden for 4 turns may then move up to 5 sectors (50 cm; 75 cm on the 8 ft scale)" in text
-    )
+    assert "a speed-1 submarine hidden for 4 turns may then move up to 50 cm (75 cm on the 8 ft scale)" in text
 
 
 def test_seed_001_objective_range_1_is_20_cm_on_the_6_ft_table(repo):

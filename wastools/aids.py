@@ -406,7 +406,10 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
                     "down) astern, and all on the beam."
                 ),
                 "Guns, torpedoes and depth charges are exclusive: one kind of attack a turn.",
-                "Depth charges go into the three hexes astern, up to a third of the dice (rounded up) in each.",
+                (
+                    "Depth charges go into the three hexes astern, up to a third of the dice (rounded up) in each, "
+                    "the sides first: 5 dice go 2 to port, 2 to starboard and 1 astern."
+                ),
             ),
         ),
         Section(
@@ -770,7 +773,10 @@ def _hex_more(params: dict) -> list[Section]:
                 ),
                 "Only one flight a turn may attack each hex of a ship: a 3-hex ship may be attacked by 3 flights.",
                 "A flight that takes 1 damage aborts and flies home; a flight that fails to land is lost.",
-                "Anti-air fires at enemy aircraft within 1 hex; against Swordfish it rolls one die fewer.",
+                (
+                    "Anti-air fires at enemy aircraft within 1 hex; a ship with Heavy Antiair also reaches 2-4 "
+                    "hexes, with the dice its card gives there. Against Swordfish anti-air rolls one die fewer."
+                ),
             ),
         ),
         Section(

@@ -209,10 +209,7 @@ RULES: dict[str, RuleText | None] = {
     "footprint": _quantity("Footprint"),
     "aircraft_min_move": _quantity("Minimum move"),
     "asw_threat": lambda v, a: ("ASW threat", f"a submarine within {w.quantity(v.value, v.unit)} attacks at a penalty"),
-    "smoke_radius": lambda v, a: (
-        "Smoke",
-        f"a circle of {w.quantity(v.value, v.unit)} radius, the ship inside it with its bow on the edge",
-    ),
+    "smoke_radius": None,  # said by the Lay Smoke Screen ability's own (amended) text
     "stacking": _stacking,
     "detection": _detection,
     "torpedo_rearm_counters": _rearm_counters,

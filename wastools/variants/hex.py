@@ -47,6 +47,23 @@ AMENDED_ABILITIES = {
 }
 
 
+AIRCRAFT_TORPEDO_DICE = 2  # "with 2 dice per flight", whatever the card's torpedo dice
+
+
+def depth_charge_split(total: int) -> dict[str, Any]:
+    """Depth charge dice over the hexes to port, astern and to starboard: at most a third of
+    the total each (rounded up), the sides first, as the rules' example does (5 dice: 2 to
+    port, 2 to starboard, 1 astern)."""
+    per_hex = math.ceil(total / 3)
+    port = min(per_hex, total)
+    starboard = min(per_hex, total - port)
+    return {
+        "total": total,
+        "per_hex_max": per_hex,
+        "port_astern_starboard": [port, total - port - starboard, starboard],
+    }
+
+
 def band_hexes(band: int) -> tuple[int, int]:
     """0 -> (1, 1); r -> (3r - 1, 3r + 1): 1 = 2-4, 2 = 5-7 ... 6 = 17-19."""
     return (1, 1) if band == 0 else (3 * band - 1, 3 * band + 1)
@@ -128,9 +145,14 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         dice_by_band = [(r, d) for r, d in dice_by_band if d]
         if not dice_by_band:
             continue
+        notes: tuple[str, ...] = ()
+        if attack.kind == "torpedo" and unit.is_aircraft:
+            # "torpedo attacks against enemy ships 1 hex directly ahead with 2 dice per flight"
+            dice_by_band = [(0, AIRCRAFT_TORPEDO_DICE)]
+            notes = (f"{SEED}: aircraft torpedo 1 hex straight ahead with {AIRCRAFT_TORPEDO_DICE} dice a flight",)
         conditions = {r: c for r, _d, c in extended_bands(unit, attack, crippled)}
         bands = tuple(Band(r, d, *band_hexes(r), "hexes", conditions.get(r)) for r, d in dice_by_band)
-        attacks.append(AdaptedAttack(attack.kind, bands))
+        attacks.append(AdaptedAttack(attack.kind, bands, notes))
         notations[CARD_LABELS[attack.kind]] = notation(dice_by_band)
         if attack.kind in GUNNERY_KINDS:
             rules[f"{attack.kind}_arcs"] = Value(
@@ -144,12 +166,13 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             )
         if attack.kind == "asw" and not unit.is_aircraft:
             total = dice_by_band[0][1]
-            per_hex = math.ceil(total / 3)
-            split = [min(per_hex, total - per_hex * i) for i in range(3)]
             rules["depth_charge_hexes"] = Value(
-                {"total": total, "per_hex_max": per_hex, "port_astern_starboard": [max(0, s) for s in split]},
+                depth_charge_split(total),
                 "dice",
-                f"{SEED}: the three hexes astern take up to a third each (rounded up), the total unchanged",
+                (
+                    f"{SEED}: the three hexes astern take up to a third each (rounded up), the total unchanged; "
+                    "the sides first, as in the rules' example (5 dice: 2 each side, 1 astern)"
+                ),
             )
     rules["card_notation"] = Value(
         notations, None, f"{SEED}: dice@max-hexes, a run of equal dice shown at its longest reach"

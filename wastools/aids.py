@@ -230,7 +230,7 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
                 ),
                 (
                     "Aircraft must land to re-arm only after they attack. An aborted squadron falls back 1 sector "
-                    "and waits a phase."
+                    "the way it came, keeping its load and staying aloft, and cannot move in the next air phase."
                 ),
                 (
                     "Carrier vulnerability: vital armor -1 for each squadron aboard. A sunk carrier takes its "
@@ -246,8 +246,15 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
                     "An air base at half its hit points or worse cannot launch or land; it repairs 1 point a turn "
                     "when unused and not attacked."
                 ),
-                "A shore battery is an immobile ship; each point of damage costs it a die the next turn.",
-                "Invaders need 2 to 1 odds in landed transports (1 unit each) against a garrison.",
+                (
+                    "A shore battery is an immobile ship, firing only into the arc the scenario gives it; each point "
+                    "of damage costs it a die the next turn, and damage equal to its hit points destroys it."
+                ),
+                (
+                    "A garrison cannot attack ships. Invaders need 2 to 1 odds in landed transports (1 unit each); "
+                    "ships and aircraft can wear a garrison down first, and once it is at 0 units one transport "
+                    "that lands takes the island."
+                ),
             ),
             (blocks,),
         ),
@@ -288,7 +295,8 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
                     "Every distance is in centimeters at a table scale: the cards name theirs. A ship moves 10 cm "
                     "(15 cm on the 8 ft scale) for each point of speed; range 0 reaches 10 cm (15 cm) and each "
                     "further range reaches 10 cm (15 cm) more. Measure ranges between conning towers, movement "
-                    "from the bow."
+                    "from the bow; a ship may move less than its full move. The 6 ft scale on an 8 ft table gives "
+                    "50% more room to play in."
                 ),
             ),
             (move, bands),
@@ -311,8 +319,8 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
             tabletop_cm.SEED,
             (
                 (
-                    "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; submarines and "
-                    "torpedo boats take none."
+                    "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; they cannot fire "
+                    "torpedoes while any remain. Submarines and torpedo boats take none."
                 ),
                 "Carrier aircraft take a re-arming counter on landing, land-based aircraft two.",
                 (
@@ -373,8 +381,8 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             hexv.SEED,
             (
                 (
-                    "A ship moves up to its historical top speed in km/h / 10 hexes, rounded half up; hexes are "
-                    f"{params['hex_cm']:g} cm flat to flat."
+                    "A ship moves up to a hex for each 10 km/h of its historical top speed, rounded half up (67 "
+                    f"km/h is 7 hexes); hexes are {params['hex_cm']:g} cm flat to flat."
                 ),
                 (
                     "Each 60-degree turn costs 1 hex of movement and needs the ship's own length of straight "
@@ -402,8 +410,15 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             hexv.SEED,
             (
                 (
+                    "Forward guns fire into a 120 degree arc from the front face of the bow hex, rear guns into a "
+                    "120 degree arc from the rear face of the stern hex; the broadside is anything within 60 "
+                    "degrees of the middle of the side of the bow and stern hexes. Any part of the target in the "
+                    "arc will do."
+                ),
+                (
                     "Main, secondary and tertiary guns roll half their dice (rounded up) ahead, half (rounded "
-                    "down) astern, and all on the beam."
+                    "down) astern, and all on the beam. Each battery fires on its own and may pick its own target; "
+                    "forward and rear guns may fire at different targets."
                 ),
                 "Guns, torpedoes and depth charges are exclusive: one kind of attack a turn.",
                 (
@@ -417,8 +432,8 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             hexv.SEED,
             (
                 (
-                    "Entering a hex with another ship is a collision: each rolls a die and takes half (rounded "
-                    "down) as hull damage."
+                    "Entering a hex with another ship is a collision, and may be meant (ramming a submarine): each "
+                    "rolls a die and takes half (rounded down) as hull damage; a sinking ship does not roll."
                 ),
                 "A destroyed ship becomes a sinking marker for 1d6 turns and blocks movement like a ship.",
                 "Entering a mined hex:",
@@ -464,7 +479,14 @@ def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
         Section(
             "Legs",
             off_grid.SEED,
-            (f"Measure with a compass set to one leg ({_leg_phrase(params, leg)}); step it from the bow.",),
+            (
+                (
+                    f"Measure with a compass set to one leg ({_leg_phrase(params, leg)}), stepping it from the bow of "
+                    "ships and submarines and the front of an aircraft's base. A move ends with the bow at the far "
+                    "point of the compass, or short of it; ranges run bow to bow. To match a grid of another size, a "
+                    f"leg is the grid square x {off_grid.GRID_TO_LEG:g}."
+                ),
+            ),
             (moves, ranges),
         ),
         Section(
@@ -475,7 +497,7 @@ def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
                 "Ships end more than 1 leg from friendly ships, submarines from submarines, fighters from fighters.",
                 (
                     "Ships with ASW threaten submarines within 2 legs; objectives are claimed within 1 leg; smoke "
-                    "covers a 1-leg circle."
+                    "is a circle of 1 leg radius with the ship that lays it inside and its bow on the edge."
                 ),
             ),
         ),
@@ -492,13 +514,13 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
         (
             ("main battery, cruisers and battleships",) + tuple(f"{d} in" for d in t.HEAVY_MAIN_IN),
             ("other main batteries, secondary, tertiary",) + tuple(f"{d} in" for d in t.LIGHT_GUN_IN) + ("", ""),
-            ("torpedoes (3 = Long Lance only)",) + tuple(f"{d} in" for d in t.TORPEDO_IN) + ("", ""),
+            ("torpedoes (12 in: Long-Lance Torpedoes only)",) + tuple(f"{d} in" for d in t.TORPEDO_IN) + ("", ""),
             ("ship anti-air",) + tuple(f"{d} in" for d in t.ANTI_AIR_IN) + ("", "", "", ""),
-            ("depth charges (aft)", f"{t.DEPTH_CHARGE_IN} in", "", "", "", "", ""),
-            ("hedgehog (fore)", f"{t.HEDGEHOG_IN} in", "", "", "", "", ""),
+            ("depth charges (astern)", f"{t.DEPTH_CHARGE_IN} in", "", "", "", "", ""),
+            ("hedgehog (ahead)", f"{t.HEDGEHOG_IN} in", "", "", "", "", ""),
             ("aircraft attacks", f"{t.AIRCRAFT_ATTACK_IN} in", "", "", "", "", ""),
         ),
-        "bands 4 and 5 of heavy main batteries need Extended Range",
+        "35 and 40 in for a heavy main battery need Extended Range",
     )
     return [
         _sequence(moving_air=True, document=tabletop_inches.SEED),
@@ -520,7 +542,7 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
                 "Swap one attack die for a luck die of another color.",
                 (
                     "On a 1 remove your highest attack die; on a 6 count two successes and roll it again, and "
-                    "again on each further 6."
+                    "again on each further 6. A 1 rolled after a lucky 6 does not count against you."
                 ),
             ),
         ),
@@ -715,7 +737,10 @@ def _tabletop_cm_more(params: dict) -> list[Section]:
                     f"edge; submarines may start further forward but at least {six:g} cm ({eight:g} cm) from the "
                     "center line."
                 ),
-                "Ships keep 5 cm or their own length, whichever is more, from land unless they have Shallow Draft.",
+                (
+                    "Ships keep 5 cm or their own length, whichever is more, from land unless they have Shallow "
+                    "Draft; a Shallow Draft ship may attack ships sheltering on the same coast."
+                ),
                 (
                     "A turn of 90 degrees or more counts as two turns over 45 degrees; turns under 45 degrees in a "
                     "whole move are free."
@@ -764,8 +789,9 @@ def _hex_more(params: dict) -> list[Section]:
                     "with the carrier; the minimum move does not apply then."
                 ),
                 (
-                    "A flight attacks only the hex straight ahead. A flight that attacks flies home and re-arms "
-                    "for 1 full turn; a carrier cannot launch and recover in the same turn."
+                    "A flight attacks only the hex straight ahead, so it ends its move facing a hex edge. A flight "
+                    "that attacks flies home and re-arms for 1 full turn; a carrier cannot launch and recover in "
+                    "the same turn. Flights may stay aloft for the whole battle unless the scenario limits them."
                 ),
                 (
                     "Each flight takes off with a face-down load: depth charges (the only weapon against a "
@@ -871,7 +897,16 @@ def _tabletop_inches_more(params: dict) -> list[Section]:
                     f"Aircraft stop within {t.AIRCRAFT_ATTACK_IN} in of enemy fighters that intercept them or "
                     f"escort others. Anti-air reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target."
                 ),
-                "Aborted units (PT boats and aircraft) cannot attack, but may still fire anti-air in that phase.",
+                (
+                    "Aborted units (PT boats and aircraft) cannot attack unless an ability lets them (Press the "
+                    "Attack), but may still fire anti-air in that phase. Each aircraft makes one attack in the air "
+                    "attack phase."
+                ),
+                (
+                    "Each ship may use its special actions (Lay Smoke Screen, Repair, High-Speed Run) in its sea "
+                    "movement step. In bad weather or at night (optional) only ships within visibility range can "
+                    "be attacked."
+                ),
                 (
                     f"Hedgehogs fire ahead only, up to {t.HEDGEHOG_IN} in; depth charges astern only, up to "
                     f"{t.DEPTH_CHARGE_IN} in."

@@ -78,12 +78,13 @@ def test_tabletop_cm_doc_describes_the_movement_the_cards_print(repo):
     doc = (ROOT / "docs" / "variants" / "tabletop-cm.md").read_text("utf-8")
     doc = " ".join(doc.split())
     cm = VARIANTS["tabletop-cm"]
-    for scale, printed in (("6ft", "20 cm"), ("8ft", "30 cm")):
+    for scale, printed in (("6ft", "20 cm (6 ft scale)"), ("8ft", "30 cm (8 ft scale)")):
         adapted = adapt(repo, "tabletop-cm", fletcher, table_scale=scale)
-        assert card_view.movement_text(adapted, cm)[1] == printed  # the card's own scale only
+        assert card_view.movement_text(adapted, cm)[1] == printed  # the card's own scale only, named
         assert f'"{printed}"' in doc, printed
-        # and the card's foot names the scale its distances are for
-        assert card_view.footer_variant(adapted, cm) == f"Tabletop cm, {scale.removesuffix('ft')} ft scale"
+        # and the range table's header names the scale its distances are for
+        view = card_view.card_view(adapted, cm, repo)
+        assert view.distance_unit == f"cm ({scale.removesuffix('ft')} ft)"
 
 
 # --- seed 002 (hex) -----------------------------------------------------------------------------------

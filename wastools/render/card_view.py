@@ -177,8 +177,11 @@ def _detection(value: Value, _a: AdaptedUnit) -> tuple[str, str]:
 def _rearm_counters(value: Value, a: AdaptedUnit) -> tuple[str, str]:
     if not value.value:
         return "Re-arm", "no re-arm counters after firing torpedoes"
-    what = "after firing torpedoes" if not a.unit.is_aircraft else "when it lands"
-    return "Re-arm", f"{w.quantity(value.value, 'counter')} {what}; remove 1 a turn"
+    if a.unit.is_aircraft:
+        return "Re-arm", f"{w.quantity(value.value, 'counter')} when it lands; remove 1 a turn"
+    return "Re-arm", (
+        f"{w.quantity(value.value, 'counter')} after firing torpedoes; remove 1 a turn; no torpedoes while any remain"
+    )
 
 
 def _hedgehog(value: Value, a: AdaptedUnit) -> tuple[str, str]:
@@ -260,6 +263,8 @@ def movement_text(adapted: AdaptedUnit, variant: Variant) -> tuple[str, str]:
     if move.unit == "sectors/phase":
         return label, f"{w.quantity(move.value, 'sector')} each air phase"
     text = w.quantity(move.value, move.unit)
+    if scale_of(adapted, variant):
+        text += f" ({scale_of(adapted, variant)})"
     if variant.name == "off-grid" and "movement_in" in adapted.rules and adapted.rules["movement_in"].value is not None:
         text += f" ({w.quantity(adapted.rules['movement_in'].value, 'in')})"
     return label, text
@@ -279,12 +284,14 @@ def _no_movement(move: Value, adapted: AdaptedUnit, variant: Variant) -> str:
 
 
 def footer_variant(adapted: AdaptedUnit, variant: Variant) -> str:
-    """The variant as the card's foot names it, with the table scale its distances are for."""
-    label = CARD_VARIANT_LABELS.get(variant.name, variant.title)
+    """The variant as the card's foot names it (short: the foot also holds the set and number)."""
+    return CARD_VARIANT_LABELS.get(variant.name, variant.title) + (" \u00b7 crippled" if adapted.crippled else "")
+
+
+def scale_of(adapted: AdaptedUnit, variant: Variant) -> str:
+    """The table scale a card's distances are for, where the player chooses one ('6 ft scale')."""
     measure = measure_of(adapted, variant)
-    if measure is not None and measure.scale:
-        label += f", {measure.scale}"
-    return label + (" \u00b7 crippled" if adapted.crippled else "")
+    return measure.scale if measure is not None else ""
 
 
 # --- attacks ------------------------------------------------------------------------------------
@@ -422,11 +429,12 @@ def ability_lines(adapted: AdaptedUnit, repo: Repository, variant: Variant) -> l
     out = []
     for ability in adapted.unit.abilities:
         info = repo.abilities.get(ability.pattern)
-        summary = amended.get(ability.text) or (info.summary if info else None)
+        own = amended.get(ability.text)  # already in the variant's own terms
+        summary = own or (info.summary if info else None)
         if summary and ability.n is not None:
             summary = summary.replace("{n}", str(ability.n))
         if summary:
-            summary = w.tidy(w.in_variant_terms(summary, measure))
+            summary = w.tidy(summary if own else w.in_variant_terms(summary, measure))
         out.append({"name": ability.text, "summary": summary, "mark": ""})
     return out
 
@@ -460,7 +468,8 @@ def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardV
         stats=_stats(adapted),
         movement_label=label,
         movement=movement,
-        distance_unit=_distance_unit(adapted, variant),
+        distance_unit=_distance_unit(adapted, variant)
+        + (f" ({scale_of(adapted, variant).removesuffix(' scale')})" if scale_of(adapted, variant) else ""),
         bands=bands,
         reach_header=header,
         attack_rows=rows,
@@ -508,6 +517,7 @@ def _distance_unit(adapted: AdaptedUnit, variant: Variant) -> str:
 
 
 def _set_line(u: Unit, card_set) -> str:
+    rarity = "" if u.rarity == "starter" else f" \u00b7 {u.rarity}"  # a starter set's name says it
     if card_set is None:
-        return f"{u.set} {u.number} \u00b7 {u.rarity}"
-    return f"{card_set.name} {u.number}/{card_set.total} \u00b7 {u.rarity}"
+        return f"{u.set} {u.number}{rarity}"
+    return f"{card_set.name} {u.number}/{card_set.total}{rarity}"

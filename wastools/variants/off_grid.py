@@ -31,8 +31,8 @@ AMENDED_ABILITIES = {
     ),
     "Heavy Antiair": "anti-air reaches 2 legs short and 3 legs long",
     "Lay Smoke Screen": (
-        "instead of attacking, lays a smoke circle of 1 leg radius, its bow on the edge and itself inside, until the "
-        "end of next turn: it blocks line of sight and conceals units inside"
+        "instead of attacking, a smoke circle of 1 leg radius, its bow on the edge and the ship inside, until the end "
+        "of next turn: it blocks line of sight and conceals units inside"
     ),
     "Shallow Draft": "may come within 1 leg of islands and shoals",
     "Slow {n}": "no die roll: moves 1 leg less than its speed allows; speed 1 when crippled",

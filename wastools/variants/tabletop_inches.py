@@ -75,7 +75,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             if unit.year >= params["hedgehog_from_year"] or unit.has_ability("Sub Hunter"):
                 why = "Sub Hunter" if unit.has_ability("Sub Hunter") else f"built {unit.year}"
                 rules["hedgehog"] = Value(
-                    HEDGEHOG_IN, "in", f"{SEED}: hedgehog fore only ({why}), {dice_by_band[0][1]} dice"
+                    HEDGEHOG_IN, "in", f"{SEED}: hedgehog ahead only ({why}), {dice_by_band[0][1]} dice"
                 )
             continue
         bands, notes = _bands(unit, attack.kind, dice_by_band)
@@ -182,7 +182,7 @@ def rulers(params: dict[str, Any]) -> list:
     return [
         Ruler("Main battery, cruisers and battleships (in)", "in", PT_PER_IN, 40, 0.5, 5, tuple(heavy)),
         Ruler("Other main batteries, secondary and tertiary (in)", "in", PT_PER_IN, 20, 0.5, 1, zones(LIGHT_GUN_IN)),
-        Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long Lance only")),
+        Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long-Lance Torpedoes only")),
         Ruler("Anti-air (ships) and aircraft attacks (in)", "in", PT_PER_IN, 10, 0.5, 1, zones(ANTI_AIR_IN)),
         Ruler(
             "Depth charges: astern only (in)",
@@ -191,7 +191,7 @@ def rulers(params: dict[str, Any]) -> list:
             DEPTH_CHARGE_IN,
             0.25,
             1,
-            (Zone("depth charges (aft only)", 0, DEPTH_CHARGE_IN),),
+            (Zone("depth charges (astern only)", 0, DEPTH_CHARGE_IN),),
         ),
         Ruler(
             "Hedgehog: ahead only (in)",
@@ -200,7 +200,7 @@ def rulers(params: dict[str, Any]) -> list:
             HEDGEHOG_IN,
             0.25,
             1,
-            (Zone("hedgehog (fore only)", 0, HEDGEHOG_IN),),
+            (Zone("hedgehog (ahead only)", 0, HEDGEHOG_IN),),
         ),
         Ruler(
             f"Movement, {params['sector_in']:g} in for each point of speed",

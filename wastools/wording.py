@@ -138,10 +138,10 @@ class Measure:
         return f"{self.q(low)} or more" if self.discrete else f"more than {self.q(low)}"
 
     def dice_at(self, band: int, weapon: str | None = None) -> str:
-        """'the dice it has at 6-7 legs', 'the dice it has within 1 leg'."""
+        """'its dice at 6-7 legs', 'its dice within 1 leg'."""
         low, high = self._band(band, weapon)
         where = f"within {self.q(high)}" if band == 0 else f"at {span(low, high, self.unit)}"
-        return f"the dice it has {where}"
+        return f"its dice {where}"
 
     def span_of(self, first: int, last: int, weapon: str | None = None) -> str:
         """Bands first..last as one reach: ranges 4 to 5 = '8-11 legs'."""

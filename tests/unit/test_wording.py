@@ -76,7 +76,7 @@ def test_off_grid_terms_follow_playing_off_the_grid():
     # "Range X" is attack range: the range table (range 3 = 6-7 legs)
     assert w.in_variant_terms("with no enemy ship within range 3", m) == "with no enemy ship within 7 legs"
     assert w.tidy(w.in_variant_terms("main gunnery also reaches ranges 4 to 4 with its range-3 dice", m)) == (
-        "main gunnery also reaches 8-9 legs with the dice it has at 6-7 legs"
+        "main gunnery also reaches 8-9 legs with its dice at 6-7 legs"
     )
 
 
@@ -87,7 +87,7 @@ def test_hex_terms_use_hexes_and_the_band_table():
     assert "8 hexes or more away" in w.in_variant_terms("one enemy battleship 3+ sectors away", m)
     assert w.in_variant_terms("antiair reaches range 1", m) == "antiair reaches 4 hexes"
     assert w.in_variant_terms("main gunnery at range 6 with its range-3 dice", m) == (
-        "main gunnery at 17-19 hexes with the dice it has at 8-10 hexes"
+        "main gunnery at 17-19 hexes with its dice at 8-10 hexes"
     )
 
 
@@ -108,7 +108,7 @@ def test_tabletop_inches_ranges_follow_each_weapons_table(repo):
     battleship, destroyer = repo.units["bismarck"], repo.units["hms-cossack"]
     big, small = _measure("tabletop-inches", battleship), _measure("tabletop-inches", destroyer)
     text = "while undamaged, main gunnery also reaches ranges 4 to 5 with its range-3 dice"
-    assert w.in_variant_terms(text, big).endswith("reaches 30-40 in with the dice it has at 20-30 in")
+    assert w.in_variant_terms(text, big).endswith("reaches 30-40 in with its dice at 20-30 in")
     assert w.in_variant_terms("torpedo attack reaches range 1", small) == "torpedo attack reaches 6 in"
     assert w.in_variant_terms("antiair reaches range 1", big) == "antiair reaches 10 in"
     # a range that is no weapon's: 5 in (the rules' sector) a range

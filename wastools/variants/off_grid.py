@@ -30,6 +30,7 @@ AMENDED_ABILITIES = {
         "in the same phase, nor place aircraft on it until aircraft have been placed on this unit"
     ),
     "Heavy Antiair": "anti-air reaches 2 legs short and 3 legs long",
+    "Heavy Antiair {n}": "anti-air reaches 2 legs short and 3 legs long",  # as aa_legs reads it too
     "Lay Smoke Screen": (
         "instead of attacking, a smoke circle of 1 leg radius, its bow on the edge and the ship inside, until the end "
         "of next turn: it blocks line of sight and conceals units inside"

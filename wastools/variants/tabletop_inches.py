@@ -42,6 +42,12 @@ def _bands(
     table, what = table_for(unit, kind)
     bands, notes = [], [f"{what} ({SEED})"]
     for band, dice, condition in dice_by_band:
+        if band >= len(table) and kind == "anti_air" and not unit.is_aircraft:
+            # Heavy Antiair 2: anti-air goes on past the table a sector (5 in) a band
+            step = ANTI_AIR_IN[0]
+            bands.append(Band(band, dice, band * step, (band + 1) * step, "in", condition))
+            notes.append(f"band {band}: beyond the table, {step} in a band further")
+            continue
         if band >= len(table):
             notes.append(f"band {band} has no reach in this table")
             continue
@@ -228,6 +234,7 @@ def weapon_reach(unit: Unit | None, band: int, weapon: str | None, sector: float
             return (table[band - 1] if band else 0, table[band])
         if weapon != "anti_air":
             return None
+        return band * ANTI_AIR_IN[0], (band + 1) * ANTI_AIR_IN[0]  # as adapt() carries it on
     return band * sector, (band + 1) * sector
 
 

@@ -161,7 +161,7 @@ def rulers(params: dict[str, Any]) -> list:
         )
         out.append(
             Ruler(
-                f"Range, {scale.removesuffix('ft')} ft scale ({sector:g} cm a range)",
+                f"Range bands, {scale.removesuffix('ft')} ft scale ({sector:g} cm each)",
                 "cm",
                 PT_PER_CM,
                 7 * sector,

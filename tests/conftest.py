@@ -57,15 +57,3 @@ def cli():
         return runner.invoke(main, ["--root", str(root), *args], catch_exceptions=False)
 
     return run
-
-
-@pytest.fixture(scope="session")
-def full_build(tmp_path_factory) -> Path:
-    """The whole fixture repository built once for the session, as `wastools build` makes it:
-    every variant's decks, aids and rulers on Letter and A4, boards, counters, the scenario
-    packs and the site. Slow (about half a minute): use it from tests marked slow."""
-    root = copy_data(tmp_path_factory.mktemp("full-build"))
-    out = root / "build"
-    result = CliRunner().invoke(main, ["--root", str(root), "build", "--out", str(out)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return out

@@ -28,14 +28,14 @@ def _problems(parts) -> dict[str, list[str]]:
 
 @pytest.mark.slow
 def test_every_pdf_of_a_build_passes_the_wording_lint(full_build, scenario_variants):
-    parts = list(pdf_parts(full_build, scenario_variants))
+    parts = list(pdf_parts(full_build / "build", scenario_variants))
     assert len(parts) > 40 and sum(len(text) for _n, _v, text in parts) > 100_000  # a whole build was read
     assert _problems(parts) == {}
 
 
 @pytest.mark.slow
 def test_every_site_page_passes_the_wording_lint(full_build, scenario_variants):
-    parts = list(site_parts(full_build, scenario_variants))
+    parts = list(site_parts(full_build / "build", scenario_variants))
     assert sum(1 for name, _v, _t in parts if name.startswith("site/units/") and "#" not in name) > 50
     assert _problems(parts) == {}
 

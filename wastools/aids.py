@@ -349,7 +349,8 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
     ]
 
 
-def hex_aid(repo: Repository, params: dict) -> list[Section]:
+def _hex_tables() -> tuple[Table, Table, Table]:
+    """The hex aid's tables: range bands, speeds in hexes, and what a mine does."""
     bands = Table(("band", "hexes"), tuple((b, "-".join(map(str, sorted(set(hexv.band_hexes(b)))))) for b in range(7)))
     speeds = Table(
         ("top speed", "km/h", "hexes"),
@@ -367,6 +368,11 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             ("6", "no damage"),
         ),
     )
+    return bands, speeds, mines
+
+
+def hex_aid(repo: Repository, params: dict) -> list[Section]:
+    bands, speeds, mines = _hex_tables()
     return [
         _sequence(
             winner_moves_second=True,

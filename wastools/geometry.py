@@ -74,7 +74,7 @@ def hex_radius(flat_to_flat: float) -> float:
 
 
 def hex_center(col: int, row: int, flat_to_flat: float) -> tuple[float, float]:
-    """Centre of hex (col, row) of a flat-topped grid, odd columns shifted up half a hex.
+    """Center of hex (col, row) of a flat-topped grid, odd columns shifted up half a hex.
     Column spacing is 1.5 x the circumradius; row spacing is the flat-to-flat width."""
     r = hex_radius(flat_to_flat)
     x = r + col * 1.5 * r
@@ -122,7 +122,7 @@ def tile_grid(map_w: float, map_h: float, area_w: float, area_h: float, overlap:
 
 def tiles(map_w: float, map_h: float, area_w: float, area_h: float, overlap: float) -> list[Tile]:
     """Cover the map with equal page areas (at most area_w x area_h) that overlap their right
-    and upper neighbours by ``overlap``. Tiles are listed row by row from the top-left, the
+    and upper neighbors by ``overlap``. Tiles are listed row by row from the top-left, the
     order in which they are assembled."""
     cols, rows = tile_grid(map_w, map_h, area_w, area_h, overlap)
     step_x = (map_w - overlap) / cols if cols > 1 else map_w

@@ -552,7 +552,7 @@ def large_map_stat_blocks() -> list[StatBlock]:
     """Seed 000's typical air base, shore batteries and garrison as cards."""
     from ..variants import large_map as lm
 
-    source = "seed 000 typical values"
+    source = "typical values, large map house rules"
     return [
         StatBlock(
             "Island Air Base",

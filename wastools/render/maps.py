@@ -2,8 +2,8 @@
 
 Ink-light by default: white sea, thin grid, coordinates (``colour=True`` fills the sea).
 One overlap scheme: each page prints its own area plus a glue strip along its right and
-upper edges; the neighbour to the right (above) is trimmed on its left (bottom) solid line
-and glued over that strip. Alignment marks are circles centred on each seam, each page
+upper edges; the neighbor to the right (above) is trimmed on its left (bottom) solid line
+and glued over that strip. Alignment marks are circles centered on each seam, each page
 printing its half, so they close into whole circles when the pages meet. The first page is
 a plan of the whole map with every page's area, its PDF page number and its coordinates.
 ``poster_pdf`` prints the whole map on one page at true size, for a print shop.
@@ -35,7 +35,7 @@ class Feature:
     label: str
     points: tuple[tuple[float, float], ...]  # polygon (island, shoal, deployment) or one point
     side: str | None = None
-    hexes: float = 0.0  # if above 0: ``points`` are the centres of hexes this wide, the feature is their union
+    hexes: float = 0.0  # if above 0: ``points`` are the centers of hexes this wide, the feature is their union
 
     @cached_property
     def edges(self) -> list[Segment]:
@@ -174,7 +174,7 @@ def hex_grid(columns: int, rows: int, flat: float) -> Draw:
 
 
 def _hexes_near(columns: int, rows: int, flat: float, x0: float, y0: float, x1: float, y1: float):
-    """(col, row) of the hexes whose centres may lie in the rectangle, widened by a hex: a
+    """(col, row) of the hexes whose centers may lie in the rectangle, widened by a hex: a
     page visits the hexes it shows, not the whole map's."""
     r = hex_radius(flat)
     cols = range(max(0, math.floor((x0 - 2 * r) / (1.5 * r))), min(columns, math.ceil((x1 + r) / (1.5 * r)) + 1))
@@ -197,7 +197,7 @@ def _hex_path(c, cx: float, cy: float, flat: float) -> None:
 
 
 def hex_range(columns: int, rows: int, flat: float) -> Range:
-    """The hexes whose centres lie in a rectangle, as first and last hex names."""
+    """The hexes whose centers lie in a rectangle, as first and last hex names."""
 
     def name(x0: float, y0: float, x1: float, y1: float) -> str:
         centres = (
@@ -493,7 +493,7 @@ def _label_point(f: Feature) -> tuple[float, float]:
 
 
 def seams_of(tile: Tile, all_tiles: list[Tile]) -> list[tuple[str, float, float, float]]:
-    """Every seam this tile shares with a neighbour: (axis, position, start, end) in map
+    """Every seam this tile shares with a neighbor: (axis, position, start, end) in map
     points; 'x' seams are vertical lines at x = position running from start to end."""
     out = []
     for other in all_tiles:
@@ -508,7 +508,7 @@ def seams_of(tile: Tile, all_tiles: list[Tile]) -> list[tuple[str, float, float,
 
 def seam_marks(tile: Tile, all_tiles: list[Tile]) -> list[tuple[float, float]]:
     """Map positions of the alignment marks: a quarter and three quarters along each seam.
-    Each mark is a circle centred on the seam; each page prints the half on its own area,
+    Each mark is a circle centered on the seam; each page prints the half on its own area,
     so the two halves meet in a whole circle when the pages are assembled."""
     marks = []
     for axis, pos, a, b in seams_of(tile, all_tiles):
@@ -803,7 +803,7 @@ def _overlaps(a: Box, b: Box) -> bool:
 def place_label(
     anchor: tuple[float, float], size: tuple[float, float], point: bool, taken: list[Box], bounds: Box
 ) -> tuple[float, float, bool]:
-    """Where a feature's label goes on the plan (centre x, baseline y, and whether it moved
+    """Where a feature's label goes on the plan (center x, baseline y, and whether it moved
     away from its own place): under a point symbol (over an area's middle) if that is free,
     else the nearest free place around it, moving out step by step; it never leaves
     ``bounds``. Falls back to its own place if none is free."""
@@ -834,7 +834,7 @@ def _legend(c, x: float, y: float) -> None:
         ("objective", "objective"),
         ("battery", "shore battery or garrison"),
         ("air-base", "air base"),
-        ("deployment", "deployment zone (dashed, the side's colour)"),
+        ("deployment", "deployment zone (dashed, the side's color)"),
     ]
     cx = x
     for kind, text in items:

@@ -162,7 +162,7 @@ def map_note(s: Scenario, area) -> str:
 
 def scale_bar(s: Scenario) -> tuple[str, float]:
     """The label and length in points of a plain-sea map's scale bar: one leg off the
-    grid, 5 in on an inch table, 10 cm on a centimetre table. The label says the length."""
+    grid, 5 in on an inch table, 10 cm on a centimeter table. The label says the length."""
     if s.variant == "off-grid":
         leg, _text = off_grid.leg_inches(s.parameters)
         return f"1 leg = {leg:.3g} in", leg * PT_PER_IN
@@ -184,7 +184,7 @@ def position(s: Scenario, x: float, y: float) -> str:
 
 
 def hexes_in(s: Scenario, polygon: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
-    """Centres of the hexes whose centre lies in (or on) a polygon given in map points; the
+    """Centers of the hexes whose center lies in (or on) a polygon given in map points; the
     hex nearest the polygon's middle if none does."""
     geo = geometry(s)
     inside = hexes_in_polygon(polygon, geo.columns, geo.rows, geo.cell)
@@ -389,7 +389,11 @@ def _briefing_html(view: dict[str, Any], variant: str, paper: str) -> str:
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
     )
-    return env.get_template("pack.html.j2").render(s=view, variant=VARIANTS[variant], page=PAGE_SIZES[paper])
+    from ..aids import rules_colophon
+
+    return env.get_template("pack.html.j2").render(
+        s=view, variant=VARIANTS[variant], page=PAGE_SIZES[paper], colophon=rules_colophon([VARIANTS[variant].seed])
+    )
 
 
 def _weasyprint_document(html: str):
@@ -423,7 +427,7 @@ def scenario_pack_pdf(
     remember: Callable[[tuple, Callable[[], bytes]], Part] | None = None,
 ) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
-    area, numbered as pages of this PDF (``colour``: a blue sea and sandy land).
+    area, numbered as pages of this PDF (``color``: a blue sea and sandy land).
     ``remember(inputs, make)`` may keep the map part under its inputs: it does not change
     when a unit does, but the cards do. The briefing is kept under what it shows (its force
     lists name the units, with their points): a change to a unit's guns or abilities

@@ -43,7 +43,7 @@ def _grid(s: Scenario, width: float, height: float) -> dict[str, Any]:
 
 
 def _inside(x: float, label: str, font: float, width: float) -> float:
-    """A centred label's x, moved in so that the label stays on the map (an estimate of
+    """A centered label's x, moved in so that the label stays on the map (an estimate of
     its width: 0.6 em a character)."""
     half = min(width / 2, len(label) * font * 0.3)
     return round(min(max(x, half), width - half), 1)

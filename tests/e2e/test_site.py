@@ -136,7 +136,8 @@ def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):
     svg = next(tree.iter("{http://www.w3.org/2000/svg}svg"))
     polygons = list(svg.iter("{http://www.w3.org/2000/svg}polygon"))
     width, height = (scenario.data["map"][k] for k in ("width", "height"))
-    islands = [p for p in polygons if "island" in p.get("class")]
+    paths = list(svg.iter("{http://www.w3.org/2000/svg}path"))  # a hex area is drawn as its outline
+    islands = [p for p in polygons + paths if "island" in (p.get("class") or "").split()]
     grid = [p for p in polygons if p.get("class") == "grid"]
     assert len(islands) == sum(1 for t in scenario.data["terrain"] if t["kind"] == "island")
     assert len(grid) == width * height  # one hexagon per hex of the board

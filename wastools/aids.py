@@ -1,8 +1,9 @@
 """Player aids as data: per variant, the sections and tables a player looks up.
 
 Pure: every table is computed from the variant modules' own constants and the unit data,
-so an aid never disagrees with the cards. Prose is the project's own, each section
-naming the seed it comes from. ``render/aid.py`` lays these out with WeasyPrint.
+so an aid never disagrees with the cards. Prose is the project's own; each section keeps
+the rule document it comes from (by its title), and the aid names those documents once,
+in its colophon. ``render/aid.py`` lays these out with WeasyPrint.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ class Table:
 @dataclass(frozen=True)
 class Section:
     title: str
-    source: str
+    source: str  # the rule document, by its title (named once, in the aid's colophon)
     lines: tuple[str, ...] = ()
     tables: tuple[Table, ...] = field(default=())
 
 
-BASE = "base game"
+BASE = "the base game's rules"
 
 
 def turns(n: int) -> str:
@@ -41,7 +42,7 @@ def turns(n: int) -> str:
 def dice(torpedoes: str = "Torpedoes hit only on 6 and do hull damage directly, ignoring armor.") -> Section:
     return Section(
         "Dice and damage",
-        "base game, as restated by seeds 002 and 004",
+        BASE,
         (
             "Roll the dice the card gives for the range. Each 4 or 5 is one success, each 6 two.",
             (
@@ -58,7 +59,11 @@ DICE = dice()
 
 
 def _sequence(
-    extra_air: bool = False, winner_moves_second: bool = False, moving_air: bool = False, air_text: str | None = None
+    extra_air: bool = False,
+    winner_moves_second: bool = False,
+    moving_air: bool = False,
+    air_text: str | None = None,
+    document: str | None = None,
 ) -> Section:
     initiative = (
         "the winner moves second, after seeing the loser's moves"
@@ -79,7 +84,7 @@ def _sequence(
         f"Initiative: both roll two dice and add the best flagship bonus; {initiative}.",
         "Sea movement: first player, then second player.",
         air,
-        "Air defence: anti-air fire at aircraft, first player then second.",
+        "Air defense: anti-air fire at aircraft, first player then second.",
         "Air attack: bombs, torpedoes and strafing.",
         "Surface attack: gunnery and surface torpedoes.",
         "Submarine attack: submarine torpedoes.",
@@ -89,12 +94,7 @@ def _sequence(
             "Air return: aircraft go home" + (", flying sectors like the outward leg" if extra_air else "") + "."
         )
     steps.append("End of turn: count objectives and victory points.")
-    source = (
-        "base game"
-        + ("; seed 000 adds flying in the air mission and return phases" if extra_air else "")
-        + ("; seed 004 moves aircraft and drops the air return phase" if moving_air else "")
-        + ("; seed 002 changes initiative: the winner moves second" if winner_moves_second else "")
-    )
+    source = document if document is not None else BASE
     return Section("Sequence of play", source, tuple(f"{i}. {s}" for i, s in enumerate(steps, 1)))
 
 
@@ -127,30 +127,28 @@ def standard(repo: Repository, params: dict) -> list[Section]:
 
 
 def _air_chart(repo: Repository, params: dict) -> Table:
-    """Every aircraft with its sectors a phase, from the Air Range Chart or the formula."""
+    """Every aircraft with its sectors a phase: the Air Range Chart's, or worked out from its top speed (*)."""
     chart = {row.unit_id: row for row in large_map.AIR_RANGE_CHART}
     rows = []
     for unit in sorted((u for u in repo.units.values() if u.is_aircraft), key=lambda u: (u.nation, u.name)):
         adapted = VARIANTS["large-map"].adapt(unit, params)
-        how = (
-            "chart"
-            if unit.id in chart and params["use_air_range_chart"]
-            else ("formula" if adapted.movement.value is not None else "-")
-        )
+        worked_out = not (unit.id in chart and params["use_air_range_chart"]) and adapted.movement.value is not None
         mph = unit.history.top_speed_mph
         rows.append(
             (
                 unit.name,
                 repo.nations[unit.nation].name if unit.nation in repo.nations else unit.nation,
-                "-" if adapted.movement.value is None else adapted.movement.value,
-                how,
+                "-" if adapted.movement.value is None else f"{adapted.movement.value}{'*' if worked_out else ''}",
                 f"{mph:.0f}" if mph else "-",
             )
         )
     return Table(
-        ("aircraft", "nation", "sectors a phase", "from", "mph"),
+        ("aircraft", "nation", "sectors a phase", "top speed, mph"),
         tuple(rows),
-        "chart = the seed's Air Range Chart; formula = floor(mph / 12 x 1760 / 5000)",
+        (
+            "* Not in the house rules' chart: the whole sectors of 5,000 yards the aircraft covers at its top speed "
+            "in a 5-minute phase."
+        ),
     )
 
 
@@ -194,7 +192,7 @@ def _position_blocks() -> Table:
 def large_map_aid(repo: Repository, params: dict) -> list[Section]:
     air, blocks = _air_chart(repo, params), _position_blocks()
     return [
-        _sequence(extra_air=True),
+        _sequence(extra_air=True, document=large_map.SEED),
         Section(
             "The board",
             large_map.SEED,
@@ -232,7 +230,7 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
                 ),
                 (
                     "Aircraft must land to re-arm only after they attack. An aborted squadron falls back 1 sector "
-                    "and waits a phase."
+                    "the way it came, keeping its load and staying aloft, and cannot move in the next air phase."
                 ),
                 (
                     "Carrier vulnerability: vital armor -1 for each squadron aboard. A sunk carrier takes its "
@@ -242,14 +240,21 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
         ),
         Section(
             "Air bases, shore batteries, garrisons",
-            large_map.SEED + ", typical values",
+            large_map.SEED,
             (
                 (
                     "An air base at half its hit points or worse cannot launch or land; it repairs 1 point a turn "
                     "when unused and not attacked."
                 ),
-                "A shore battery is an immobile ship; each point of damage costs it a die the next turn.",
-                "Invaders need 2 to 1 odds in landed transports (1 unit each) against a garrison.",
+                (
+                    "A shore battery is an immobile ship, firing only into the arc the scenario gives it; each point "
+                    "of damage costs it a die the next turn, and damage equal to its hit points destroys it."
+                ),
+                (
+                    "A garrison cannot attack ships. Invaders need 2 to 1 odds in landed transports (1 unit each); "
+                    "ships and aircraft can wear a garrison down first, and once it is at 0 units one transport "
+                    "that lands takes the island."
+                ),
             ),
             (blocks,),
         ),
@@ -283,12 +288,15 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
     return [
         _sequence(),
         Section(
-            "Sectors in centimetres",
+            "Distances in centimeters",
             tabletop_cm.SEED,
             (
                 (
-                    "A sector is 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; band r reaches (r + 1) "
-                    "sectors. Measure ranges between conning towers, movement from the bow."
+                    "Every distance is in centimeters at a table scale: the cards name theirs. A ship moves 10 cm "
+                    "(15 cm on the 8 ft scale) for each point of speed; range 0 reaches 10 cm (15 cm) and each "
+                    "further range reaches 10 cm (15 cm) more. Measure ranges between conning towers, movement "
+                    "from the bow; a ship may move less than its full move. The 6 ft scale on an 8 ft table gives "
+                    "50% more room to play in."
                 ),
             ),
             (move, bands),
@@ -302,7 +310,7 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
                     "speed plus the saved moves."
                 ),
                 _hidden_example(),
-                "Any unit that comes within its range-0 reach may search:",
+                "Any unit that comes within 10 cm of it (15 cm on the 8 ft scale) may search:",
             ),
             (detect,),
         ),
@@ -311,8 +319,8 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
             tabletop_cm.SEED,
             (
                 (
-                    "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; submarines and "
-                    "torpedo boats take none."
+                    "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; they cannot fire "
+                    "torpedoes while any remain. Submarines and torpedo boats take none."
                 ),
                 "Carrier aircraft take a re-arming counter on landing, land-based aircraft two.",
                 (
@@ -341,7 +349,8 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
     ]
 
 
-def hex_aid(repo: Repository, params: dict) -> list[Section]:
+def _hex_tables() -> tuple[Table, Table, Table]:
+    """The hex aid's tables: range bands, speeds in hexes, and what a mine does."""
     bands = Table(("band", "hexes"), tuple((b, "-".join(map(str, sorted(set(hexv.band_hexes(b)))))) for b in range(7)))
     speeds = Table(
         ("top speed", "km/h", "hexes"),
@@ -359,9 +368,15 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             ("6", "no damage"),
         ),
     )
+    return bands, speeds, mines
+
+
+def hex_aid(repo: Repository, params: dict) -> list[Section]:
+    bands, speeds, mines = _hex_tables()
     return [
         _sequence(
             winner_moves_second=True,
+            document=hexv.SEED,
             air_text=(
                 "Air missions: each flight flies between its minimum and maximum hexes to attack the hex straight "
                 "ahead."
@@ -372,8 +387,8 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             hexv.SEED,
             (
                 (
-                    "A ship moves up to its historical top speed in km/h / 10 hexes, rounded half up; hexes are "
-                    f"{params['hex_cm']:g} cm flat to flat."
+                    "A ship moves up to a hex for each 10 km/h of its historical top speed, rounded half up (67 "
+                    f"km/h is 7 hexes); hexes are {params['hex_cm']:g} cm flat to flat."
                 ),
                 (
                     "Each 60-degree turn costs 1 hex of movement and needs the ship's own length of straight "
@@ -401,11 +416,21 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             hexv.SEED,
             (
                 (
+                    "Forward guns fire into a 120 degree arc from the front face of the bow hex, rear guns into a "
+                    "120 degree arc from the rear face of the stern hex; the broadside is anything within 60 "
+                    "degrees of the middle of the side of the bow and stern hexes. Any part of the target in the "
+                    "arc will do."
+                ),
+                (
                     "Main, secondary and tertiary guns roll half their dice (rounded up) ahead, half (rounded "
-                    "down) astern, and all on the beam."
+                    "down) astern, and all on the beam. Each battery fires on its own and may pick its own target; "
+                    "forward and rear guns may fire at different targets."
                 ),
                 "Guns, torpedoes and depth charges are exclusive: one kind of attack a turn.",
-                "Depth charges go into the three hexes astern, up to a third of the dice (rounded up) in each.",
+                (
+                    "Depth charges go into the three hexes astern, up to a third of the dice (rounded up) in each, "
+                    "the sides first: 5 dice go 2 to port, 2 to starboard and 1 astern."
+                ),
             ),
         ),
         Section(
@@ -413,8 +438,8 @@ def hex_aid(repo: Repository, params: dict) -> list[Section]:
             hexv.SEED,
             (
                 (
-                    "Entering a hex with another ship is a collision: each rolls a die and takes half (rounded "
-                    "down) as hull damage."
+                    "Entering a hex with another ship is a collision, and may be meant (ramming a submarine): each "
+                    "rolls a die and takes half (rounded down) as hull damage; a sinking ship does not roll."
                 ),
                 "A destroyed ship becomes a sinking marker for 1d6 turns and blocks movement like a ship.",
                 "Entering a mined hex:",
@@ -460,7 +485,14 @@ def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
         Section(
             "Legs",
             off_grid.SEED,
-            (f"Measure with a compass set to one leg ({_leg_phrase(params, leg)}); step it from the bow.",),
+            (
+                (
+                    f"Measure with a compass set to one leg ({_leg_phrase(params, leg)}), stepping it from the bow of "
+                    "ships and submarines and the front of an aircraft's base. A move ends with the bow at the far "
+                    "point of the compass, or short of it; ranges run bow to bow. To match a grid of another size, a "
+                    f"leg is the grid square x {off_grid.GRID_TO_LEG:g}."
+                ),
+            ),
             (moves, ranges),
         ),
         Section(
@@ -471,7 +503,7 @@ def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
                 "Ships end more than 1 leg from friendly ships, submarines from submarines, fighters from fighters.",
                 (
                     "Ships with ASW threaten submarines within 2 legs; objectives are claimed within 1 leg; smoke "
-                    "covers a 1-leg circle."
+                    "is a circle of 1 leg radius with the ship that lays it inside and its bow on the edge."
                 ),
             ),
         ),
@@ -488,25 +520,35 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
         (
             ("main battery, cruisers and battleships",) + tuple(f"{d} in" for d in t.HEAVY_MAIN_IN),
             ("other main batteries, secondary, tertiary",) + tuple(f"{d} in" for d in t.LIGHT_GUN_IN) + ("", ""),
-            ("torpedoes (3 = Long Lance only)",) + tuple(f"{d} in" for d in t.TORPEDO_IN) + ("", ""),
+            ("torpedoes (12 in: Long-Lance Torpedoes only)",) + tuple(f"{d} in" for d in t.TORPEDO_IN) + ("", ""),
             ("ship anti-air",) + tuple(f"{d} in" for d in t.ANTI_AIR_IN) + ("", "", "", ""),
-            ("depth charges (aft)", f"{t.DEPTH_CHARGE_IN} in", "", "", "", "", ""),
-            ("hedgehog (fore)", f"{t.HEDGEHOG_IN} in", "", "", "", "", ""),
+            ("depth charges (astern)", f"{t.DEPTH_CHARGE_IN} in", "", "", "", "", ""),
+            ("hedgehog (ahead)", f"{t.HEDGEHOG_IN} in", "", "", "", "", ""),
             ("aircraft attacks", f"{t.AIRCRAFT_ATTACK_IN} in", "", "", "", "", ""),
         ),
-        "bands 4 and 5 of heavy main batteries need Extended Range",
+        "35 and 40 in for a heavy main battery need Extended Range",
     )
     return [
-        _sequence(moving_air=True),
-        Section("Range tables", t.SEED, (f"A sector is {params['sector_in']:g} in (1 in = 1,000 yards).",), (table,)),
+        _sequence(moving_air=True, document=tabletop_inches.SEED),
+        Section(
+            "Range tables",
+            t.SEED,
+            (
+                (
+                    f"Distances are in inches (1 in = 1,000 yards); a ship moves {params['sector_in']:g} in for each "
+                    "point of speed. Each weapon reaches as far as its row says:"
+                ),
+            ),
+            (table,),
+        ),
         Section(
             "Luck dice (optional)",
             t.SEED,
             (
-                "Swap one attack die for a luck die of another colour.",
+                "Swap one attack die for a luck die of another color.",
                 (
                     "On a 1 remove your highest attack die; on a 6 count two successes and roll it again, and "
-                    "again on each further 6."
+                    "again on each further 6. A 1 rolled after a lucky 6 does not count against you."
                 ),
             ),
         ),
@@ -549,7 +591,66 @@ def aid(
     did not fit on some card of the deck (the card says "see the player aid")."""
     variant = VARIANTS[name]
     params = params if params is not None else variant.defaults()
-    return AIDS[name](repo, params) + MORE_RULES[name](params) + abilities_in_full(moved)
+    measure = abilities_in_measure(name, params)
+    return AIDS[name](repo, params) + MORE_RULES[name](params) + measure + abilities_in_full(moved)
+
+
+UNIT_WORDS = {"legs": "legs", "hexes": "hexes", "cm": "centimeters", "in": "inches"}
+
+
+def abilities_in_measure(name: str, params: dict) -> list[Section]:
+    """How the cards read the base game's sector words and ranges in this variant's measure:
+    the same table the cards were written with (the variant's ``measure``)."""
+    variant = VARIANTS[name]
+    make = variant.extras.get("measure")
+    if make is None:
+        return []
+    if name == "tabletop-cm":
+        scales = [(f"{s.removesuffix('ft')} ft scale", dict(params, table_scale=s)) for s in tabletop_cm.SECTOR_CM]
+    else:
+        scales = [("read", params)]
+    tables = [make(p).table() for _label, p in scales]
+    rows = tuple((said,) + tuple(t[i][1] for t in tables) for i, (said, _read) in enumerate(tables[0]))
+    words = UNIT_WORDS[make(params).unit]
+    lines = [
+        (
+            f"The cards give every ability in {words}. Where the base game's rules count the \u201csectors\u201d "
+            "of its map, the cards read them as this table does:"
+        ),
+    ]
+    after = [
+        (
+            "A range in an ability is an attack range, read off the range table; a move in an ability is "
+            "movement, as far as a ship moves for that much speed."
+        )
+    ]
+    if name == "tabletop-inches":
+        after.append("A range that belongs to a weapon (main guns, torpedoes, anti-air) reads off that weapon's table.")
+    return [
+        Section(
+            f"Abilities in {words}",
+            variant.seed,
+            tuple(lines),
+            (Table(("the base game says",) + tuple(label for label, _p in scales), rows, " ".join(after)),),
+        )
+    ]
+
+
+def colophon(sections: list[Section]) -> str:
+    """The rule documents an aid summarizes, named once, by their titles."""
+    return rules_colophon([s.source for s in sections])
+
+
+def rules_colophon(documents: list[str]) -> str:
+    """'Made by wastools from “War at Sea: Playing Off the Grid”, with the base game's rules ...'."""
+    named = [d for d in dict.fromkeys(documents) if d and d != BASE]
+    if not named:
+        return "Made by wastools from the base game's rules. Every summary is in the project's own words."
+    titles = " and ".join(f"\u201c{d}\u201d" for d in named)
+    return (
+        f"Made by wastools from {titles}, with the base game's rules where it says nothing. Every summary is in "
+        "the project's own words."
+    )
 
 
 AID_ABILITIES_SECTION = "Abilities in full"  # where a card whose ability text did not fit sends players
@@ -562,8 +663,8 @@ def abilities_in_full(moved: tuple[tuple[str, str], ...]) -> list[Section]:
     return [
         Section(
             AID_ABILITIES_SECTION,
-            "the cards of this deck",
-            ("Cards whose text would not fit at 6 pt say \u201csee the player aid\u201d for these abilities.",),
+            "",  # the deck's own cards, no rule document
+            ("A card too full to print these abilities in full says \u201csee the player aid\u201d for them.",),
             (Table(("ability", "what it does"), rows),),
         )
     ]
@@ -576,7 +677,7 @@ def _standard_more(params: dict) -> list[Section]:
     return [
         Section(
             "Aircraft",
-            BASE + ", as seeds 000 and 001 describe it",
+            BASE,
             (
                 (
                     "Aircraft are not moved: they are placed in their target's sector in the air mission phase and "
@@ -601,10 +702,10 @@ def _large_map_more(params: dict) -> list[Section]:
                 "Landing at an air base never costs an extra marker, whatever the squadron's home.",
                 (
                     "Squadrons must land to re-arm only after an attack: bombers after attacking a ship, submarine "
-                    "or air base; fighters after air defence or strafing."
+                    "or air base; fighters after air defense or strafing."
                 ),
                 (
-                    "A unit that fired anti-air in the air mission or air defence phase cannot fire in the air "
+                    "A unit that fired anti-air in the air mission or air defense phase cannot fire in the air "
                     "return phase."
                 ),
                 (
@@ -622,11 +723,11 @@ def _large_map_more(params: dict) -> list[Section]:
 
 
 def _hidden_example(speed: int = 1, turns: int = 4) -> str:
-    sectors = tabletop_cm.hidden_move_sectors(speed, turns)
-    six, eight = (sectors * tabletop_cm.SECTOR_CM[s] for s in ("6ft", "8ft"))
+    moves = tabletop_cm.hidden_move_sectors(speed, turns)
+    six, eight = (moves * tabletop_cm.SECTOR_CM[s] for s in ("6ft", "8ft"))
     return (
-        f"For example a speed-{speed} submarine hidden for {turns} turns may then move up to {sectors} sectors "
-        f"({six:g} cm; {eight:g} cm on the 8 ft scale)."
+        f"For example a speed-{speed} submarine hidden for {turns} turns may then move up to {six:g} cm "
+        f"({eight:g} cm on the 8 ft scale)."
     )
 
 
@@ -638,17 +739,21 @@ def _tabletop_cm_more(params: dict) -> list[Section]:
             tabletop_cm.SEED,
             (
                 (
-                    "Fleets deploy up to 1 sector in from their short table edge; submarines may start further "
-                    "forward but at least 1 sector from the centre line."
+                    f"Fleets deploy up to {six:g} cm ({eight:g} cm on the 8 ft scale) in from their short table "
+                    f"edge; submarines may start further forward but at least {six:g} cm ({eight:g} cm) from the "
+                    "center line."
                 ),
-                "Ships keep 5 cm or their own length, whichever is more, from land unless they have Shallow Draft.",
+                (
+                    "Ships keep 5 cm or their own length, whichever is more, from land unless they have Shallow "
+                    "Draft; a Shallow Draft ship may attack ships sheltering on the same coast."
+                ),
                 (
                     "A turn of 90 degrees or more counts as two turns over 45 degrees; turns under 45 degrees in a "
                     "whole move are free."
                 ),
                 "Abilities that move a ship (Sub Hunter and the like) work as closely as the table allows.",
                 "Guns fire all round; only submarine torpedoes need the target ahead.",
-                "Ranges run between conning towers, or between model centres where there is none.",
+                "Ranges run between conning towers, or between model centers where there is none.",
             ),
         ),
         Section(
@@ -661,12 +766,12 @@ def _tabletop_cm_more(params: dict) -> list[Section]:
                 ),
                 "Once a submarine has moved it cannot hide again.",
                 (
-                    "Anti-air: besides the target, one friendly ship with its conning tower within range 0 "
-                    f"({six:g} cm; {eight:g} cm on the 8 ft scale) of the target's may fire."
+                    "Anti-air: besides the target, one friendly ship with its conning tower within "
+                    f"{six:g} cm ({eight:g} cm on the 8 ft scale) of the target's may fire."
                 ),
                 (
                     "Close Escort: may fire anti-air at an aircraft that two other ships have fired on, within "
-                    "range 0 of the target ship's conning tower."
+                    f"{six:g} cm ({eight:g} cm) of the target ship's conning tower."
                 ),
                 "At most 4 aircraft may attack one ship, friendly and enemy aircraft counted together.",
             ),
@@ -690,8 +795,9 @@ def _hex_more(params: dict) -> list[Section]:
                     "with the carrier; the minimum move does not apply then."
                 ),
                 (
-                    "A flight attacks only the hex straight ahead. A flight that attacks flies home and re-arms "
-                    "for 1 full turn; a carrier cannot launch and recover in the same turn."
+                    "A flight attacks only the hex straight ahead, so it ends its move facing a hex edge. A flight "
+                    "that attacks flies home and re-arms for 1 full turn; a carrier cannot launch and recover in "
+                    "the same turn. Flights may stay aloft for the whole battle unless the scenario limits them."
                 ),
                 (
                     "Each flight takes off with a face-down load: depth charges (the only weapon against a "
@@ -699,7 +805,10 @@ def _hex_more(params: dict) -> list[Section]:
                 ),
                 "Only one flight a turn may attack each hex of a ship: a 3-hex ship may be attacked by 3 flights.",
                 "A flight that takes 1 damage aborts and flies home; a flight that fails to land is lost.",
-                "Anti-air fires at enemy aircraft within 1 hex; against Swordfish it rolls one die fewer.",
+                (
+                    "Anti-air fires at enemy aircraft within 1 hex; a ship with Heavy Antiair also reaches 2-4 "
+                    "hexes, with the dice its card gives there. Against Swordfish anti-air rolls one die fewer."
+                ),
             ),
         ),
         Section(
@@ -718,7 +827,7 @@ def _hex_more(params: dict) -> list[Section]:
                 ),
                 "Submarines fire torpedoes straight ahead along their heading.",
                 (
-                    "Ships torpedo out of the beam, within 60 degrees of the ship's centre point, at the gun "
+                    "Ships torpedo out of the beam, within 60 degrees of the ship's center point, at the gun "
                     "ranges (1, 4, 7 hexes)."
                 ),
                 (
@@ -731,7 +840,7 @@ def _hex_more(params: dict) -> list[Section]:
                 ),
                 (
                     "A ship entering a hex next to land (not a dock) runs aground and is out of the battle. A "
-                    "minesweeper may clear adjacent mines instead of firing: each goes on a 4-6."
+                    "minesweeper may clear the mines in the hexes next to it instead of firing: each goes on a 4-6."
                 ),
             ),
         ),
@@ -740,20 +849,6 @@ def _hex_more(params: dict) -> list[Section]:
 
 def _off_grid_more(params: dict) -> list[Section]:
     return [
-        Section(
-            "Abilities in legs",
-            off_grid.SEED,
-            (
-                (
-                    "The cards give every ability in legs: where the base game means the same place or local, read "
-                    "within 1 leg; two friendly ships together, within 2 legs; adjacent, within 2 legs."
-                ),
-                (
-                    "A range in an ability is an attack range, read off the range table; a move in an ability is "
-                    "movement, 2 legs for each step of speed."
-                ),
-            ),
-        ),
         Section(
             "Headings and arcs (optional)",
             off_grid.SEED,
@@ -808,13 +903,22 @@ def _tabletop_inches_more(params: dict) -> list[Section]:
                     f"Aircraft stop within {t.AIRCRAFT_ATTACK_IN} in of enemy fighters that intercept them or "
                     f"escort others. Anti-air reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target."
                 ),
-                "Aborted units (PT boats and aircraft) cannot attack, but may still fire anti-air in that phase.",
+                (
+                    "Aborted units (PT boats and aircraft) cannot attack unless an ability lets them (Press the "
+                    "Attack), but may still fire anti-air in that phase. Each aircraft makes one attack in the air "
+                    "attack phase."
+                ),
+                (
+                    "Each ship may use its special actions (Lay Smoke Screen, Repair, High-Speed Run) in its sea "
+                    "movement step. In bad weather or at night (optional) only ships within visibility range can "
+                    "be attacked."
+                ),
                 (
                     f"Hedgehogs fire ahead only, up to {t.HEDGEHOG_IN} in; depth charges astern only, up to "
                     f"{t.DEPTH_CHARGE_IN} in."
                 ),
                 (
-                    "Line of sight runs from the attacker's centre to any part of the target: any ship but a "
+                    "Line of sight runs from the attacker's center to any part of the target: any ship but a "
                     "surfaced submarine or PT boat blocks it within 5 in, any ship but a destroyer, surfaced "
                     "submarine or PT boat beyond 5 in, and islands, fog, squalls and smoke always."
                 ),

@@ -55,7 +55,7 @@ def _print_problems(problems: list[Problem]) -> None:
     "limits",
     multiple=True,
     metavar="NAME=N",
-    help="Defences against hostile data (repeatable): " + LIMITS_HELP + ".",
+    help="Defenses against hostile data (repeatable): " + LIMITS_HELP + ".",
 )
 @click.pass_context
 def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:

@@ -197,7 +197,7 @@ def check(name: str, value: Any) -> str | None:
             return f"expected a number between {SCALE_RANGE[0]} and {SCALE_RANGE[1]} (1.01 = 1 % larger)"
     elif name.startswith("printer.back_offset_"):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= 20:
-            return "expected a shift in millimetres between -20 and 20"
+            return "expected a shift in millimeters between -20 and 20"
     elif name == "printer.duplex_edge" and value not in ("long", "short"):
         return 'expected "long" or "short"'
     elif name == "site.address":

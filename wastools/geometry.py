@@ -74,7 +74,7 @@ def hex_radius(flat_to_flat: float) -> float:
 
 
 def hex_center(col: int, row: int, flat_to_flat: float) -> tuple[float, float]:
-    """Centre of hex (col, row) of a flat-topped grid, odd columns shifted up half a hex.
+    """Center of hex (col, row) of a flat-topped grid, odd columns shifted up half a hex.
     Column spacing is 1.5 x the circumradius; row spacing is the flat-to-flat width."""
     r = hex_radius(flat_to_flat)
     x = r + col * 1.5 * r

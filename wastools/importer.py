@@ -193,6 +193,20 @@ CORRECTIONS: tuple[Correction, ...] = (
         "USS Intrepid (CV 11)",
         "hull number CV-11 typed as roman II; roberteliason has CV 11",
     ),
+    *(
+        Correction(PRIMARY, old, "name", new, f"spelled as the other cards spell it: {why}")
+        for old, new, why in (
+            ("Swordfish MK. I", "Swordfish Mk. I", "a mark is 'Mk.', as the Swordfish Mk. II"),
+            ("Sea Hurricane Mk. 1B", "Sea Hurricane Mk. IB", "the mark is the roman IB, as every other mark"),
+            ("USS Edsall (DD-219)", "USS Edsall (DD 219)", "hull numbers read '(DD 445)'"),
+            ("USS Guadalcanal (CVE-60)", "USS Guadalcanal (CVE 60)", "hull numbers read '(CVE 63)'"),
+            ("USS Hornet (CV8)", "USS Hornet (CV 8)", "hull numbers read '(CV 6)'; roberteliason has CV 8"),
+            ("USS New Jersey (BB62)", "USS New Jersey (BB 62)", "hull numbers read '(BB 61)'"),
+            ("Il-2m Sturmovik", "Il-2M Sturmovik", "the Ilyushin Il-2M; roberteliason has Il-2M"),
+            ("Ju-87 R2 Picchiatelli", "Ju 87 R2 Picchiatelli", "Junkers types read 'Ju 87'; roberteliason has it"),
+            ("FW 200 Kondor", "Fw 200 Kondor", "Focke-Wulf types read 'Fw', as the Fw 190A"),
+        )
+    ),
     Correction(
         SECONDARY,
         "Hr. Ms. Zvaardvisch",

@@ -9,21 +9,11 @@ import bisect
 import math
 from collections.abc import Iterable
 
-from .geometry import hex_center, hex_radius
+from .geometry import hex_radius
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 Segment = tuple[Point, Point]
-ON_OUTLINE = 1.0  # points: a hex whose centre lies this close to an area's outline is in the area
-
-
-def hexes_in_polygon(polygon: list[Point], columns: int, rows: int, flat: float) -> list[Point]:
-    """Centres of the hexes of a ``columns`` x ``rows`` grid (``hex_center``) that lie inside
-    ``polygon`` or within ``ON_OUTLINE`` of its outline."""
-    grid = (
-        (hex_center(col, 0, flat)[0], [hex_center(col, row, flat)[1] for row in range(rows)]) for col in range(columns)
-    )
-    return points_in_polygon(polygon, grid, ON_OUTLINE)
 
 
 def points_in_polygon(

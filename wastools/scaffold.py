@@ -12,7 +12,7 @@ from .scenarios import MAP_UNITS
 from .slug import slugify
 from .suggest import unknown
 
-UNIT_WORDS = {"in": "inches", "cm": "centimetres"}  # the comment is for people, not the parser
+UNIT_WORDS = {"in": "inches", "cm": "centimeters"}  # the comment is for people, not the parser
 
 DEFAULT_MAPS = {
     "standard": (11, 7),

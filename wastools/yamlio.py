@@ -29,7 +29,7 @@ SCHEMA_LINE_PREFIX = "# yaml-language-server: $schema="
 
 @dataclass(frozen=True)
 class Limits:
-    """Defences against hostile files; each is a named setting (``--limit NAME=N``) with a
+    """Defenses against hostile files; each is a named setting (``--limit NAME=N``) with a
     default far above what the real data needs. See README, "What the tool trusts"."""
 
     max_file_bytes: int = 250_000  # a data file's size, checked before it is read (ten times the largest)

@@ -1,5 +1,6 @@
 """Player aids as a player reads them: names not ids, whole sentences, headings never left
-alone at a page foot, long tables with their header on every page, each rule's seed."""
+alone at a page foot, long tables with their header on every page, each rule's document
+named once, by its title, in the colophon."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import io
 import pdfplumber
 import pytest
 
-from wastools.aids import aid
+from wastools.aids import aid, colophon
 from wastools.render.aid import aid_pdf
 from wastools.variants import VARIANTS, off_grid
 
@@ -65,12 +66,24 @@ def test_a_table_that_runs_on_repeats_its_header(aids):
             assert first.startswith("aircraft nation sectors a phase"), first
 
 
-def test_sentences_are_whole_and_rules_name_their_seed(repo):
+def test_sentences_are_whole_and_rules_name_their_document(repo, aids):
     for summary in off_grid.AMENDED_ABILITIES.values():
         assert summary.split()[-1].strip(".,;") not in DANGLING, summary
-    hex_sequence = next(s for s in aid("hex", repo, VARIANTS["hex"].defaults()) if s.title == "Sequence of play")
-    assert "seed 002" in hex_sequence.source  # the hex seed changes initiative
+    hex_sections = aid("hex", repo, VARIANTS["hex"].defaults())
+    hex_sequence = next(s for s in hex_sections if s.title == "Sequence of play")
+    assert hex_sequence.source == VARIANTS["hex"].seed  # the hex rules change initiative
     standard_sequence = next(
         s for s in aid("standard", repo, VARIANTS["standard"].defaults()) if s.title == "Sequence of play"
     )
-    assert standard_sequence.source == "base game"
+    assert standard_sequence.source == "the base game's rules"
+    assert colophon(hex_sections) == (
+        "Made by wastools from \u201cWar at Sea rules adapted for a hexagon grid, by Paul Wisken\u201d, with the "
+        "base game's rules where it says nothing. Every summary is in the project's own words."
+    )
+    for name, pdf in aids.items():  # each aid names its rule document once, in the colophon at its end
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            text = " ".join(" ".join((p.extract_text() or "").split()) for p in doc.pages)
+        title = VARIANTS[name].seed
+        if name != "standard":
+            assert text.count(title) == 1, (name, text.count(title))
+            assert text.index(title) > len(text) * 0.8, name

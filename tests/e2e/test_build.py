@@ -134,7 +134,7 @@ def test_check_bars_and_print_scaling(built):
     [
         ("hex", ["HMS Cossack", "6@1, 5@7", "7 hexes", "Footprint"]),
         ("tabletop-cm", ["USS Fletcher", "20 cm", "Finds submarines"]),
-        ("off-grid", ["4 legs", "Long range: -1 on each die"]),
+        ("off-grid", ["4 legs", "within 2 legs, -1 on each die"]),
         ("tabletop-inches", ["10 in", "Bismarck"]),
         ("large-map", ["A6M2", "9 sectors each air phase", "Vital Armor by squadrons aboard"]),
         ("standard", ["Yamato", "2 sectors"]),

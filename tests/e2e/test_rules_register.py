@@ -31,9 +31,9 @@ def _seed_lines(seed: str) -> list[str]:
 
 
 def normalised(text: str) -> str:
-    """Whitespace collapsed, typographic quotes made plain."""
+    """Whitespace collapsed, typographic quotes made plain, a word broken at its hyphen joined."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    return re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"\s+", " ", re.sub(r"(?<=\w)-\s+(?=\w)", "-", text)).strip()
 
 
 def test_every_variant_has_a_valid_register(registers):
@@ -179,9 +179,9 @@ def test_a_broken_register_is_a_located_error(tmp_repo: Path, cli):
     path = tmp_repo / "rules" / "hex.yaml"
     text = path.read_text("utf-8")
     path.write_text(
-        text.replace('      - {card: all, text: "Footprint"}', "      - {card: all}", 1).replace(
-            "  - id: speed\n", "  - id: zones-and-hexes\n", 1
-        ),
+        text.replace(
+            '      - {card: "unit: bismarck", text: "Footprint: 3 hexes"}', '      - {card: "unit: bismarck"}', 1
+        ).replace("  - id: speed\n", "  - id: zones-and-hexes\n", 1),
         "utf-8",
     )
     result = cli("validate", "--quiet", root=tmp_repo)
@@ -193,7 +193,7 @@ def test_a_broken_register_is_a_located_error(tmp_repo: Path, cli):
     fixed = text.replace("  - id: speed\n", "  - id: zones-and-hexes\n", 1)
     path.write_text(fixed, "utf-8")
     result = cli("validate", "--quiet", root=tmp_repo)
-    assert re.search(r"rules/hex\.yaml:\d+:\d+: entries\[1\]\.id: duplicate id 'zones-and-hexes'", result.output), (
+    assert re.search(r"rules/hex\.yaml:\d+:\d+: entries\[2\]\.id: duplicate id 'zones-and-hexes'", result.output), (
         result.output
     )
 
@@ -204,3 +204,48 @@ def test_a_coverage_range_must_name_real_entries(tmp_repo: Path, cli):
     path.write_text(path.read_text("utf-8").replace("entries: [legs]}", "entries: [leggs]}", 1), "utf-8")
     result = cli("validate", "--quiet", root=tmp_repo)
     assert "rules/off-grid.yaml:7:" in result.output and "no entry with id 'leggs'" in result.output
+
+
+# --- each trace is the rule's content ------------------------------------------------------------------
+
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
+
+
+def test_every_trace_is_content_not_a_label(registers):
+    """A trace is what a player reads of the rule (its numbers and conditions), not a heading:
+    at least four words, or a number with what it counts ("Move: 7 hexes")."""
+    short = [
+        f"{name}: {entry.id}: {place.describe()} {place.text!r}"
+        for name, register in registers.items()
+        for entry in register.entries
+        for place in entry.printed_in
+        if len(place.text.split()) < 4 and not re.search(r"\d", place.text)
+    ]
+    assert short == []
+
+
+def test_every_number_of_a_rule_is_printed_where_it_is_traced(registers):
+    """An entry claims no more than its outputs print: each number of its rule stands in one of
+    its traces (the traces are then checked against the PDFs above)."""
+    unprinted = []
+    for name, register in registers.items():
+        for entry in register.entries:
+            traced = " ".join(normalised(p.text) for p in entry.printed_in)
+            for number in NUMBER.findall(entry.rule):
+                if not re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", traced):
+                    unprinted.append(f"{name}: {entry.id}: {number} ({entry.rule})")
+    assert unprinted == []
+
+
+@pytest.mark.parametrize("variant", ["off-grid", "hex", "tabletop-cm", "tabletop-inches"])
+def test_the_register_records_the_variants_translation_of_the_base_games_words(registers, variant):
+    """The translation the cards are written with (the variant's measure) is the one the register
+    records: each row of it, as the aid prints it, is a trace of the variant's sector-words entry."""
+    v = VARIANTS[variant]
+    entry = registers[variant].entry("sector-words")
+    traced = [normalised(p.text) for p in entry.printed_in if p.kind == "aid"]
+    measure = v.extras["measure"](v.defaults())
+    for said, read in measure.table():
+        row = normalised(f"{said} {read}")
+        assert any(t.startswith(row) for t in traced), (variant, row)
+        assert read.split()[-2] in entry.rule  # the rule's words give the same number

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import DATA
 from wastools.aids import aid
-from wastools.variants import VARIANTS
+from wastools.variants import VARIANTS, large_map
 
 SAVO = Path("scenarios/savo-island-1942.yaml")
 MERS = Path("scenarios/mers-el-kebir-1940.yaml")
@@ -115,13 +115,12 @@ def test_a_battery_in_shallows_is_at_sea_and_the_message_names_them(scen_repo, c
         scen_repo,
         MERS,
         "objectives:",
-        "  - kind: shoal\n    name: Harbour shallows\n"
-        "    points: [[2.2, 7], [3, 7], [3, 7.5], [2.2, 7.5]]\nobjectives:",
+        "  - kind: shoal\n    name: Harbor shallows\n    points: [[2.2, 7], [3, 7], [3, 7.5], [2.2, 7.5]]\nobjectives:",
     )
     edit(scen_repo, MERS, "at: [3.05, 8.5]", "at: [2.5, 7.2]")
     result = cli("validate", root=scen_repo)
     assert result.exit_code == 1
-    assert "Fort Santon at [2.5, 7.2] is at sea, in Harbour shallows (shallows), 0.55 sectors off" in result.output
+    assert "Fort Santon at [2.5, 7.2] is at sea, in Harbor shallows (shallows), 0.55 sectors off" in result.output
 
 
 @pytest.mark.parametrize(
@@ -129,7 +128,7 @@ def test_a_battery_in_shallows_is_at_sea_and_the_message_names_them(scen_repo, c
     [("[20, 10]", True), ("[18, 11]", True), ("[20, 16]", False), ("[16, 10]", False)],
 )
 def test_on_a_hex_map_land_is_the_hexes_the_map_fills(scen_repo, cli, at, on_land):
-    """Savo Island fills the hexes whose centres lie in its outline; a garrison on one of
+    """Savo Island fills the hexes whose centers lie in its outline; a garrison on one of
     them is on land, one a hex off it is at sea."""
     edit(
         scen_repo,
@@ -292,10 +291,10 @@ def test_new_scenario_and_unit_validate(scen_repo, cli):
 @pytest.mark.parametrize(
     "name, needles",
     [
-        ("large-map", ["Air Range Chart", "F4U-1D Corsair", "formula", "chart", "Heavy shore battery"]),
+        ("large-map", ["Air Range Chart", "F4U-1D Corsair", "5-minute phase", "chart", "Heavy shore battery"]),
         ("hex", ["17-19", "ship destroyed", "half (rounded down)", "winner moves second"]),
         ("off-grid", ["10-11", "33", "Heavy Antiair", "Slow N"]),
-        ("tabletop-inches", ["torpedoes (3 = Long Lance only)", "Luck dice", "150 points"]),
+        ("tabletop-inches", ["torpedoes (12 in: Long-Lance Torpedoes only)", "Luck dice", "150 points"]),
         ("tabletop-cm", ["3+", "90%", "25%", "20 cm"]),
         ("standard", ["Sequence of play", "Dice and damage"]),
     ],
@@ -311,7 +310,12 @@ def test_air_range_chart_lists_every_aircraft(repo):
         s for s in aid("large-map", repo, VARIANTS["large-map"].defaults()) if s.title == "Air Range Chart"
     ).tables[0]
     assert {row[0] for row in table.rows} == {u.name for u in repo.units.values() if u.is_aircraft}
-    assert all(row[3] in ("chart", "formula") for row in table.rows)
+    # a figure worked out from the top speed is marked, and the caption says how it was worked out
+    chart = {row.unit_id for row in large_map.AIR_RANGE_CHART}
+    names = {u.name: u.id for u in repo.units.values() if u.is_aircraft}
+    for row in table.rows:
+        assert row[2].endswith("*") == (names[row[0]] not in chart), row
+    assert table.caption.startswith("* Not in the house rules' chart") and "5,000 yards" in table.caption
 
 
 @pytest.mark.slow
@@ -319,7 +323,9 @@ def test_aids_and_packs_build(full_build):
     tmp_path = full_build / "build"
     with pdfplumber.open(tmp_path / "hex" / "player-aid.pdf") as pdf:
         text = " ".join(p.extract_text() for p in pdf.pages)
-    assert "17-19" in text and "seed 002" in text
+    text = " ".join(text.split())
+    assert "17-19" in text and "seed" not in text
+    assert "\u201cWar at Sea rules adapted for a hexagon grid, by Paul Wisken\u201d" in text  # the colophon
     with pdfplumber.open(tmp_path / "scenarios" / "savo-island-1942.pdf") as pdf:
         first = pdf.pages[0].extract_text()
         texts = [p.extract_text() or "" for p in pdf.pages]

@@ -89,7 +89,10 @@ def test_unit_page_shows_every_variant_card_and_each_derivation(repo, site):
         assert tidy(adapted.movement.source, variant).replace("'", "&#39;") in text, variant.name
         for value in adapted.rules.values():
             assert tidy(value.source, variant).replace("'", "&#39;").replace('"', "&#34;") in text
-    assert "36.5 kn = 67.6 km/h / 10, rounded half up" in text  # the hex derivation the issue asks for
+    assert "36.5 kn is 67.6 km/h: a hex for each 10 km/h, rounded half up" in text  # the hex derivation
+    # each variant's section names its rule document once, in its heading, and no derivation repeats it
+    for variant in (v for v in VARIANTS.values() if v.name != "standard"):
+        assert text.count(variant.seed.replace("'", "&#39;")) == 1, variant.name
     sources = {a.get("href") for a in tree.iter(tag("a"))}
     assert unit.history.top_speed.source in sources and unit.history.length.source in sources
     assert "../../hex/cards.pdf" in sources and "../scenarios/savo-island-1942.html" not in sources
@@ -109,10 +112,16 @@ def test_unit_pages_read_as_a_person_writes(repo, site):
                 assert "_" not in what + value and "=" not in value, (unit_id, section.get("id"), cells)
                 assert "((" not in source and "))" not in source, (unit_id, cells)  # no brackets in brackets
                 assert not re.search(r"\b[a-z]+_[a-z_]+\b", source), (unit_id, cells)  # no parameter keys
-                if value.startswith("band 0:") and section.get("id") != "tabletop-inches":
-                    assert re.match(r"(seed 00\d|base game)", source), (unit_id, section.get("id"), cells)
-            settings = [p for p in section.iter(tag("p")) if "".join(p.itertext()).startswith("Settings:")]
-            assert not re.search(r"\b[a-z]+_[a-z_]+\b", "".join(settings[0].itertext()) if settings else "")
+                own_reach = section.get("id") == "tabletop-inches" or (section.get("id"), what) == (
+                    "off-grid",
+                    "Antiair",
+                )
+                if value.startswith("band 0:") and not own_reach:
+                    # the variant's range rule in words with its numbers, not a formula or a document number
+                    assert re.match(r"(Each range is|Range 0 (is|reaches) )", source), (unit_id, cells)
+                    assert not re.search(r"\bseed\b|\b\d?r ?[-+] ?\d", source), (unit_id, cells)
+            # the settings of the build are on the variant's page, not dumped under each card
+            assert not [p for p in section.iter(tag("p")) if "".join(p.itertext()).startswith("Settings:")]
         for anchor in (a for a in tree.iter(tag("a")) if (a.get("href") or "").startswith("http")):
             assert anchor.text == anchor.get("href").split("/")[2].removeprefix("www."), anchor.get("href")
     standard = parse((site / "units" / "bismarck.html").read_text())

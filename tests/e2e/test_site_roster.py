@@ -49,10 +49,7 @@ def test_every_problem_is_located(repo, tmp_path):
         load_roster(path, repo, ROOT)
     lines = [str(p) for p in caught.value.problems]
     shown = str(path)
-    assert (
-        f"{shown}:2:10: variant: 'hexx' is not one of: standard, large-map, tabletop-cm, hex, off-grid, tabletop-inches"
-        in lines
-    )
+    assert f"{shown}:2:10: variant: 'hexx' is not one of the allowed values (did you mean 'hex'?)" in lines
     assert f"{shown}:4:1: colour: unknown field 'colour'" in lines
     assert any(line.startswith(f"{shown}:6:11: units[0].unit: no unit with id 'hms-cosack'") for line in lines)
     assert any(line.startswith(f"{shown}:7:12: units[0].count:") for line in lines)

@@ -53,7 +53,7 @@ def test_tabletop_cm_close_escort_is_the_seeds_anti_air_rule(repo):
     unit = next(u for u in repo.units.values() if u.has_ability("Close Escort"))
     for scale, cm in (("6ft", 10), ("8ft", 15)):
         adapted = adapt(repo, "tabletop-cm", unit, table_scale=scale)
-        view = card_view.ability_lines(adapted, repo, "tabletop-cm")
+        view = card_view.ability_lines(adapted, repo, VARIANTS["tabletop-cm"])
         summary = next(a["summary"] for a in view if a["name"] == "Close Escort")
         assert (
             "two other ships have fired on" in summary
@@ -70,20 +70,21 @@ def test_tabletop_cm_objectives_are_seized_at_the_range_1_reach(repo):
     assert adapt(repo, "tabletop-cm", fletcher).rules["objective_clear"].value == 20
     assert adapt(repo, "tabletop-cm", fletcher, table_scale="8ft").rules["objective_clear"].value == 30
     assert "objective" not in adapt(repo, "tabletop-cm", fletcher).rules["range_0_reach"].source
-    assert "within range 1 (20 cm at 6 ft, 30 cm at 8 ft)" in fleet.victory_rules("tabletop-cm").claim
+    assert "no enemy vessel within 20 cm (30 cm on the 8 ft scale)" in fleet.victory_rules("tabletop-cm").claim
 
 
 def test_tabletop_cm_doc_describes_the_movement_the_cards_print(repo):
     fletcher = repo.units["uss-fletcher-dd-445"]
     doc = (ROOT / "docs" / "variants" / "tabletop-cm.md").read_text("utf-8")
     doc = " ".join(doc.split())
-    for scale in ("6ft", "8ft"):
-        printed = card_view.movement_text(adapt(repo, "tabletop-cm", fletcher, table_scale=scale), "tabletop-cm")[1]
+    cm = VARIANTS["tabletop-cm"]
+    for scale, printed in (("6ft", "20 cm (6 ft scale)"), ("8ft", "30 cm (8 ft scale)")):
+        adapted = adapt(repo, "tabletop-cm", fletcher, table_scale=scale)
+        assert card_view.movement_text(adapted, cm)[1] == printed  # the card's own scale only, named
         assert f'"{printed}"' in doc, printed
-    assert (
-        card_view.movement_text(adapt(repo, "tabletop-cm", fletcher), "tabletop-cm")[1]
-        == "20 cm; 30 cm on the 8 ft scale"
-    )
+        # and the range table's header names the scale its distances are for
+        view = card_view.card_view(adapted, cm, repo)
+        assert view.distance_unit == f"cm ({scale.removesuffix('ft')} ft)"
 
 
 # --- seed 002 (hex) -----------------------------------------------------------------------------------

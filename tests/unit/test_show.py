@@ -27,7 +27,7 @@ def test_show_json_document(cli):
     doc = json.loads(result.output)
     assert {"unit", "name", "variant", "parameters", "movement", "attacks", "rules"} <= set(doc)
     assert (doc["movement"]["value"], doc["movement"]["unit"]) == (7, "hexes")
-    assert "36.5 kn = 67.6 km/h" in doc["movement"]["from"]
+    assert "36.5 kn is 67.6 km/h: a hex for each 10 km/h" in doc["movement"]["from"]
     main = next(a for a in doc["attacks"] if a["type"] == "main")
     assert main["bands"][1] == {"band": 1, "dice": 4, "min": 2, "max": 4, "unit": "hexes"}
     assert all("from" in rule for rule in doc["rules"].values())

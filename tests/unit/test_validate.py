@@ -182,3 +182,18 @@ def test_fmt_rewrites_and_keeps_comments(tmp_repo, cli):
     fixed = path.read_text()
     assert fixed.index("points: 7  # checked against my card") < fixed.index("armor:")
     assert cli("fmt", "--check", root=tmp_repo).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "name, wanted",
+    [("USS Test (DD-219)", "USS Test (DD 219)"), ("USS Test (CV8)", "USS Test (CV 8)"), ("Test MK. I", "Test Mk. I")],
+)
+def test_a_name_spelled_unlike_the_other_cards_is_a_located_warning(tmp_repo, cli, name, wanted):
+    path = tmp_repo / UNIT
+    text = path.read_text()
+    path.write_text(text.replace("name: HMS Cossack\n", f"name: {name}\n", 1))
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 0  # a contributor's card still validates
+    assert f"cards/uk/hms-cossack.yaml:3:7: warning: name: write {wanted!r}" in result.output, result.output
+    path.write_text(text)
+    assert "warning: name:" not in cli("validate", root=tmp_repo).output

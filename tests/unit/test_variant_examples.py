@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from wastools.variants import VARIANTS, fleet, hex, large_map, off_grid, tabletop_cm, tabletop_inches
 
@@ -33,7 +35,7 @@ def test_seed_000_formula_elsewhere(repo):
     adapted = adapt(repo, "large-map", "fw-190a")
     mph = repo.units["fw-190a"].history.top_speed.value
     assert adapted.movement.value == large_map.formula_sectors(mph)
-    assert "formula" in adapted.movement.source
+    assert "not in the Air Range Chart" in adapted.movement.source and f"{mph:g} mph covers" in adapted.movement.source
     chart_off = adapt(repo, "large-map", "f6f-3-hellcat", use_air_range_chart="false")
     assert chart_off.movement.value == large_map.formula_sectors(repo.units["f6f-3-hellcat"].history.top_speed.value)
 
@@ -120,9 +122,32 @@ def test_seed_002_tribal_class_card(repo):
 
 def test_seed_002_depth_charges_and_arcs(repo):
     adapted = adapt(repo, "hex", "hms-cossack")
-    assert adapted.rules["depth_charge_hexes"].value["port_astern_starboard"] == [2, 2, 1]  # the seed's 5-dice example
+    # the rules' own example: "5 dice may be allocated as 2 each side and 1 directly astern"
+    assert adapted.rules["depth_charge_hexes"].value["port_astern_starboard"] == [2, 1, 2]
     arcs = adapted.rules["main_arcs"].value
     assert arcs == {"fore": [3, 3, 3], "aft": [3, 2, 2], "broadside": [6, 5, 5]}
+
+
+@given(st.integers(min_value=1, max_value=40))
+def test_seed_002_depth_charges_never_exceed_a_third_a_hex_nor_the_total(total):
+    split = hex.depth_charge_split(total)
+    port, astern, starboard = split["port_astern_starboard"]
+    assert port + astern + starboard == total
+    assert max(port, astern, starboard) <= -(-total // 3) == split["per_hex_max"]
+    assert port == starboard or starboard == total - port  # the sides are filled first
+
+
+def test_seed_002_aircraft_torpedo_with_2_dice_a_flight_1_hex_ahead(repo):
+    """'Aircraft may make torpedo attacks against enemy ships 1 hex directly ahead with 2 dice per flight.'"""
+    bombers = [u for u in repo.units.values() if u.is_aircraft and u.attack("torpedo")]
+    assert len(bombers) >= 5
+    for unit in bombers:
+        adapted = adapt(repo, "hex", unit.id)
+        torpedo = adapted.attack("torpedo")
+        assert [(b.band, b.dice, b.max) for b in torpedo.bands] == [(0, 2, 1)], unit.id
+        assert adapted.rules["card_notation"].value["Torpedoes"] == "2@1"
+    ship = adapt(repo, "hex", "hms-cossack").attack("torpedo")  # ships keep their card's torpedo dice
+    assert ship is None or ship.bands[0].dice == repo.units["hms-cossack"].attack("torpedo").bands[0]
 
 
 @pytest.mark.parametrize(
@@ -198,7 +223,7 @@ def test_seed_004_extended_range_and_long_lance(repo):
         u for u in repo.units.values() if u.has_ability("Long-Lance Torpedoes") and u.attack("torpedo").bands[3]
     )
     torpedo = adapt(repo, "tabletop-inches", lance.id).attack("torpedo")
-    assert torpedo.bands[-1].max == 12 and torpedo.bands[-1].condition == "Long Lance torpedoes"
+    assert torpedo.bands[-1].max == 12 and torpedo.bands[-1].condition == "Long-Lance Torpedoes only"
 
 
 def test_seed_004_hedgehog(repo):
@@ -253,9 +278,7 @@ def test_seed_001_italian_submarine_hidden_4_turns_moves_5_sectors(repo):
     from wastools import aids
 
     text = " ".join(line for s in aids.aid("tabletop-cm", repo) for line in s.lines)
-    assert (
-        "a speed-1 submarine hidden for 4 turns may then move up to 5 sectors (50 cm; 75 cm on the 8 ft scale)" in text
-    )
+    assert "a speed-1 submarine hidden for 4 turns may then move up to 50 cm (75 cm on the 8 ft scale)" in text
 
 
 def test_seed_001_objective_range_1_is_20_cm_on_the_6_ft_table(repo):

@@ -93,7 +93,7 @@ def square_map(columns: int, rows: int, sector: float, paper: str, profile, colo
     from ..render.maps import map_pdf
     from ..render.maps import square_map as square
 
-    return map_pdf(square(f"large-map board ({paper})", columns, rows, sector), paper, profile, colour=colour)
+    return map_pdf(square(f"Large map board ({paper})", columns, rows, sector), paper, profile, colour=colour)
 
 
 def hex_map(width: float, height: float, hex_cm: float, paper: str, profile, colour: bool) -> tuple[bytes, int]:
@@ -108,7 +108,7 @@ def square_poster(columns: int, rows: int, sector: float, profile, colour: bool)
     from ..render.maps import poster_pdf
     from ..render.maps import square_map as square
 
-    return poster_pdf(square("large-map board", columns, rows, sector), profile, colour)
+    return poster_pdf(square("Large map board", columns, rows, sector), profile, colour)
 
 
 def hex_poster(width: float, height: float, hex_cm: float, profile, colour: bool) -> tuple[bytes, int]:

@@ -36,6 +36,14 @@ class Pool:
         """``fn(*args)`` on a worker; the future's result is (result, seconds)."""
         return self._started().submit(timed, fn, args)
 
+    def warm(self) -> None:
+        """Start the workers now, each importing the renderers (a second of CPU) while the
+        build's process plans: the first card or sheet then waits for nothing."""
+        from ..render.cards import warm
+
+        for _worker in range(self.jobs):
+            self._started().submit(warm)
+
     def map(self, fn: Callable[..., Any], items: Iterable[tuple]) -> Iterator[tuple[Any, float]]:
         """``fn(*item)`` for each item, in order, as (result, seconds)."""
         futures = [self.submit(fn, *item) for item in items]

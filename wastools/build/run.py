@@ -25,7 +25,7 @@ from ..model import Repository
 from ..store import Store
 from . import cards as faces
 from .output import OutputFolder
-from .plan import Decks, Target, duplicate_paths, plan_cards, plan_outputs
+from .plan import Decks, Target, deck_targets, duplicate_paths, pack_targets, plan_cards, plan_outputs
 from .pool import Pool
 from .record import Record
 from .selection import Options, Selection
@@ -127,6 +127,7 @@ def build(
     report = BuildReport(clock=started if started is not None else time.perf_counter())
     decks = plan_cards(repo, selection, options) if pdfs else Decks()
     with OutputFolder(out, waiting) as folder, Pool(options.jobs) as pool:
+        pool.warm()  # the workers import the renderers while this process plans
         run = Run(repo, folder, store, pool, Record.read(store, out), report, _Tracker(progress))
         _make_faces(run, _stale_cards(run, decks, selection, options) if pdfs else [])
         report.card_text = {name: faces.deck_text(store, specs) for name, specs in decks.variants.items()}
@@ -159,7 +160,7 @@ def _stale_cards(run: Run, decks: Decks, selection: Selection, options: Options)
     """The faces to make: every card of a deck or pack whose output is stale, or whose text
     the player aid needs and the store does not hold."""
     run.report.cards_total = sum(len(specs) for specs in decks.variants.values())
-    provisional = plan_outputs(run.repo, selection, options, decks, {})
+    provisional = deck_targets(selection, options, decks) + pack_targets(run.repo, selection, options, decks)
     stale_keys = {k for t in provisional if t.cards and not _current(run, t) for k in t.cards}
     wanted = [s for s in decks.every_card() if s.key in stale_keys]
     wanted += [s for specs in decks.variants.values() for s in specs if not run.store.has(faces.META, s.key)]

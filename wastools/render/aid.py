@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from ..aids import aid
+from ..aids import aid, colophon
 from ..resources import TEMPLATES
 from ..variants import VARIANTS
 from .pages import with_check_bars
@@ -21,8 +21,9 @@ def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None, m
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
     )
+    sections = aid(name, repo, params, moved)
     html = env.get_template("aid/aid.html.j2").render(
-        variant=VARIANTS[name], sections=aid(name, repo, params, moved), page=PAGE_SIZES[paper]
+        variant=VARIANTS[name], sections=sections, colophon=colophon(sections), page=PAGE_SIZES[paper]
     )
     pdf = HTML(
         string=html, base_url=(TEMPLATES / "aid" / "aid.html.j2").as_uri(), url_fetcher=ProjectFetcher()

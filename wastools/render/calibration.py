@@ -3,7 +3,7 @@
 Print it double-sided at 100 %, flipping on the edge the printer profile names (long by
 default, `--duplex-edge short` or `printer.duplex_edge` in wastools.toml for short), hold it
 to the light and read where each front cross falls on the back's scales: that is the printer's
-back offset in millimetres, for `wastools build --backs --back-offset-x .. --back-offset-y ..`.
+back offset in millimeters, for `wastools build --backs --back-offset-x .. --back-offset-y ..`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ SPAN_MM = 10  # scales read -10 .. +10 mm
 
 
 def targets(layout: dict[str, Any]) -> list[tuple[float, float]]:
-    """Front cross positions: the page centre and two opposite corners of the card area."""
+    """Front cross positions: the page center and two opposite corners of the card area."""
     xs, ys = layout["crop_lines"]["x"], layout["crop_lines"]["y"]
     w, h = layout["page"]["width"], layout["page"]["height"]
     return [(w / 2, h / 2), (min(xs) + 40, max(ys) - 40), (max(xs) - 40, min(ys) + 40)]
@@ -78,7 +78,7 @@ def _front(layout: dict[str, Any], edge: str):
         lines = [
             *FLIP_ADVICE[edge],
             "Hold the sheet to the light: read where each cross meets the scales on the back.",
-            "Right and up are positive. Build with --back-offset-x X --back-offset-y Y (millimetres).",
+            "Right and up are positive. Build with --back-offset-x X --back-offset-y Y (millimeters).",
         ]
         for i, text in enumerate(lines):
             c.drawCentredString(w / 2, h / 2 - 50 - 11 * i, text)

@@ -19,8 +19,8 @@ from functools import lru_cache
 from .card_view import SIDE_LABELS, CardView
 
 MIN_PT = 6.0
-MAX_PT = 8.5
-STEP_PT = 0.25
+MAX_PT = 8.0
+STEP_PT = 1.0  # a few sizes a deck (8, 7, 6 pt), so neighboring cards read alike
 CARD_W, CARD_H = 180.0, 252.0
 BODY_LEFT = BODY_RIGHT = 7.0
 BORDER = 0.6  # absolute boxes sit inside the card's border

@@ -53,7 +53,15 @@ SIDE_LABELS = {"allies": "Allies", "axis": "Axis", "neutral": "Neutral"}
 VARIANTS_WITH_SECTORS = {"standard", "large-map", "tabletop-cm", "tabletop-inches"}
 # Where the player aid holds the full text of an ability that does not fit on its card.
 AID_ABILITIES_SECTION = aids.AID_ABILITIES_SECTION
-MARKS = ("*", "\u2020", "\u2021", "\u00a7")
+# A band's condition is marked the same way on every card of every deck: * is always Extended
+# Range, \u2020 Long Shot, \u2021 Long Lance torpedoes, \u00a7 depth charges astern only.
+MARKS = (
+    ("Extended Range", "*"),
+    ("Long Shot", "\u2020"),
+    ("Long-Lance", "\u2021"),
+    ("depth charges", "\u00a7"),
+)
+OTHER_MARK = "\u00b6"  # any other condition (none in the shipped variants)
 
 
 @dataclass
@@ -169,8 +177,11 @@ def _detection(value: Value, _a: AdaptedUnit) -> tuple[str, str]:
 def _rearm_counters(value: Value, a: AdaptedUnit) -> tuple[str, str]:
     if not value.value:
         return "Re-arm", "no re-arm counters after firing torpedoes"
-    what = "after firing torpedoes" if not a.unit.is_aircraft else "when it lands"
-    return "Re-arm", f"{w.quantity(value.value, 'counter')} {what}; remove 1 a turn"
+    if a.unit.is_aircraft:
+        return "Re-arm", f"{w.quantity(value.value, 'counter')} when it lands; remove 1 a turn"
+    return "Re-arm", (
+        f"{w.quantity(value.value, 'counter')} after firing torpedoes; remove 1 a turn; no torpedoes while any remain"
+    )
 
 
 def _hedgehog(value: Value, a: AdaptedUnit) -> tuple[str, str]:
@@ -201,11 +212,11 @@ RULES: dict[str, RuleText | None] = {
     "footprint": _quantity("Footprint"),
     "aircraft_min_move": _quantity("Minimum move"),
     "asw_threat": lambda v, a: ("ASW threat", f"a submarine within {w.quantity(v.value, v.unit)} attacks at a penalty"),
-    "smoke_radius": lambda v, a: ("Smoke", f"a circle of {w.quantity(v.value, v.unit)} radius round the ship"),
+    "smoke_radius": None,  # said by the Lay Smoke Screen ability's own (amended) text
     "stacking": _stacking,
     "detection": _detection,
     "torpedo_rearm_counters": _rearm_counters,
-    "torpedo_immune": lambda v, a: ("Shallow draft", "cannot be targeted by torpedoes"),
+    "torpedo_immune": None,  # said by the Shallow Draft ability's own text
     "attack_die_penalty": lambda v, a: ("Crippled", "-1 on each attack die"),
     "hedgehog": _hedgehog,
     "rearm_counters": _rearm_counters,
@@ -243,33 +254,44 @@ def _unknown(value: Value, _a: AdaptedUnit) -> tuple[str, str]:
 # --- movement -----------------------------------------------------------------------------------
 
 
-def movement_text(adapted: AdaptedUnit, variant: str) -> tuple[str, str]:
+def movement_text(adapted: AdaptedUnit, variant: Variant) -> tuple[str, str]:
+    """The move line, at the card's own scale (a tabletop-cm card names its scale in its foot)."""
     u, move = adapted.unit, adapted.movement
     label = "Air move" if u.is_aircraft else "Move"
     if move.value is None:
-        return label, _no_movement(move, variant)
+        return label, _no_movement(move, adapted, variant)
     if move.unit == "sectors/phase":
         return label, f"{w.quantity(move.value, 'sector')} each air phase"
     text = w.quantity(move.value, move.unit)
-    if variant == "off-grid" and "movement_in" in adapted.rules and adapted.rules["movement_in"].value is not None:
+    if scale_of(adapted, variant):
+        text += f" ({scale_of(adapted, variant)})"
+    if variant.name == "off-grid" and "movement_in" in adapted.rules and adapted.rules["movement_in"].value is not None:
         text += f" ({w.quantity(adapted.rules['movement_in'].value, 'in')})"
-    if variant == "tabletop-cm":
-        scale = adapted.parameters.get("table_scale")
-        other = "8ft" if scale == "6ft" else "6ft"
-        alt = adapted.rules.get(f"movement_{other}")
-        if alt is not None:
-            text += f"; {w.quantity(alt.value, 'cm')} on the {other.replace('ft', ' ft')} scale"
     return label, text
 
 
-def _no_movement(move: Value, variant: str) -> str:
+def _no_movement(move: Value, adapted: AdaptedUnit, variant: Variant) -> str:
     if move.note == "not derived":
         return "no historical speed recorded"
-    if variant == "tabletop-inches":
+    if variant.name == "tabletop-inches":
         return "in the air mission phase, no set distance; stops within 5 in of intercepting or escorting fighters"
-    if variant == "off-grid":
+    if variant.name == "off-grid":
         return "placed with its nose touching its target"
+    measure = measure_of(adapted, variant)
+    if measure is not None:
+        return f"placed within {measure.q(measure.local)} of its target"
     return "placed in its target's sector"
+
+
+def footer_variant(adapted: AdaptedUnit, variant: Variant) -> str:
+    """The variant as the card's foot names it (short: the foot also holds the set and number)."""
+    return CARD_VARIANT_LABELS.get(variant.name, variant.title) + (" \u00b7 crippled" if adapted.crippled else "")
+
+
+def scale_of(adapted: AdaptedUnit, variant: Variant) -> str:
+    """The table scale a card's distances are for, where the player chooses one ('6 ft scale')."""
+    measure = measure_of(adapted, variant)
+    return measure.scale if measure is not None else ""
 
 
 # --- attacks ------------------------------------------------------------------------------------
@@ -286,14 +308,9 @@ def attack_table(
     adapted: AdaptedUnit, variant: str, marks: dict[str, str]
 ) -> tuple[list[int], list[str] | None, list[AttackRow]]:
     """Bands shown, the shared reach per band (None when the bands are the reach), and rows."""
-    attacks = adapted.attacks
+    attacks = table_attacks(adapted)
     bands = sorted({b.band for a in attacks for b in a.bands}) or [0]
-    reach_by_band: dict[int, dict[str, int]] = {}
-    for attack in attacks:
-        for b in attack.bands:
-            reach_by_band.setdefault(b.band, {}).setdefault(_reach(b), 0)
-            reach_by_band[b.band][_reach(b)] += 1
-    common = {band: max(counts, key=lambda r: (counts[r], r)) for band, counts in reach_by_band.items()}
+    common = shared_reach(attacks)
     header: list[str] | None = [common.get(b, "") for b in bands]
     if variant in ("standard", "large-map"):
         header = None  # the band number is the reach in sectors
@@ -316,6 +333,44 @@ def attack_table(
             )
         rows.append(AttackRow(ATTACK_LABELS[attack.type], cells))
     return bands, header, rows
+
+
+def table_attacks(adapted: AdaptedUnit) -> tuple[AdaptedAttack, ...]:
+    """The attacks the range table shows: all but an anti-air with its own short and long
+    reach (off the grid), which the card gives as two entries of its own."""
+    return tuple(a for a in adapted.attacks if not _own_reach_anti_air(a))
+
+
+def _own_reach_anti_air(attack: AdaptedAttack) -> bool:
+    return attack.type == "anti_air" and attack.bands[-1].unit == "legs"
+
+
+def shared_reach(attacks: tuple[AdaptedAttack, ...]) -> dict[int, str]:
+    """The reach the table's header gives for each band: the first weapon's (the main guns,
+    or whatever comes first), so that a header never mixes two weapons' reaches; a band it
+    lacks takes the reach the other weapons agree on, else none (each cell says its own)."""
+    if not attacks:
+        return {}
+    header = {b.band: _reach(b) for b in attacks[0].bands}
+    others: dict[int, set[str]] = {}
+    for attack in attacks[1:]:
+        for b in attack.bands:
+            others.setdefault(b.band, set()).add(_reach(b))
+    for band, reaches in others.items():
+        if band not in header and len(reaches) == 1:
+            header[band] = next(iter(reaches))
+    return header
+
+
+def anti_air_entries(adapted: AdaptedUnit) -> list[tuple[str, str]]:
+    """Off the grid, anti-air has a short and a long reach of its own: two entries."""
+    out = []
+    for attack in adapted.attacks:
+        if _own_reach_anti_air(attack):
+            short, long_ = attack.bands[0], attack.bands[-1]
+            out.append(("AA short", f"{w.dice(short.dice)} within {w.quantity(short.max, short.unit)}"))
+            out.append(("AA long", f"{w.dice(long_.dice)} within {w.quantity(long_.max, long_.unit)}, -1 on each die"))
+    return out
 
 
 def hex_rows(adapted: AdaptedUnit, marks: dict[str, str]) -> list[AttackRow]:
@@ -362,16 +417,24 @@ def _conditions(attacks: tuple[AdaptedAttack, ...]) -> list[str]:
 # --- abilities ----------------------------------------------------------------------------------
 
 
-def ability_lines(adapted: AdaptedUnit, repo: Repository, variant: str) -> list[dict[str, Any]]:
+def measure_of(adapted: AdaptedUnit, variant: Variant) -> w.Measure | None:
+    """How the variant reads the base game's sector words and ranges (None: it has sectors)."""
+    make = variant.extras.get("measure")
+    return make(adapted.parameters, adapted.unit) if make else None
+
+
+def ability_lines(adapted: AdaptedUnit, repo: Repository, variant: Variant) -> list[dict[str, Any]]:
     amended = {k.removeprefix("amended: "): v.value for k, v in adapted.rules.items() if k.startswith("amended: ")}
+    measure = measure_of(adapted, variant)
     out = []
     for ability in adapted.unit.abilities:
         info = repo.abilities.get(ability.pattern)
-        summary = amended.get(ability.text) or (info.summary if info else None)
+        own = amended.get(ability.text)  # already in the variant's own terms
+        summary = own or (info.summary if info else None)
         if summary and ability.n is not None:
             summary = summary.replace("{n}", str(ability.n))
         if summary:
-            summary = w.tidy(w.in_variant_terms(summary, variant))
+            summary = w.tidy(summary if own else w.in_variant_terms(summary, measure))
         out.append({"name": ability.text, "summary": summary, "mark": ""})
     return out
 
@@ -383,14 +446,14 @@ def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardV
     u = adapted.unit
     nation = repo.nations.get(u.nation)
     card_set = repo.sets.get(u.set)
-    conditions = _conditions(adapted.attacks)
-    abilities = ability_lines(adapted, repo, variant.name)
+    conditions = _conditions(table_attacks(adapted))
+    abilities = ability_lines(adapted, repo, variant)
     marks, footnotes = _marks(conditions, abilities)
     notation_rows = "card_notation" in adapted.rules
     bands, header, rows = attack_table(adapted, variant.name, marks)
     if notation_rows:
         rows, header = hex_rows(adapted, marks), None
-    label, movement = movement_text(adapted, variant.name)
+    label, movement = movement_text(adapted, variant)
     return CardView(
         template={"aircraft": "aircraft.html.j2", "submarine": "submarine.html.j2"}.get(u.category, "ship.html.j2"),
         name=u.name,
@@ -405,17 +468,17 @@ def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardV
         stats=_stats(adapted),
         movement_label=label,
         movement=movement,
-        distance_unit=_distance_unit(adapted, variant),
+        distance_unit=_distance_unit(adapted, variant)
+        + (f" ({scale_of(adapted, variant).removesuffix(' scale')})" if scale_of(adapted, variant) else ""),
         bands=bands,
         reach_header=header,
         attack_rows=rows,
         notation=notation_rows,
-        rules=rule_lines(adapted),
+        rules=anti_air_entries(adapted) + rule_lines(adapted),
         abilities=abilities,
         footnotes=footnotes,
         footer_left=_set_line(u, card_set),
-        footer_right=CARD_VARIANT_LABELS.get(variant.name, variant.title)
-        + (" \u00b7 crippled" if adapted.crippled else ""),
+        footer_right=footer_variant(adapted, variant),
         variant=variant.name,
         crippled=adapted.crippled,
     )
@@ -425,7 +488,8 @@ def _marks(conditions: list[str], abilities: list[dict[str, Any]]) -> tuple[dict
     """A mark per band condition; an ability that grants it carries the mark instead of a footnote."""
     marks: dict[str, str] = {}
     footnotes: list[tuple[str, str]] = []
-    for condition, mark in zip(conditions, MARKS, strict=False):  # fewer conditions than marks
+    for condition in conditions:
+        mark = next((m for start, m in MARKS if start in condition), OTHER_MARK)
         marks[condition] = mark
         granting = next((a for a in abilities if condition.startswith(a["name"])), None)
         if granting is not None:
@@ -453,6 +517,7 @@ def _distance_unit(adapted: AdaptedUnit, variant: Variant) -> str:
 
 
 def _set_line(u: Unit, card_set) -> str:
+    rarity = "" if u.rarity == "starter" else f" \u00b7 {u.rarity}"  # a starter set's name says it
     if card_set is None:
-        return f"{u.set} {u.number} \u00b7 {u.rarity}"
-    return f"{card_set.name} {u.number}/{card_set.total} \u00b7 {u.rarity}"
+        return f"{u.set} {u.number}{rarity}"
+    return f"{card_set.name} {u.number}/{card_set.total}{rarity}"

@@ -270,6 +270,15 @@ def lay_out_faces(
 HEAD = "card-head"  # the store's kind for a laid-out head
 
 
+def warm() -> None:
+    """What laying out and drawing a card needs once per process: WeasyPrint, pikepdf, the
+    card stylesheet and fonts, the card fonts' metrics (a worker does it as it starts)."""
+    import pikepdf  # noqa: F401
+
+    _card_stylesheet()
+    card_body.warm()
+
+
 def head_key(head_html: str, bleed: float) -> str:
     from ..fingerprints import code_fingerprint, key
 
@@ -543,7 +552,7 @@ def large_map_stat_blocks() -> list[StatBlock]:
     """Seed 000's typical air base, shore batteries and garrison as cards."""
     from ..variants import large_map as lm
 
-    source = "seed 000 typical values"
+    source = "typical values, large map house rules"
     return [
         StatBlock(
             "Island Air Base",

@@ -140,7 +140,9 @@ def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterPro
     radius = leg_in * PT_PER_IN
 
     def smoke(c) -> None:
-        draw_label(c, page, "Smoke templates (off-grid, seed 003): radius 1 leg. Print this page twice.")
+        draw_label(
+            c, page, "Smoke templates for play off the grid: radius 1 leg, bow on the edge. Print this page twice."
+        )
         smoke_template(c, page, radius, f"radius 1 leg = {leg_in:g} in")
 
     pages.append((page, smoke))

@@ -92,7 +92,7 @@ def emblem_svg(nation_id: str, size_pt: float) -> Markup:
     )
 
 
-# Type icons in a 32 x 16 box, drawn in the current text colour.
+# Type icons in a 32 x 16 box, drawn in the current text color.
 _ICONS: dict[str, str] = {
     "battleship": '<path d="M1 10h30l-3 4H4z"/><path d="M9 10V7h4V5h4v2h5v3z"/><path d="M5 9h3v1H5zM23 9h3v1h-3z"/>',
     "cruiser": '<path d="M2 10h28l-3 4H5z"/><path d="M11 10V7h4V5h3v2h3v3z"/>',

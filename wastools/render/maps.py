@@ -2,8 +2,8 @@
 
 Ink-light by default: white sea, thin grid, coordinates (``colour=True`` fills the sea).
 One overlap scheme: each page prints its own area plus a glue strip along its right and
-upper edges; the neighbour to the right (above) is trimmed on its left (bottom) solid line
-and glued over that strip. Alignment marks are circles centred on each seam, each page
+upper edges; the neighbor to the right (above) is trimmed on its left (bottom) solid line
+and glued over that strip. Alignment marks are circles centered on each seam, each page
 printing its half, so they close into whole circles when the pages meet. The first page is
 a plan of the whole map with every page's area, its PDF page number and its coordinates;
 the tiles follow in the order they are glued, from the bottom left page. Every word is
@@ -43,7 +43,7 @@ class Feature:
     label: str
     points: tuple[tuple[float, float], ...]  # polygon (island, shoal, deployment) or one point
     side: str | None = None
-    hexes: float = 0.0  # if above 0: ``points`` are the centres of hexes this wide, the feature is their union
+    hexes: float = 0.0  # if above 0: ``points`` are the centers of hexes this wide, the feature is their union
 
     @cached_property
     def edges(self) -> list[Segment]:
@@ -242,7 +242,7 @@ def _hex_name_spot(
 
 
 def _hexes_near(columns: int, rows: int, flat: float, x0: float, y0: float, x1: float, y1: float):
-    """(col, row) of the hexes whose centres may lie in the rectangle, widened by a hex: a
+    """(col, row) of the hexes whose centers may lie in the rectangle, widened by a hex: a
     page visits the hexes it shows, not the whole map's."""
     r = hex_radius(flat)
     cols = range(max(0, math.floor((x0 - 2 * r) / (1.5 * r))), min(columns, math.ceil((x1 + r) / (1.5 * r)) + 1))
@@ -265,7 +265,7 @@ def _hex_path(c, cx: float, cy: float, flat: float) -> None:
 
 
 def hex_range(columns: int, rows: int, flat: float) -> Range:
-    """The hexes whose centres lie in a rectangle, as first and last hex names."""
+    """The hexes whose centers lie in a rectangle, as first and last hex names."""
 
     def name(x0: float, y0: float, x1: float, y1: float) -> str:
         centres = (
@@ -740,7 +740,7 @@ def _play_area_word(c, f: Feature, core: Box, taken: labels.Taken) -> None:
 
 
 def seams_of(tile: Tile, all_tiles: list[Tile]) -> list[tuple[str, float, float, float]]:
-    """Every seam this tile shares with a neighbour: (axis, position, start, end) in map
+    """Every seam this tile shares with a neighbor: (axis, position, start, end) in map
     points; 'x' seams are vertical lines at x = position running from start to end."""
     out = []
     for other in all_tiles:
@@ -755,7 +755,7 @@ def seams_of(tile: Tile, all_tiles: list[Tile]) -> list[tuple[str, float, float,
 
 def seam_marks(tile: Tile, all_tiles: list[Tile]) -> list[tuple[float, float]]:
     """Map positions of the alignment marks: a quarter and three quarters along each seam.
-    Each mark is a circle centred on the seam; each page prints the half on its own area,
+    Each mark is a circle centered on the seam; each page prints the half on its own area,
     so the two halves meet in a whole circle when the pages are assembled."""
     marks = []
     for axis, pos, a, b in seams_of(tile, all_tiles):
@@ -1139,7 +1139,7 @@ def _legend(c, x: float, y: float, kinds: set[str]) -> None:
         ("objective", "objective"),
         ("battery", "shore battery or garrison"),
         ("air-base", "air base"),
-        ("deployment", "deployment zone (dashed, the side's colour)"),
+        ("deployment", "deployment zone (dashed, the side's color)"),
     ]
     cx = x
     for kind, text in [item for item in items if item[0] in kinds]:

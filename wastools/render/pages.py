@@ -95,7 +95,7 @@ def document(
     pages: list[tuple[Page, Callable[[Any], None]]], title: str, profile: PrinterProfile = PrinterProfile()
 ) -> tuple[bytes, int]:
     """Draw each page with its function; check bars on every page; the profile's scale
-    applied about each page's centre; viewers asked not to scale; reproducible bytes."""
+    applied about each page's center; viewers asked not to scale; reproducible bytes."""
     register_fonts()
     buf = io.BytesIO()
     first = pages[0][0]

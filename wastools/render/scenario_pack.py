@@ -174,7 +174,7 @@ def map_note(s: Scenario, area) -> str:
 
 def scale_bar(s: Scenario) -> tuple[str, float]:
     """The label and length in points of a plain-sea map's scale bar: one leg off the
-    grid, 5 in on an inch table, 10 cm on a centimetre table. The label says the length."""
+    grid, 5 in on an inch table, 10 cm on a centimeter table. The label says the length."""
     if s.variant == "off-grid":
         leg, _text = off_grid.leg_inches(s.parameters)
         return f"1 leg = {leg:.3g} in", leg * PT_PER_IN
@@ -391,8 +391,14 @@ def _briefing_html(view: dict[str, Any], variant: str, paper: str, tight: bool =
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
     )
+    from ..aids import rules_colophon
+
     return env.get_template("pack.html.j2").render(
-        s=view, variant=VARIANTS[variant], page=PAGE_SIZES[paper], tight=tight
+        s=view,
+        variant=VARIANTS[variant],
+        page=PAGE_SIZES[paper],
+        tight=tight,
+        colophon=rules_colophon([VARIANTS[variant].seed]),
     )
 
 
@@ -452,7 +458,7 @@ def scenario_pack_pdf(
     remember: Callable[[tuple, Callable[[], bytes]], Part] | None = None,
 ) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
-    area, numbered as pages of this PDF (``colour``: a blue sea and sandy land).
+    area, numbered as pages of this PDF (``color``: a blue sea and sandy land).
     ``remember(inputs, make)`` may keep the map part under its inputs: it does not change
     when a unit does, but the cards do. The briefing is kept under what it shows (its force
     lists name the units, with their points): a change to a unit's guns or abilities

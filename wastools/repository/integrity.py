@@ -4,6 +4,7 @@ historical figure, unique ids and set numbers across files. One mistake, one err
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,6 +159,7 @@ def check_unit(loaded: LoadedFile, root: Path, ctx: Context, problems: list[Prob
             abilities.append(ability)
     problems.extend(_type_problems(doc, data))
     problems.extend(_history_problems(doc, data))
+    problems.extend(_name_problems(doc, data))
     if any(p.path == doc.path and p.is_error for p in problems):
         return None  # schema or integrity errors: no model object from this file
     try:
@@ -185,6 +187,26 @@ def _type_problems(doc: Document, data: dict) -> list[Problem]:
             if not any(bands):
                 problems.append(doc.problem(["attacks", kind], "no dice at any range: leave the attack out instead"))
     return problems
+
+
+HULL_NUMBER = re.compile(r"\(([A-Z]{2,4})[- ]?(\d+)\)")
+MARK = re.compile(r"\bMK\.? ?|\bMk ")
+
+
+def _name_problems(doc: Document, data: dict) -> list[Problem]:
+    """Names spelled as every card spells them: hull numbers '(DD 445)', marks 'Mk. II'. A
+    warning, with the spelling to use: the name prints on the card, the id stays."""
+    name = data.get("name")
+    if not isinstance(name, str):
+        return []
+    wanted = HULL_NUMBER.sub(lambda m: f"({m.group(1)} {m.group(2)})", name)
+    wanted = MARK.sub("Mk. ", wanted)
+    if wanted == name:
+        return []
+    problem = doc.problem(
+        ["name"], f"write {wanted!r}: hull numbers as '(DD 445)' and marks as 'Mk. II', as the cards do"
+    )
+    return [dataclasses.replace(problem, severity=Severity.WARNING)]
 
 
 def _history_problems(doc: Document, data: dict) -> list[Problem]:

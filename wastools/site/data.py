@@ -153,44 +153,51 @@ def range_rule(variant: str, params: dict[str, Any]) -> str | None:
     None where each attack's notes say it (tabletop-inches' per-weapon tables)."""
     from ..variants.tabletop_cm import SECTOR_CM
 
-    seed = VARIANTS[variant].seed
     if variant == "standard":
-        return "base game: range band r is r sectors away, as printed"
+        return "each range is that many sectors away, as printed"
     if variant == "large-map":
-        return f"{seed}: range band r is r sectors away; a sector is {w.number(params['sector_in'])} in"
+        return f"each range is that many sectors away; a sector is {w.number(params['sector_in'])} in"
     if variant == "tabletop-cm":
         sector = SECTOR_CM[params["table_scale"]]
         scale = params["table_scale"].replace("ft", " ft")
-        return f"{seed}: band r reaches from r to r + 1 sectors of {w.number(sector)} cm (the {scale} scale)"
+        return (
+            f"range 0 reaches {w.quantity(sector, 'cm')}, range 1 {w.quantity(2 * sector, 'cm')}, each further "
+            f"range reaches {w.quantity(sector, 'cm')} more (the {scale} scale)"
+        )
     if variant == "hex":
-        return f"{seed}: band 0 is 1 hex; band r is 3r - 1 to 3r + 1 hexes"
+        return "range 0 is 1 hex, range 1 is 2-4 hexes, and each further range reaches 3 hexes more"
     if variant == "off-grid":
-        return f"{seed}: range 0 is within 1 leg; band r reaches from beyond 2r - 1 to 2r + 1 legs"
+        return "range 0 is within 1 leg, range 1 is 2-3 legs, and each further range reaches 2 legs more"
     return None
 
 
-SEED_NAME = re.compile(r"seed (\d{3}) \(([^()]*)\)")
 PARAMETER = re.compile(r"parameter ([a-z][a-z0-9_]*)(?:=([\w.]+))?")
 
 
+def without_document(source: str, variant: Variant | None) -> str:
+    """A source without its rule document's title, which the page names once for the variant:
+    'War at Sea: Playing Off the Grid: 2 legs x speed 2' reads '2 legs x speed 2'."""
+    if variant is None:
+        return source
+    title = re.escape(variant.seed)
+    source = re.sub(rf"^{title}(?::\s*|,\s*)", "", source)
+    source = re.sub(rf"\s*\({title}\)|,?\s*{title}", "", source)
+    return source[:1].upper() + source[1:] if source else source
+
+
 def tidy(source: str, variant: Variant | None = None) -> str:
-    """A source as a person writes it: no brackets in brackets ('(seed 000 (Large Map House
-    Rules))' reads '(seed 000, Large Map House Rules)'), and a variant's parameter by its
-    name on the variant page's settings ('the setting "aircraft minimum move ..."')."""
-
-    def seed(match: re.Match[str]) -> str:
-        depth = source[: match.start()].count("(") - source[: match.start()].count(")")
-        return f"seed {match.group(1)}, {match.group(2)}" if depth > 0 else match.group(0)
-
+    """A source as a person reads it on the unit page: without the rule document's title (the
+    section names it once), and a variant's parameter by its name on the variant page's
+    settings ('the setting "aircraft minimum move ..."')."""
     labels = {p.name: setting_label(p) for p in (variant.parameters if variant else ())}
 
     def setting(match: re.Match[str]) -> str:
         if match.group(1) not in labels:
             return match.group(0)
         value = f" set to {match.group(2)}" if match.group(2) else ""
-        return f"the setting “{labels[match.group(1)]}”{value}"
+        return f"the setting \u201c{labels[match.group(1)]}\u201d{value}"
 
-    return PARAMETER.sub(setting, SEED_NAME.sub(seed, source))
+    return PARAMETER.sub(setting, without_document(source, variant))
 
 
 def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
@@ -205,7 +212,6 @@ def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
         conditions = [f"band {b.band}: {b.condition}" for b in attack.bands if b.condition]
         own = attack.notes and adapted.variant == "off-grid"  # its anti-air has its own short and long reach
         source = "; ".join(filter(None, [None if own else reach, *conditions, *attack.notes]))
-        source = f"{VARIANTS[adapted.variant].seed}: {source}" if own else source
         rows.append({"what": label, "value": cells or "-", "source": source or "the card's dice, as printed"})
     for name, value in adapted.rules.items():
         rows.append({"what": rule_label(name), "value": _rule_value(name, value), "source": value.source})
@@ -249,6 +255,10 @@ def _reach(low: float, high: float, unit: str) -> str:
     """'at 2-4 hexes', 'at 1 sector', 'in its own sector' (range 0 of the sector games)."""
     if high == 0 and unit in ("sector", "sectors"):
         return "in its own sector"
+    if low == 0:
+        return f"within {w.quantity(high, unit)}"
+    if unit == "legs":
+        low += 1  # legs are counted whole: a band from just beyond 1 leg to 3 reads "2-3", as the cards print it
     return "at " + (w.quantity(high, unit) if low == high else f"{w.number(low)}-{w.quantity(high, unit)}")
 
 
@@ -307,9 +317,16 @@ def setting_label(parameter: Any) -> str:
     return parameter.name.replace("_", " ") if ":" in text else text
 
 
-def settings(variant: Variant, params: dict[str, Any]) -> list[str]:
-    """'sector side in inches: 4', for each of the variant's parameters."""
-    return [f"{setting_label(p)}: {shown(params.get(p.name, p.default))}" for p in variant.parameters]
+FIELD_WORDS = {"history.top_speed": "historical top speed", "history.length": "historical length"}
+
+
+def warning_note(text: str, unit: Unit) -> str:
+    """A converter's warning as a note for a player: 'no historical top speed is recorded: hex
+    speed falls back to ...', without the unit's id or the data file's field names."""
+    text = text.removeprefix(f"{unit.id}: ")
+    for field_name, words in FIELD_WORDS.items():
+        text = text.replace(f"{field_name} missing", f"no {words} is recorded")
+    return text[:1].upper() + text[1:]
 
 
 def card_jobs(spec: SiteSpec) -> list[tuple[str, str, dict[str, Any]]]:
@@ -334,8 +351,7 @@ def unit_page(
             "seed": variant.seed,
             "card": cards[unit.id, variant.name],
             "derivations": derivations(adapted),
-            "warnings": list(adapted.warnings),
-            "settings": settings(variant, adapted.parameters),
+            "warnings": [warning_note(text, unit) for text in adapted.warnings],
         }
         if variant.name == BASE_VARIANT:
             base = entry

@@ -64,21 +64,22 @@ class VictoryRules:
 
 def victory_rules(variant: str, params: dict | None = None) -> VictoryRules:
     """How objectives are claimed and what they score. Every variant keeps the base game's
-    scoring (objectives 50, victory at 150 points, as restated by seed 004); the seeds
-    change only how near a ship must be to claim."""
+    scoring (objectives 50, victory at 150 points, as the large-surface rules restate it); the
+    rule documents change only how near a ship must be to claim."""
+    from . import hex as hexv
+    from . import large_map, off_grid, tabletop_cm, tabletop_inches
+
+    base = "the base game's rules"
     claims = {
-        "standard": ("in the objective's sector with no enemy ship there", "base game"),
-        "large-map": ("in the objective's sector with no enemy ship there", "seed 000 keeps the base game rules"),
+        "standard": ("in the objective's sector with no enemy ship there", base),
+        "large-map": ("in the objective's sector with no enemy ship there", large_map.SEED),
         "tabletop-cm": (
-            "touch the objective with no enemy vessel within range 1 (20 cm at 6 ft, 30 cm at 8 ft)",
-            "seed 001",
+            "touch the objective with no enemy vessel within 20 cm (30 cm on the 8 ft scale)",
+            tabletop_cm.SEED,
         ),
-        "hex": (
-            "in the objective's area, 3 hexes across, with no enemy ship there",
-            "seed 002 keeps the base game rules",
-        ),
-        "off-grid": ("within 1 leg of the marker with no enemy ship within 1 leg", "seed 003"),
-        "tabletop-inches": ("within 5 in of the token, with no enemy ship within 10 in", "seed 004"),
+        "hex": ("in the objective's area, 3 hexes across, with no enemy ship there", hexv.SEED),
+        "off-grid": ("within 1 leg of the marker with no enemy ship within 1 leg", off_grid.SEED),
+        "tabletop-inches": ("within 5 in of the token, with no enemy ship within 10 in", tabletop_inches.SEED),
     }
     if variant == "tabletop-inches" and params and "objective_enemy_clear_in" in params:
         claims[variant] = (
@@ -86,7 +87,7 @@ def victory_rules(variant: str, params: dict | None = None) -> VictoryRules:
                 f"within {params['sector_in']:g} in of the token, with no enemy ship within "
                 f"{params['objective_enemy_clear_in']:g} in"
             ),
-            "seed 004",
+            tabletop_inches.SEED,
         )
     claim, source = claims[variant]
     return VictoryRules(50, 150, claim, source)

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from ..model import GUNNERY_KINDS, Unit
+from ..wording import Measure
 from .base import (
     AdaptedAttack,
     AdaptedUnit,
@@ -24,7 +25,7 @@ from .base import (
     round_half_up,
 )
 
-SEED = "seed 002 (hexagon grid)"
+SEED = "War at Sea rules adapted for a hexagon grid, by Paul Wisken"
 SURFACE_DECK_GUN = (1, 4)  # dice, up to hexes: "normally 1 die @ range 4"
 HEXES_PER_SECTOR = 3  # the seed turns each map zone into 3 hexes side to side
 CARD_LABELS = {
@@ -37,6 +38,30 @@ CARD_LABELS = {
     "bomb": "Bombs",
     "aircraft_gunnery": "Guns",
 }
+
+
+# Abilities whose words the hex grid settles otherwise (the project's reading: a ship that enters
+# a hex next to land runs aground, so "island and shoal sectors" are the hexes next to land).
+AMENDED_ABILITIES = {
+    "Shallow Draft": "may enter hexes next to islands and shoals without running aground",
+}
+
+
+AIRCRAFT_TORPEDO_DICE = 2  # "with 2 dice per flight", whatever the card's torpedo dice
+
+
+def depth_charge_split(total: int) -> dict[str, Any]:
+    """Depth charge dice over the hexes to port, astern and to starboard: at most a third of
+    the total each (rounded up), the sides first, as the rules' example does (5 dice: 2 to
+    port, 2 to starboard, 1 astern)."""
+    per_hex = math.ceil(total / 3)
+    port = min(per_hex, total)
+    starboard = min(per_hex, total - port)
+    return {
+        "total": total,
+        "per_hex_max": per_hex,
+        "port_astern_starboard": [port, total - port - starboard, starboard],
+    }
 
 
 def band_hexes(band: int) -> tuple[int, int]:
@@ -99,10 +124,10 @@ def movement(unit: Unit, params: dict[str, Any], crippled: bool) -> tuple[Value,
         return Value(
             hexes,
             "hexes",
-            f"fallback: card speed {unit.speed} x {HEXES_PER_SECTOR} hexes per sector (no historical top speed)",
+            f"fallback: {HEXES_PER_SECTOR} hexes for each point of card speed {unit.speed} (no historical top speed)",
         ), [f"{unit.id}: history.top_speed missing: hex speed falls back to card speed x {HEXES_PER_SECTOR}"]
     hexes = speed_hexes(kmh)
-    text = f"{speed.value:g} {speed.unit} = {kmh:.1f} km/h / 10, rounded half up ({SEED})"
+    text = f"{speed.value:g} {speed.unit} is {kmh:.1f} km/h: a hex for each 10 km/h, rounded half up ({SEED})"
     if crippled and not unit.is_aircraft:
         return Value(max(1, hexes - 1), "hexes", text + "; crippled: -1"), []
     return Value(hexes, "hexes", text), []
@@ -113,16 +138,21 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     attacks, notations = [], {}
     rules: dict[str, Value] = {}
     for attack in unit.attacks:
-        # crippled: one die fewer per attack; the seed's "minimum 1" covers armour, vital armour
+        # crippled: one die fewer per attack; the seed's "minimum 1" covers armor, vital armor
         # and speed only, so a 1-die attack of a crippled ship is lost
         dice_by_band = [(r, crippled_dice(d, crippled)) for r, d in enumerate(attack.bands) if d]
         dice_by_band += [(r, crippled_dice(d, crippled)) for r, d, _c in extended_bands(unit, attack, crippled)]
         dice_by_band = [(r, d) for r, d in dice_by_band if d]
         if not dice_by_band:
             continue
+        notes: tuple[str, ...] = ()
+        if attack.kind == "torpedo" and unit.is_aircraft:
+            # "torpedo attacks against enemy ships 1 hex directly ahead with 2 dice per flight"
+            dice_by_band = [(0, AIRCRAFT_TORPEDO_DICE)]
+            notes = (f"{SEED}: aircraft torpedo 1 hex straight ahead with {AIRCRAFT_TORPEDO_DICE} dice a flight",)
         conditions = {r: c for r, _d, c in extended_bands(unit, attack, crippled)}
         bands = tuple(Band(r, d, *band_hexes(r), "hexes", conditions.get(r)) for r, d in dice_by_band)
-        attacks.append(AdaptedAttack(attack.kind, bands))
+        attacks.append(AdaptedAttack(attack.kind, bands, notes))
         notations[CARD_LABELS[attack.kind]] = notation(dice_by_band)
         if attack.kind in GUNNERY_KINDS:
             rules[f"{attack.kind}_arcs"] = Value(
@@ -136,12 +166,13 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             )
         if attack.kind == "asw" and not unit.is_aircraft:
             total = dice_by_band[0][1]
-            per_hex = math.ceil(total / 3)
-            split = [min(per_hex, total - per_hex * i) for i in range(3)]
             rules["depth_charge_hexes"] = Value(
-                {"total": total, "per_hex_max": per_hex, "port_astern_starboard": [max(0, s) for s in split]},
+                depth_charge_split(total),
                 "dice",
-                f"{SEED}: the three hexes astern take up to a third each (rounded up), the total unchanged",
+                (
+                    f"{SEED}: the three hexes astern take up to a third each (rounded up), the total unchanged; "
+                    "the sides first, as in the rules' example (5 dice: 2 each side, 1 astern)"
+                ),
             )
     rules["card_notation"] = Value(
         notations, None, f"{SEED}: dice@max-hexes, a run of equal dice shown at its longest reach"
@@ -155,8 +186,8 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             low,
             "hexes",
             (
-                f"the seed gives aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} x "
-                "maximum, rounded up (parameter aircraft_min_fraction)"
+                f"the hex rules give aircraft a minimum speed without a number: {params['aircraft_min_fraction']:g} "
+                "of the maximum, rounded up (parameter aircraft_min_fraction)"
             ),
         )
     if unit.type == "submarine":
@@ -169,14 +200,18 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             params["submerged_hexes"],
             "hexes",
             (
-                "the seed gives no submerged speed; its surface speed (the historical top speed) is the higher; "
+                "the hex rules give no submerged speed; the surface speed (the historical top speed) is the higher; "
                 f"submerged {params['submerged_hexes']} (parameter submerged_hexes)"
             ),
         )
+    for pattern, summary in AMENDED_ABILITIES.items():
+        ability = unit.ability(pattern)
+        if ability:
+            rules[f"amended: {ability.text}"] = Value(summary, None, "the project's reading on the hex grid")
     if crippled and not unit.is_aircraft:
-        rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armour -1 (minimum 1)")
+        rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armor -1 (minimum 1)")
         rules["vital_armor"] = Value(
-            max(1, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1 (minimum 1)"
+            max(1, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armor -1 (minimum 1)"
         )
     return AdaptedUnit(unit, "hex", dict(params), move, tuple(attacks), rules, crippled, tuple(warnings))
 
@@ -186,13 +221,13 @@ VARIANT = Variant(
     title="Hex grid (6 cm hexes)",
     seed=SEED,
     parameters=(
-        Parameter("hex_cm", 6.0, "hex size flat to flat in centimetres", minimum=1.0, maximum=30.0),
+        Parameter("hex_cm", 6.0, "hex size flat to flat in centimeters", minimum=1.0, maximum=30.0),
         Parameter(
             "large_battleship_m",
             225.0,
             (
                 "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are "
-                "the seed's large ships)"
+                "the large ships of the hex rules)"
             ),
             minimum=50.0,
             maximum=400.0,
@@ -208,7 +243,7 @@ VARIANT = Variant(
             "submerged_hexes",
             1,
             (
-                "hexes a submerged submarine moves a turn (the seed gives surface speed only; its submerged turn "
+                "hexes a submerged submarine moves a turn (the hex rules give surface speed only; their submerged turn "
                 "rule moves 1 hex)"
             ),
             minimum=0,
@@ -217,14 +252,17 @@ VARIANT = Variant(
         Parameter(
             "aircraft_min_fraction",
             0.5,
-            "aircraft minimum move as a fraction of the maximum (the seed names a minimum but gives no number)",
+            "aircraft minimum move as a fraction of the maximum (the hex rules name a minimum but give no number)",
             minimum=0.0,
             maximum=1.0,
         ),
     ),
     adapt_fn=adapt,
     distance_unit="hexes",
-    description="6 cm hexes; speed = km/h / 10; band r = 3r-1..3r+1 hexes.",
+    description=(
+        "6 cm hexes; a ship moves a hex for each 10 km/h of its top speed; range 0 is 1 hex, range 1 is 2-4 hexes, "
+        "range 2 is 5-7 hexes, and so on."
+    ),
     extras={"per_unit": ("footprint.*",), "per_unit_range": (1, 3)},  # the seed's footprints: 1 to 3 hexes
 )
 
@@ -238,3 +276,14 @@ def rulers(params: dict[str, Any]) -> list:
 
 
 VARIANT.extras["rulers"] = rulers
+
+
+def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
+    """The base game's words on the hex grid: one map zone is 3 hexes across (a sector of
+    movement), range 0 is 1 hex (so the same sector or local is within 1 hex, and two friendly
+    ships side by side are within 1 hex), adjacent is range 1 (within 4 hexes), and a range is
+    the seed's band table (0 = 1 hex, 1 = 2-4, 2 = 5-7 ...)."""
+    return Measure("hexes", 1, 1, band_hexes(1)[1], HEXES_PER_SECTOR, True, lambda band, _weapon: band_hexes(band))
+
+
+VARIANT.extras["measure"] = measure

@@ -2,7 +2,7 @@
 
 A 24 x 12 board of 4-inch sectors; aircraft fly a limited number of sectors per air
 phase, given by the seed's Air Range Chart where it lists the aircraft and by its
-formula floor(mph / 12 x 1760 / 5000) elsewhere; carriers lose 1 vital armour per
+formula floor(mph / 12 x 1760 / 5000) elsewhere; carriers lose 1 vital armor per
 squadron aboard; air bases, shore batteries and garrisons have stat blocks.
 """
 
@@ -16,7 +16,7 @@ from ..model import Unit
 from .base import AdaptedUnit, Parameter, Value, Variant
 from .standard import sector_attacks
 
-SEED = "seed 000 (Large Map House Rules)"
+SEED = "afilter's War at Sea Large Map House Rules"
 
 
 @dataclass(frozen=True)
@@ -109,17 +109,22 @@ def formula_sectors(mph: float) -> int:
 
 
 def formula_text(mph: float) -> str:
-    return f"floor({mph:g} mph / 12 x 1760 / 5000) = {formula_sectors(mph)}"
+    """The house rules' formula in words: '250 mph covers 7,333 yards in a 5-minute phase, 6 whole sectors'."""
+    yards = Fraction(str(mph)) * 1760 / 12
+    whole = formula_sectors(mph)
+    return f"{mph:g} mph covers {float(yards):,.0f} yards in a 5-minute phase: {whole} whole sectors of 5,000 yards"
 
 
 def air_sectors(unit: Unit, use_chart: bool) -> tuple[Value, list[str]]:
     row = CHART_BY_UNIT.get(unit.id) if use_chart else None
     mph = unit.history.top_speed_mph
     if row:
-        detail = f"; the formula gives {formula_sectors(mph)} from {mph:g} mph" if mph else ""
-        return Value(row.sectors, "sectors/phase", f"Air Range Chart, {SEED}: {row.chart_name}{detail}"), []
+        detail = f"; its top speed would give {formula_sectors(mph)} ({mph:g} mph)" if mph else ""
+        return Value(row.sectors, "sectors/phase", f"Air Range Chart ({SEED}): {row.chart_name}{detail}"), []
     if mph:
-        return Value(formula_sectors(mph), "sectors/phase", f"formula of {SEED}: {formula_text(mph)}"), []
+        return Value(
+            formula_sectors(mph), "sectors/phase", f"not in the Air Range Chart ({SEED}): {formula_text(mph)}"
+        ), []
     warning = f"{unit.id}: history.top_speed missing and not in the Air Range Chart: sectors per phase not derived"
     return Value(
         None, "sectors/phase", "not derived: no historical top speed (add history.top_speed)", "not derived"
@@ -154,7 +159,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         rules["vital_armor_by_squadrons_aboard"] = Value(
             by_squadrons,
             None,
-            f"{SEED}: vital armour {unit.vital_armor} less 1 per squadron aboard (0..{unit.carrier_capacity})",
+            f"{SEED}: vital armor {unit.vital_armor} less 1 per squadron aboard (0..{unit.carrier_capacity})",
         )
     return AdaptedUnit(
         unit, "large-map", dict(params), movement, sector_attacks(unit, crippled), rules, crippled, tuple(warnings)
@@ -184,7 +189,7 @@ VARIANT = Variant(
     ),
     adapt_fn=adapt,
     distance_unit="sectors",
-    description="4-inch sectors on a 24 x 12 board; aircraft fly sectors per phase.",
+    description="4-inch sectors on a 24 x 12 board; aircraft fly a set number of sectors each air phase.",
 )
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Unit
+from ..wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
-SEED = "seed 003 (Playing Off the Grid)"
+SEED = "War at Sea: Playing Off the Grid"
 GRID_TO_LEG = 0.56
 
 # Abilities the seed amends, summarised in the project's own words.
@@ -23,14 +24,20 @@ AMENDED_ABILITIES = {
         "once a game: the target and enemy ships within 2 legs of it take -1 per AA die; this unit -1 per bomb die "
         "and no torpedoes that turn"
     ),
-    "Escort": "works while within range 0 (1 leg) of the enemy ship a friendly bomber targets",
+    "Escort": "works while within 1 leg of the enemy ship a friendly bomber targets",
     "Guard the Convoy": (
         "protects a friendly auxiliary within 2 legs: enemies cannot attack it until they have attacked this unit "
         "in the same phase, nor place aircraft on it until aircraft have been placed on this unit"
     ),
     "Heavy Antiair": "anti-air reaches 2 legs short and 3 legs long",
+    "Heavy Antiair {n}": "anti-air reaches 2 legs short and 3 legs long",  # as aa_legs reads it too
+    "Lay Smoke Screen": (
+        "instead of attacking, a smoke circle of 1 leg radius, its bow on the edge and the ship inside, until the end "
+        "of next turn: it blocks line of sight and conceals units inside"
+    ),
+    "Shallow Draft": "may come within 1 leg of islands and shoals",
     "Slow {n}": "no die roll: moves 1 leg less than its speed allows; speed 1 when crippled",
-    "Sub Hunter": "after the second player's sea movement, may move 2 legs to end within range 0 of an enemy submarine",
+    "Sub Hunter": "after the second player's sea movement, may move 2 legs to end within 1 leg of an enemy submarine",
 }
 
 
@@ -121,7 +128,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         "stacking": stacking(unit),
     }
     if unit.attack("asw") and not unit.is_aircraft:
-        rules["asw_threat"] = Value(2, "legs", f"{SEED}: penalises a submarine's attack from within 2 legs")
+        rules["asw_threat"] = Value(2, "legs", f"{SEED}: penalizes a submarine's attack from within 2 legs")
     if unit.has_ability("Lay Smoke Screen"):
         rules["smoke_radius"] = Value(1, "legs", f"{SEED}: the smoke circle has a 1-leg radius, the ship inside it")
     for pattern, summary in AMENDED_ABILITIES.items():
@@ -147,7 +154,7 @@ VARIANT = Variant(
     ),
     adapt_fn=adapt,
     distance_unit="legs",
-    description="3-inch legs stepped with a compass; move 2 legs per point of speed.",
+    description="3-inch legs stepped with a compass; ships move 2 legs for each point of speed.",
 )
 
 
@@ -173,3 +180,13 @@ def rulers(params: dict[str, Any]) -> list:
 
 
 VARIANT.extras["rulers"] = rulers
+
+
+def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
+    """Seed 003's own translation of the base game's words: same sector or local = within 1 leg,
+    two friendly ships in the same sector = within 2 legs, adjacent = within 2 legs, a sector of
+    movement = 2 legs, a range = the range table (band r = 2r-2r+1 legs)."""
+    return Measure("legs", 1, 2, 2, 2, True, lambda band, _weapon: band_legs(band))
+
+
+VARIANT.extras["measure"] = measure

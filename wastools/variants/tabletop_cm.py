@@ -1,4 +1,4 @@
-"""tabletop-cm: seed 001, Tabletop Conversions (centimetres by table scale).
+"""tabletop-cm: seed 001, Tabletop Conversions (centimeters by table scale).
 
 A sector becomes 10 cm on the 6 ft scale and 15 cm on the 8 ft scale; range band r
 reaches (r + 1) sectors; hidden submarines are searched for with a detection number;
@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Unit
+from ..wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
-SEED = "seed 001 (Tabletop Conversions)"
+SEED = "War at Sea: Tabletop Conversions"
 SECTOR_CM = {"6ft": 10.0, "8ft": 15.0}
 
 
@@ -71,6 +72,7 @@ def torpedo_rearm_counters(unit: Unit) -> tuple[int, str] | None:
 
 # Abilities seed 001 restates for the tabletop, in the project's own words ({reach}: range 0).
 AMENDED_ABILITIES = {
+    "Shallow Draft": "may go closer than 5 cm (or its own length) to land, and cannot be targeted by torpedoes",
     "Close Escort": (
         "may fire anti-air at an aircraft that two other ships have fired on, if it is within {reach} of the "
         "target ship's conning tower"
@@ -98,11 +100,13 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         movement = Value(None, None, f"{SEED}: air attacks as in the base game (aircraft are placed)", "placed")
     else:
         movement = Value(
-            unit.ship_speed * sector, "cm", f"card speed {unit.speed} x {sector:g} cm sectors ({scale} scale, {SEED})"
+            unit.ship_speed * sector,
+            "cm",
+            f"card speed {unit.speed} x {sector:g} cm ({scale.removesuffix('ft')} ft scale, {SEED})",
         )
         for other, cm in SECTOR_CM.items():
             rules[f"movement_{other}"] = Value(
-                unit.ship_speed * cm, "cm", f"card speed {unit.speed} x {cm:g} cm ({other} scale)"
+                unit.ship_speed * cm, "cm", f"card speed {unit.speed} x {cm:g} cm ({other.removesuffix('ft')} ft scale)"
             )
     number, why = detection_number(unit)
     rules["detection"] = Value(number, "d6", f"{SEED}: {why}")
@@ -110,9 +114,11 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     if rearm:
         key = "rearm_counters" if unit.is_aircraft else "torpedo_rearm_counters"
         rules[key] = Value(rearm[0], "counters", f"{SEED}: {rearm[1]}")
-    rules["range_0_reach"] = Value(sector, "cm", f"{SEED}: searching and supporting anti-air fire use range-0 reach")
+    rules["range_0_reach"] = Value(
+        sector, "cm", f"{SEED}: searching and supporting anti-air fire reach as far as range 0, {sector:g} cm"
+    )
     rules["objective_clear"] = Value(
-        2 * sector, "cm", f"{SEED}: seizing an objective needs no enemy vessel within range 1 (2 sectors)"
+        2 * sector, "cm", f"{SEED}: seizing an objective needs no enemy vessel within range 1, {2 * sector:g} cm"
     )
     for name, summary in AMENDED_ABILITIES.items():
         if unit.has_ability(name):
@@ -124,21 +130,27 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 VARIANT = Variant(
     name="tabletop-cm",
-    title="Tabletop in centimetres",
+    title="Tabletop in centimeters",
     seed=SEED,
     parameters=(
         Parameter(
-            "table_scale", "6ft", "table scale: 6ft (10 cm sectors) or 8ft (15 cm sectors)", choices=tuple(SECTOR_CM)
+            "table_scale",
+            "6ft",
+            "table scale: 6ft (10 cm for each range and point of speed) or 8ft (15 cm)",
+            choices=tuple(SECTOR_CM),
         ),
     ),
     adapt_fn=adapt,
     distance_unit="cm",
-    description="Sectors of 10 cm (6 ft scale) or 15 cm (8 ft scale); band r reaches r+1 sectors.",
+    description=(
+        "10 cm (6 ft scale) or 15 cm (8 ft scale) for each range and each point of speed: range 0 reaches 10 cm, "
+        "range 1 20 cm, and so on."
+    ),
 )
 
 
 def rulers(params: dict[str, Any]) -> list:
-    """Centimetre rulers for both table scales, bands 0-6 (4-6 need Extended Range or Long Shot)."""
+    """Centimeter rulers for both table scales, bands 0-6 (4-6 need Extended Range or Long Shot)."""
     from ..geometry import PT_PER_CM, Ruler, Zone
 
     out = []
@@ -149,7 +161,7 @@ def rulers(params: dict[str, Any]) -> list:
         )
         out.append(
             Ruler(
-                f"Range, {scale.removesuffix('ft')} ft scale ({sector:g} cm sectors)",
+                f"Range bands, {scale.removesuffix('ft')} ft scale ({sector:g} cm each)",
                 "cm",
                 PT_PER_CM,
                 7 * sector,
@@ -162,3 +174,30 @@ def rulers(params: dict[str, Any]) -> list:
 
 
 VARIANT.extras["rulers"] = rulers
+
+
+def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
+    """The base game's words at the table scale in use: a sector is 10 cm (6 ft scale) or 15 cm
+    (8 ft scale); the same sector or local is range 0 (within 1 sector, as the seed's searching
+    and supporting anti-air use it), two friendly ships in the same sector are within range 0 of
+    each other, adjacent is range 1 (within 2 sectors, as the seed's objective rule uses it), a
+    sector of movement is 1 sector, and band r reaches from r to r + 1 sectors."""
+    sector = sector_cm(params)
+    return Measure(
+        "cm",
+        sector,
+        sector,
+        2 * sector,
+        sector,
+        False,
+        lambda band, _weapon: reach_cm(band, sector),
+        scale_name(params),
+    )
+
+
+def scale_name(params: dict[str, Any]) -> str:
+    """'6 ft scale': what every centimeter on a card depends on."""
+    return f"{params['table_scale'].removesuffix('ft')} ft scale"
+
+
+VARIANT.extras["measure"] = measure

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Unit
+from ..wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
-SEED = "seed 004 (large playing surface)"
+SEED = "War at Sea on a large playing surface"
 
 HEAVY_MAIN_IN = (5, 10, 20, 30, 35, 40)  # main battery of cruisers and battleships; 4-5 with Extended Range only
 LIGHT_GUN_IN = (5, 10, 15, 20)  # main of carriers and destroyers; secondary and tertiary of all
@@ -32,7 +33,7 @@ def table_for(unit: Unit, kind: str) -> tuple[tuple[int, ...], str]:
         return TORPEDO_IN, "torpedoes"
     if kind == "anti_air" and not unit.is_aircraft:
         return ANTI_AIR_IN, "ship-based anti-air"
-    return (AIRCRAFT_ATTACK_IN,), "aircraft attacks reach 1 sector unless the card says otherwise"
+    return (AIRCRAFT_ATTACK_IN,), f"aircraft attack within {AIRCRAFT_ATTACK_IN} in unless the card says otherwise"
 
 
 def _bands(
@@ -41,6 +42,12 @@ def _bands(
     table, what = table_for(unit, kind)
     bands, notes = [], [f"{what} ({SEED})"]
     for band, dice, condition in dice_by_band:
+        if band >= len(table) and kind == "anti_air" and not unit.is_aircraft:
+            # Heavy Antiair 2: anti-air goes on past the table a sector (5 in) a band
+            step = ANTI_AIR_IN[0]
+            bands.append(Band(band, dice, band * step, (band + 1) * step, "in", condition))
+            notes.append(f"band {band}: beyond the table, {step} in a band further")
+            continue
         if band >= len(table):
             notes.append(f"band {band} has no reach in this table")
             continue
@@ -48,7 +55,7 @@ def _bands(
             if not unit.has_ability("Long-Lance Torpedoes"):
                 notes.append("band 3 (12 in) is for Long Lance torpedoes only")
                 continue
-            condition = "Long Lance torpedoes"
+            condition = "Long-Lance Torpedoes only"
         low = table[band - 1] if band else 0
         bands.append(Band(band, dice, low, table[band], "in", condition))
     return tuple(bands), tuple(notes)
@@ -67,49 +74,54 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             attacks.append(
                 AdaptedAttack(
                     "asw",
-                    (Band(0, dice_by_band[0][1], 0, DEPTH_CHARGE_IN, "in", "depth charges: aft only"),),
+                    (Band(0, dice_by_band[0][1], 0, DEPTH_CHARGE_IN, "in", "depth charges: astern only"),),
                     (f"depth charges ({SEED})",),
                 )
             )
             if unit.year >= params["hedgehog_from_year"] or unit.has_ability("Sub Hunter"):
                 why = "Sub Hunter" if unit.has_ability("Sub Hunter") else f"built {unit.year}"
                 rules["hedgehog"] = Value(
-                    HEDGEHOG_IN, "in", f"{SEED}: hedgehog fore only ({why}), {dice_by_band[0][1]} dice"
+                    HEDGEHOG_IN, "in", f"{SEED}: hedgehog ahead only ({why}), {dice_by_band[0][1]} dice"
                 )
             continue
         bands, notes = _bands(unit, attack.kind, dice_by_band)
         attacks.append(AdaptedAttack(attack.kind, bands, notes))
+    shot = unit.ability("Long Shot {n}")
+    if shot and shot.n and shot.n >= len(HEAVY_MAIN_IN):
+        rules[f"amended: {shot.text}"] = Value(
+            f"no use here: the main battery table ends at {HEAVY_MAIN_IN[-1]} in",
+            None,
+            f"{SEED}: the main battery table ends at {HEAVY_MAIN_IN[-1]} in",
+        )
     if unit.is_aircraft:
         movement = Value(
-            None, None, f"{SEED}: aircraft move in the air mission phase; the seed sets no distance", "air mission move"
+            None, None, f"{SEED}: aircraft move in the air mission phase; the rules set no distance", "no set distance"
         )
     elif params["movement_rule"] == "sectors":
         inches = unit.ship_speed * sector - (1 if crippled else 0)
         movement = Value(
             inches,
             "in",
-            f"card speed {unit.speed} x {sector:g} in sector"
-            + (" - 1 in (crippled)" if crippled else "")
-            + " (parameter movement_rule=sectors)",
+            f"card speed {unit.speed} x {sector:g} in" + (" - 1 in (crippled)" if crippled else ""),
         )
     else:
         inches = max(0, unit.ship_speed - (1 if crippled else 0))
         movement = Value(
             inches,
             "in",
-            f"{SEED} read literally: inches equal to card speed {unit.speed} (parameter movement_rule=literal)",
+            f"{SEED} read literally: inches equal to card speed {unit.speed}",
         )
     if crippled and not unit.is_aircraft:
-        rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armour -1")
-        rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armour -1")
+        rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armor -1")
+        rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armor -1")
         rules["attack_die_penalty"] = Value(1, "pip per die", f"{SEED}: crippled, -1 on each attack die")
     rules["objective_claim"] = Value(
         {"within": sector, "no_enemy_within": params["objective_enemy_clear_in"]},
         "in",
         (
-            f"{SEED}: a ship within 1 sector ({sector:g} in) of the token and no enemy ship within "
+            f"{SEED}: a ship within {sector:g} in of the token and no enemy ship within "
             f"{params['objective_enemy_clear_in']:g} in "
-            "(the seed says 5 in when it defines the sector and 10 in at the end of the turn: parameter "
+            "(the rules say 5 in at one point and 10 in at the end of the turn: parameter "
             "objective_enemy_clear_in)"
         ),
     )
@@ -121,18 +133,24 @@ VARIANT = Variant(
     title="Large surface in inches",
     seed=SEED,
     parameters=(
-        Parameter("sector_in", 5.0, "one sector in inches (1 in = 1,000 yards)", minimum=1.0, maximum=12.0),
+        Parameter(
+            "sector_in",
+            5.0,
+            "inches a ship moves for each point of speed (1 in = 1,000 yards)",
+            minimum=1.0,
+            maximum=12.0,
+        ),
         Parameter(
             "movement_rule",
             "sectors",
-            "sectors: speed x sector_in inches; literal: the seed's words, inches equal to speed",
+            "how far a ship moves: 'sectors' is 5 in for each point of speed, 'literal' the rules' own words, 1 in",
             choices=("sectors", "literal"),
         ),
         Parameter(
             "objective_enemy_clear_in",
             10.0,
             (
-                "no enemy ship within this many inches of a claiming ship (the seed says 5 in one place and 10 in "
+                "no enemy ship within this many inches of a claiming ship (the rules say 5 in one place and 10 in "
                 "another; 10 is its end-of-turn claiming step)"
             ),
             choices=(5.0, 10.0),
@@ -140,14 +158,14 @@ VARIANT = Variant(
         Parameter(
             "hedgehog_from_year",
             1944,
-            "units built from this year on carry hedgehogs (the seed: 'made after 1943')",
+            "units built from this year on carry hedgehogs (the rules: 'made after 1943')",
             minimum=1930,
             maximum=1950,
         ),
     ),
     adapt_fn=adapt,
     distance_unit="in",
-    description="5-inch sectors and per-weapon range tables in inches.",
+    description="Ships move 5 in for each point of speed; each weapon has a range table in inches.",
 )
 
 
@@ -170,7 +188,7 @@ def rulers(params: dict[str, Any]) -> list:
     return [
         Ruler("Main battery, cruisers and battleships (in)", "in", PT_PER_IN, 40, 0.5, 5, tuple(heavy)),
         Ruler("Other main batteries, secondary and tertiary (in)", "in", PT_PER_IN, 20, 0.5, 1, zones(LIGHT_GUN_IN)),
-        Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long Lance only")),
+        Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long-Lance Torpedoes only")),
         Ruler("Anti-air (ships) and aircraft attacks (in)", "in", PT_PER_IN, 10, 0.5, 1, zones(ANTI_AIR_IN)),
         Ruler(
             "Depth charges: astern only (in)",
@@ -179,7 +197,7 @@ def rulers(params: dict[str, Any]) -> list:
             DEPTH_CHARGE_IN,
             0.25,
             1,
-            (Zone("depth charges (aft only)", 0, DEPTH_CHARGE_IN),),
+            (Zone("depth charges (astern only)", 0, DEPTH_CHARGE_IN),),
         ),
         Ruler(
             "Hedgehog: ahead only (in)",
@@ -188,10 +206,10 @@ def rulers(params: dict[str, Any]) -> list:
             HEDGEHOG_IN,
             0.25,
             1,
-            (Zone("hedgehog (fore only)", 0, HEDGEHOG_IN),),
+            (Zone("hedgehog (ahead only)", 0, HEDGEHOG_IN),),
         ),
         Ruler(
-            f"Movement in {params['sector_in']:g}-inch sectors",
+            f"Movement, {params['sector_in']:g} in for each point of speed",
             "in",
             PT_PER_IN,
             3 * params["sector_in"],
@@ -203,3 +221,40 @@ def rulers(params: dict[str, Any]) -> list:
 
 
 VARIANT.extras["rulers"] = rulers
+
+
+def weapon_reach(unit: Unit | None, band: int, weapon: str | None, sector: float) -> tuple[float, float] | None:
+    """A band's reach in inches for a weapon: the seed's table for the unit's weapon where it
+    has one (None beyond its end), else whole sectors (band r reaches r + 1 sectors, which is
+    also the seed's table for secondary guns and anti-air). Anti-air beyond the table (Heavy
+    Antiair 2) goes on a sector a band."""
+    if unit is not None and weapon is not None and not unit.is_aircraft:
+        table, _what = table_for(unit, weapon)
+        if band < len(table):
+            return (table[band - 1] if band else 0, table[band])
+        if weapon != "anti_air":
+            return None
+        return band * ANTI_AIR_IN[0], (band + 1) * ANTI_AIR_IN[0]  # as adapt() carries it on
+    return band * sector, (band + 1) * sector
+
+
+def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
+    """The base game's words on the large surface: a sector is 5 in, so the same sector or local
+    is within 5 in (the seed's own reading for aircraft and anti-air), two friendly ships in
+    the same sector are within 5 in of each other, adjacent is within 10 in, a sector of
+    movement is the movement rule's (5 in, or 1 in read literally), and a range is the unit's
+    weapon table (whole sectors where the range is not a weapon's)."""
+    sector = params["sector_in"]
+    per_sector = sector if params["movement_rule"] == "sectors" else 1
+    return Measure(
+        "in",
+        sector,
+        sector,
+        2 * sector,
+        per_sector,
+        False,
+        lambda band, weapon: weapon_reach(unit, band, weapon, sector),
+    )
+
+
+VARIANT.extras["measure"] = measure

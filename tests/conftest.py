@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
-from wastools import repository
 from wastools.cli import main
+from wastools.data import repository
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout: code, docs, tools, the shipped data
 # Tests run on this small frozen copy of the data (its schemas link to the project's), so

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from wastools.model import ALLOWED_ATTACKS, UNIT_TYPES, Ability, Attack, Figure, History, Unit, category
+from wastools.core.model import ALLOWED_ATTACKS, UNIT_TYPES, Ability, Attack, Figure, History, Unit, category
 
 TYPES = sorted(UNIT_TYPES)
 ABILITIES = [

@@ -1,5 +1,5 @@
 """The printed text of a build, part by part, with the variant each part speaks for: what the
-wording lint reads (``wastools.wording.lint``)."""
+wording lint reads (``wastools.core.wording.lint``)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from tests.conftest import copy_data
 from wastools.cli import main
-from wastools.store import Store
+from wastools.core.store import Store
 
 
 def run_build(root: Path, *args: str):

@@ -9,7 +9,7 @@ import io
 import pdfplumber
 import pytest
 
-from wastools.aids import aid, colophon
+from wastools.content.aids import aid, colophon
 from wastools.render.aid import aid_pdf
 from wastools.variants import VARIANTS, off_grid
 

@@ -11,8 +11,8 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import DATA, ROOT
-from wastools import build as builder
-from wastools import repository
+from wastools import pipeline as builder
+from wastools.data import repository
 from wastools.render import sheets
 
 pytestmark = pytest.mark.slow

@@ -12,8 +12,9 @@ import pdfplumber
 import pytest
 from markupsafe import Markup
 
-from wastools import wording
-from wastools.render import card_body, card_fit, card_view, cards
+from wastools.content import card_view
+from wastools.core import wording
+from wastools.render import card_body, card_fit, cards
 from wastools.variants import VARIANTS
 
 pytestmark = pytest.mark.slow
@@ -324,7 +325,7 @@ def test_a_card_too_tall_with_every_ability_in_the_aid_names_them_on_one_line(re
     """Found by the fuzz test: five weapons with arcs and four abilities on a hex card are too
     tall at 6 pt even when every ability's text is in the player aid. The card still prints,
     with the abilities that point to the aid named on one line."""
-    from wastools.model import Ability, Attack, History, Unit
+    from wastools.core.model import Ability, Attack, History, Unit
 
     unit = Unit(
         id="a", name="0", nation="us", type="auxiliary", set="war-at-sea", number=1, rarity="common",

@@ -61,7 +61,7 @@ def test_variants_prints_what_build_accepts(cli):
     text = cli("variants").output
     offered = [p.rstrip(":") for p in re.findall(r"--param (\S+?=\S+)", text)]
     assert offered and all("." in pair.split("=")[0] for pair in offered)
-    from wastools import params
+    from wastools.data import params
     from wastools.variants import VARIANTS
 
     plain = [p for p in offered if "<unit-id>" not in p]
@@ -201,9 +201,9 @@ def test_config_settings_shape_the_outputs_and_their_keys(cli, tmp_repo):
 
 
 def test_colour_maps_reach_every_map_job_and_change_its_key(repo):
-    from wastools import build as builder
-    from wastools.build.plan import sheet_targets
-    from wastools.config import DEFAULTS
+    from wastools import pipeline as builder
+    from wastools.data.config import DEFAULTS
+    from wastools.pipeline.plan import sheet_targets
 
     assert DEFAULTS["build.colour_maps"] is False  # ink-light unless asked
     selection = builder.Selection(variants=("large-map", "hex"))
@@ -227,7 +227,7 @@ def test_colour_maps_reach_every_map_job_and_change_its_key(repo):
 
 
 def _packs(repo, selection, options):
-    from wastools.build.plan import pack_targets, plan_cards
+    from wastools.pipeline.plan import pack_targets, plan_cards
 
     return pack_targets(repo, selection, options, plan_cards(repo, selection, options))
 

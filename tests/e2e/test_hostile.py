@@ -371,7 +371,7 @@ project = {str(ROOT)!r}
 allowed += [os.path.join(project, d) for d in ("templates", "assets", "layouts", "wastools", "schemas")]
 allowed += [sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"]]
 allowed += ["/dev/null", "/dev/urandom"]
-from wastools.store import cache_home
+from wastools.core.store import cache_home
 allowed += [str(cache_home())]  # the user's store, outside every repository
 # import what a build imports (a library reading its own files at import is not the data's doing)
 from wastools import build, cli
@@ -511,7 +511,7 @@ MUTATIONS = st.sampled_from(["delete", "insert", "duplicate", "swap", "retype", 
     ops=st.lists(st.tuples(MUTATIONS, st.integers(0, 10_000), st.text(min_size=1, max_size=6)), min_size=1, max_size=4)
 )
 def test_mutated_files_give_located_problems_never_exceptions(ops, tmp_path_factory):
-    from wastools import repository
+    from wastools.data import repository
 
     text = (ROOT / UNIT).read_bytes()
     for op, where, payload in ops:

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import DATA, ROOT
 from tests.e2e.test_hostile import mini_repo
-from wastools import repository
-from wastools.problems import Problem
-from wastools.yamlio import DEFAULT_LIMITS, Limits, load_document, parse_document
+from wastools.core.problems import Problem
+from wastools.data import repository
+from wastools.data.yamlio import DEFAULT_LIMITS, Limits, load_document, parse_document
 
 UNIT = "cards/uk/hms-cossack.yaml"
 SCENARIO = "scenarios/skirmish.yaml"
@@ -433,7 +433,7 @@ def test_a_scenario_that_validates_renders_its_views(root, title, briefing, side
 
 
 def _render_scenario(scenario) -> None:
-    from wastools.map_size import scenario_geometry
+    from wastools.data.map_size import scenario_geometry
     from wastools.render import scenario_pack
     from wastools.site.scenario import map_plan
 
@@ -552,7 +552,7 @@ def test_a_clash_in_a_thousand_files_is_reported_in_few_lines(tmp_path):
 
 
 def test_messages_are_capped_per_file_with_a_count(root):
-    from wastools.problems import capped
+    from wastools.core.problems import capped
 
     problems = [Problem("a.yaml", i, 1, "x", f"problem {i}") for i in range(1, 101)]
     shown = capped(problems, 20, 1000)
@@ -591,8 +591,8 @@ WORDS = st.sampled_from(["Slow", "Range", "Heavy", "{n}", "2", "12", "x3", "4x"]
 def test_an_ability_is_found_as_a_scan_of_the_whole_catalogue_finds_it(names, text):
     """The catalogue is looked up, not scanned (a long hostile catalogue cost seconds a
     unit), with the scan's answer: the first listed entry the printed text matches."""
-    from wastools.abilities import ability_regex
-    from wastools.repository.integrity import Context
+    from wastools.core.abilities import ability_regex
+    from wastools.data.repository.integrity import Context
 
     patterns = [(ability_regex(name), name) for name in names]
     printed = " ".join(text)

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import DATA, ROOT
 from tests.e2e.test_hostile import mini_repo
-from wastools import repository
 from wastools.cli import main
+from wastools.data import repository
 
 UNIT_SCHEMA = "schemas/unit.schema.json"
 
@@ -243,8 +243,8 @@ def _numeric_parameters():
 
 @pytest.mark.parametrize("variant, name", _numeric_parameters())
 def test_no_parameter_takes_a_number_that_is_not_finite(tmp_path, variant, name):
-    from wastools import config, params
-    from wastools.problems import DataError
+    from wastools.core.problems import DataError
+    from wastools.data import config, params
     from wastools.variants import ParameterError
 
     for value in NOT_FINITE:
@@ -261,8 +261,8 @@ def test_no_parameter_takes_a_number_that_is_not_finite(tmp_path, variant, name)
 )
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
 def test_no_printer_setting_takes_a_number_that_is_not_finite(tmp_path, name, value):
-    from wastools import config
-    from wastools.problems import DataError
+    from wastools.core.problems import DataError
+    from wastools.data import config
 
     section, key = name.split(".")
     (tmp_path / "wastools.toml").write_text(f"[{section}]\n{key} = {value}\n")
@@ -291,8 +291,8 @@ def test_a_parameter_value_is_a_finite_value_or_a_parameter_error(text):
     ["x = " + "[" * 3000 + "]" * 3000, "[build]\nbacks = tru\u202ee\n", "[printer]\nscale_x = 1e999\n", "\x00"],
 )
 def test_a_settings_file_that_cannot_be_read_is_located(tmp_path, text):
-    from wastools import config
-    from wastools.problems import DataError
+    from wastools.core.problems import DataError
+    from wastools.data import config
 
     (tmp_path / "wastools.toml").write_text(text)
     with pytest.raises(DataError) as raised:
@@ -303,7 +303,7 @@ def test_a_settings_file_that_cannot_be_read_is_located(tmp_path, text):
 @settings(max_examples=300, deadline=None)
 @given(value=st.text(st.characters(exclude_characters="\x00"), max_size=25) | st.integers(-(10**15), 10**15).map(str))
 def test_source_date_epoch_is_a_date_or_a_clear_error(value):
-    from wastools.fingerprints import LAST_SOURCE_DATE, SourceDateError, source_date
+    from wastools.core.fingerprints import LAST_SOURCE_DATE, SourceDateError, source_date
 
     os.environ["SOURCE_DATE_EPOCH"] = value
     try:
@@ -339,7 +339,7 @@ SUFFIXES = ["", "-a4", "-poster", "-a4-poster", "-poster-a4", "-letter", "-x"]
 )
 def test_scenario_ids_whose_outputs_meet_are_refused_in_both(tmp_path_factory, base, first, second):
     from tests.e2e.test_hostile import MINI_SCENARIO
-    from wastools.scenarios import scenario_outputs
+    from wastools.data.scenarios import scenario_outputs
 
     if first == second:
         return
@@ -364,9 +364,9 @@ OUTPUT_ROOT: dict = {}
 
 def test_the_planned_outputs_are_the_builds(repo):
     """``scenario_outputs`` names exactly the files the build plans for each scenario."""
-    from wastools import build as builder
-    from wastools.build.plan import pack_targets, plan_cards, sheet_targets
-    from wastools.scenarios import scenario_outputs
+    from wastools import pipeline as builder
+    from wastools.data.scenarios import scenario_outputs
+    from wastools.pipeline.plan import pack_targets, plan_cards, sheet_targets
 
     selection, options = builder.Selection(), builder.Options()
     planned = {t.path for t in pack_targets(repo, selection, options, plan_cards(repo, selection, options))}
@@ -399,11 +399,11 @@ VARIANT_PARAMS = {
 )
 def test_the_pages_validation_counts_are_the_pages_the_pack_prints(variant, data, width, height, area):
     """``map_size`` (what validation measures) against the pack's own tiling, for any map."""
-    from wastools.map_size import PAPER_SIZES, map_problems, printed_region, scenario_geometry, tiled_pages
+    from wastools.data.map_size import PAPER_SIZES, map_problems, printed_region, scenario_geometry, tiled_pages
+    from wastools.data.scenarios import Scenario
     from wastools.render import scenario_pack
     from wastools.render.maps import area_tiles
     from wastools.render.pages import MARGIN, PAPERS, Page
-    from wastools.scenarios import Scenario
     from wastools.variants import VARIANTS
 
     assert PAPER_SIZES == PAPERS and MARGIN == 36.0
@@ -447,8 +447,8 @@ def _reference_inside(point, polygon, tolerance=1.0) -> bool:
     flat=st.sampled_from([28.35, 170.08, 850.39]),
 )
 def test_the_hexes_an_area_covers_are_the_point_by_point_answer(seed, corners, on_grid, flat):
-    from wastools.geometry import hex_center
-    from wastools.outline import points_in_polygon
+    from wastools.core.geometry import hex_center
+    from wastools.core.outline import points_in_polygon
 
     tolerance = 1.0
 
@@ -484,7 +484,7 @@ def _distance(p, a, b) -> float:
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 10**6), corners=st.integers(3, 10))
 def test_a_shape_cut_to_a_page_covers_what_the_shape_covers_there(seed, corners):
-    from wastools.outline import clip_polygon
+    from wastools.core.outline import clip_polygon
 
     rng = random.Random(seed)
     polygon = [(rng.uniform(-50, 150), rng.uniform(-50, 150)) for _ in range(corners)]
@@ -509,8 +509,8 @@ def _even_odd(p, polygon) -> bool:
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), flat=st.sampled_from([28.35, 170.08, 850.39]))
 def test_a_hex_areas_rings_enclose_exactly_its_hexes(seed, flat):
-    from wastools.geometry import hex_center
-    from wastools.outline import hex_rings
+    from wastools.core.geometry import hex_center
+    from wastools.core.outline import hex_rings
 
     rng = random.Random(seed)
     chosen = [hex_center(c, r, flat) for c in range(10) for r in range(8) if rng.random() < 0.45]
@@ -536,7 +536,7 @@ def test_a_hex_areas_rings_enclose_exactly_its_hexes(seed, flat):
 )
 def test_a_scenario_map_past_a_limit_is_refused_at_its_map(mini, old, new, message, limits):
     from tests.e2e.test_hostile import MINI_SCENARIO
-    from wastools.yamlio import Limits
+    from wastools.data.yamlio import Limits
 
     path = mini / "scenarios/skirmish.yaml"
     text = MINI_SCENARIO.replace(old, new)

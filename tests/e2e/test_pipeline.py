@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import digests, edit_points, run_build
-from wastools.store import Store
+from wastools.core.store import Store
 
 pytestmark = pytest.mark.slow
 

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests import printcheck
-from wastools.geometry import PT_PER_IN
+from wastools.core.geometry import PT_PER_IN
 from wastools.render import calibration, counters, labels, maps, rulers, sheets
 from wastools.render.pages import Page
 from wastools.variants import VARIANTS
@@ -225,7 +225,7 @@ def _first_pages(pdf: bytes, n: int) -> bytes:
 @pytest.fixture(scope="module")
 def packs(repo, tmp_path_factory):
     from tests.conftest import ROOT
-    from wastools import build as builder
+    from wastools import pipeline as builder
 
     out = tmp_path_factory.mktemp("packs")
     report = builder.build(

@@ -12,8 +12,8 @@ import pdfplumber
 import pytest
 
 from tests.conftest import ROOT
+from wastools.data.repository import rules_register
 from wastools.render import cards
-from wastools.repository import rules_register
 from wastools.variants import VARIANTS
 
 SEEDS = ROOT.parent / "shared" / "seeds"

@@ -14,8 +14,8 @@ import pdfplumber
 import pytest
 
 from tests import printcheck
-from wastools import repository
-from wastools.geometry import PT_PER_CM, PT_PER_IN
+from wastools.core.geometry import PT_PER_CM, PT_PER_IN
+from wastools.data import repository
 from wastools.render import scenario_pack
 from wastools.render.maps import map_pdf
 

@@ -33,8 +33,8 @@ PLAIN = ("calabria-1940", "denmark-strait-1941", "river-plate-1939")  # tables w
 
 @pytest.fixture(scope="module")
 def printed(tmp_path_factory) -> Path:
-    from wastools import build as builder
-    from wastools import repository
+    from wastools import pipeline as builder
+    from wastools.data import repository
 
     root = tmp_path_factory.mktemp("library")
     for folder in ("cards", "schemas", "scenarios"):

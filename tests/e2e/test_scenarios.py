@@ -9,7 +9,7 @@ import pdfplumber
 import pytest
 
 from tests.conftest import DATA
-from wastools.aids import aid
+from wastools.content.aids import aid
 from wastools.variants import VARIANTS, large_map
 
 SAVO = Path("scenarios/savo-island-1942.yaml")
@@ -339,7 +339,7 @@ def test_aids_and_packs_build(full_build):
 def test_a_pack_made_again_takes_its_map_from_the_store_and_is_the_same(repo, tmp_path, monkeypatch):
     """A pack made again takes its map part, which no unit changes, from the store, and is
     byte for byte what it was (``--scenario``: only that pack and its poster)."""
-    from wastools import build as builder
+    from wastools import pipeline as builder
     from wastools.render import scenario_pack
 
     selection = builder.Selection(variants=("hex",), scenarios=("savo-island-1942",))
@@ -361,8 +361,8 @@ def test_a_pack_made_again_takes_its_map_from_the_store_and_is_the_same(repo, tm
 def test_a_damaged_pack_part_is_made_again_and_the_pack_is_the_same(repo, tmp_path):
     """A briefing or map part in the store that is damaged is made again and replaced, never
     read as it is."""
-    from wastools import build as builder
-    from wastools.store import Store
+    from wastools import pipeline as builder
+    from wastools.core.store import Store
 
     store = Store(tmp_path, tmp_path / "store")
     selection = builder.Selection(variants=("hex",), scenarios=("savo-island-1942",))

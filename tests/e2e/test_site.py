@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.site_check import SMALL, all_problems, parse, small_spec, tag
-from wastools.build import Options, Selection
-from wastools.model import Figure, History
+from wastools.core.model import Figure, History
+from wastools.pipeline import Options, Selection
 from wastools.site import SiteSpec, build_site, render_site
 from wastools.site.assets import card_css
 from wastools.site.data import link, tidy
@@ -256,9 +256,9 @@ def test_a_killed_site_build_leaves_nothing_behind(repo, tmp_path):
 
 
 def test_card_faces_are_read_from_the_store_and_made_when_missing(repo, tmp_path):
+    from wastools.core.store import Store
     from wastools.site.cards import card_key, site_cards
     from wastools.site.data import card_jobs
-    from wastools.store import Store
 
     jobs = card_jobs(small_spec(repo))
     store = Store(tmp_path, tmp_path / "store")
@@ -304,8 +304,8 @@ def test_only_pages_whose_content_changed_are_written(repo, tmp_path):
 
 
 def test_the_site_shows_the_card_faces_the_build_made(repo, tmp_path):
+    from wastools.core.store import Store
     from wastools.site.cards import card_key
-    from wastools.store import Store
 
     store = Store(tmp_path, tmp_path / "store")
     spec = small_spec(repo, ("hms-cossack",))
@@ -321,9 +321,9 @@ def test_the_site_shows_the_card_faces_the_build_made(repo, tmp_path):
 def test_a_full_build_hands_its_cards_to_the_site(cli, repo, tmp_path):
     """`wastools build` sizes every card once: the site shows the faces the decks were laid
     out from, as the store keeps them."""
-    from wastools.build.selection import Options, card_bleed
+    from wastools.core.store import Store
+    from wastools.pipeline.selection import Options, card_bleed
     from wastools.site.cards import card_key
-    from wastools.store import Store
 
     out = tmp_path / "out"
     result = cli("build", "--paper", "letter", "--out", str(out))
@@ -344,8 +344,8 @@ def test_a_unit_change_renders_only_that_units_page_and_the_site_is_what_a_fresh
 ):
     """Unit pages are kept in the store under a key of what they show: after a change to one
     unit only its page is rendered again, and every file equals a render that keeps nothing."""
+    from wastools.core.store import Store
     from wastools.site import data as site_data
-    from wastools.store import Store
 
     spec = small_spec(repo)
     pages = Store(tmp_path, tmp_path / "store")

@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests import printcheck
-from wastools.problems import DataError
+from wastools.core.problems import DataError
 from wastools.site.roster import MAX_CARDS, load_roster
 from wastools.variants.fleet import check_fleet
 
@@ -164,7 +164,7 @@ def test_the_report_page_has_a_qr_code_of_the_fleets_link_when_the_site_is_publi
     ],
 )
 def test_the_site_address_setting_is_checked(tmp_path, value, ok):
-    from wastools.config import read
+    from wastools.data.config import read
 
     (tmp_path / "wastools.toml").write_text(f"[site]\naddress = {value}\n")
     if ok:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests import printcheck
-from wastools.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners, split, tiles
+from wastools.core.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners, split, tiles
 from wastools.render import counters, maps, rulers
 from wastools.render.pages import Page, check_bars
 from wastools.render.sheets import PrinterProfile

@@ -1,5 +1,5 @@
 """The print standard's wording, measured in a whole build: every PDF and every site page is
-read back (text extracted from the PDFs with pypdfium2) and must pass ``wastools.wording.lint``:
+read back (text extracted from the PDFs with pypdfium2) and must pass ``wastools.core.wording.lint``:
 no rule document called by a number, no formulas, no internal names or keys, one (American)
 spelling, and in the variants without sectors no "sector", "local", "adjacent" or bare
 "range N" outside quotations of the base game."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.wording_check import WITH_SECTORS, pdf_parts, site_parts
-from wastools import wording
+from wastools.core import wording
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.conftest import ROOT
-from wastools import aids, wording
-from wastools.render import card_view
+from wastools.content import aids, card_view
+from wastools.core import wording
 from wastools.variants import VARIANTS, fleet, hex, off_grid, tabletop_inches
 
 LAND_FIGHTERS = (

@@ -4,8 +4,8 @@ damaged entry is read again."""
 
 from __future__ import annotations
 
+from wastools.core.resources import LAYOUTS
 from wastools.render import card_body, card_fit, derived, shared_fonts, sheets
-from wastools.resources import LAYOUTS
 
 
 def _fresh(tmp_path, monkeypatch):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import metadata
 
-from wastools import fingerprints
+from wastools.core import fingerprints
 
 
 def test_library_versions_are_the_installed_ones():
@@ -34,7 +34,7 @@ def test_the_data_is_read_once_for_its_fingerprint_and_each_files_digest(tmp_pat
     import hashlib
 
     from tests.conftest import copy_data
-    from wastools import fingerprints
+    from wastools.core import fingerprints
 
     root = copy_data(tmp_path / "data")
     state = fingerprints.data_state(root)

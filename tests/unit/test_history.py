@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from wastools.air_chart import implied_mph, render_report
-from wastools.coverage import missing_fields, summary
+from wastools.content.air_chart import implied_mph, render_report
+from wastools.content.coverage import missing_fields, summary
 
 
 def test_every_figure_has_a_source_and_plausible_value(repo):
@@ -19,7 +19,7 @@ def test_every_figure_has_a_source_and_plausible_value(repo):
 
 
 def test_validate_checks_coverage_of_historical_figures(repo):
-    from wastools.datarules import coverage_problems
+    from wastools.data.datarules import coverage_problems
 
     found = summary(repo)
     assert 0 < found["complete"] < found["units"]
@@ -74,7 +74,7 @@ def test_implied_mph_brackets_the_formula():
 
 
 def test_validate_reports_an_air_chart_report_out_of_date(tmp_repo, cli):
-    from wastools import repository
+    from wastools.data import repository
 
     docs = tmp_repo / "docs" / "data"
     docs.mkdir(parents=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import DATA, ROOT, SHARED_DATA
-from wastools import importer
-from wastools.importer import SourceUnit, build_cards, match_key, match_units, render_report
+from wastools.authoring import importer
+from wastools.authoring.importer import SourceUnit, build_cards, match_key, match_units, render_report
 
 needs_shared = pytest.mark.skipif(not SHARED_DATA.exists(), reason="shared reference data not present")
 
@@ -168,7 +168,7 @@ def test_abilities_text_is_not_copied():
         return {tuple(words[i : i + size]) for i in range(len(words) - size + 1)}
 
     publisher = set().union(*(runs(t) for t in texts))
-    from wastools.repository import read_plain
+    from wastools.data.repository import read_plain
 
     for entry in read_plain(ROOT / "cards" / "abilities.yaml")["abilities"]:
         if entry.get("summary"):

@@ -1,6 +1,6 @@
-"""The code's shape: modules import downward only (no cycle), no function runs over 100
-lines, the build never reaches up into the site, and WeasyPrint's major version is the one
-the renderers were written against."""
+"""The code's shape: packages in layers that import downward only (no cycle), no function
+runs over 100 lines, the build never reaches up into the site, and WeasyPrint's major version
+is the one the renderers were written against."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def _package_of(module: str) -> str:
 
 
 def test_no_import_cycle_between_packages():
-    """Packages (``wastools.build``, ``wastools.site``...) and top-level modules import one
+    """Packages (``wastools.pipeline``, ``wastools.site``...) and top-level modules import one
     another without a cycle (a module's own package is left out: its face imports its parts)."""
     graph: dict[str, set[str]] = {}
     for module, imported in _graph().items():
@@ -81,9 +81,33 @@ def test_no_import_cycle_between_packages():
     assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
 
 
+# the packages from the bottom up: each imports only those below it (and the package's face,
+# ``wastools``, for its version)
+LAYERS = ("core", "variants", "content", "data", "render", "pipeline", "site", "authoring", "cli")
+
+
+def test_every_package_imports_only_the_layers_below_it():
+    rank = {f"wastools.{name}": i for i, name in enumerate(LAYERS)}
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, imported in _graph().items()
+        if (mine := _package_of(module)) in rank
+        for target in imported
+        if rank.get(_package_of(target), -1) >= rank[mine] and _package_of(target) != mine
+    )
+    assert upward == []
+
+
+def test_the_package_is_made_of_those_layers_alone():
+    """No module sits loose beside the packages: a new one goes in the layer it belongs to."""
+    loose = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__", "__main__"}
+    folders = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    assert (loose, folders) == (set(), set(LAYERS))
+
+
 def test_the_build_never_imports_the_site_or_the_command_line():
     for module, imported in _graph().items():
-        if module.startswith("wastools.build"):
+        if module.startswith("wastools.pipeline"):
             assert not {m for m in imported if m.startswith(("wastools.site", "wastools.cli"))}, module
 
 

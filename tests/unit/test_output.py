@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wastools.build.output import LOCK, OutputError, OutputFolder, explain
+from wastools.pipeline.output import LOCK, OutputError, OutputFolder, explain
 
 
 def _outside(tmp_path: Path) -> Path:

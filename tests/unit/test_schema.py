@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from tests.conftest import ROOT
-from wastools.repository import validator
+from wastools.data.repository import validator
 
 VALID = {
     "id": "hms-example",

@@ -10,8 +10,8 @@ import pdfplumber
 import pikepdf
 import pytest
 
+from wastools.core.resources import FONTS
 from wastools.render import cards, pdf_parts, shared_fonts, sheets
-from wastools.resources import FONTS
 from wastools.variants import VARIANTS
 
 UNITS = ("hms-cossack", "bismarck", "akagi", "i-19", "yamato", "gneisenau", "hatsukaze", "pby-catalina")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from wastools.showing import render_text
+from wastools.content.showing import render_text
 from wastools.variants import VARIANTS
 
 

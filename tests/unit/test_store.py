@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wastools.store import Store, UnsafePath, no_links
+from wastools.core.store import Store, UnsafePath, no_links
 
 
 def _store(tmp_path: Path, cap: int = 10**9) -> Store:

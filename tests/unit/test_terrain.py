@@ -1,4 +1,4 @@
-"""Land and sea on a scenario's map (``wastools.terrain``): the geometry validation and the
+"""Land and sea on a scenario's map (``wastools.data.terrain``): the geometry validation and the
 pack share, tested on classes of input."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wastools import terrain
-from wastools.geometry import hex_center
-from wastools.outline import points_in_polygon
+from wastools.core.geometry import hex_center
+from wastools.core.outline import points_in_polygon
+from wastools.data import terrain
 from wastools.render.pages import MARGIN, PAPERS
 
 HEX = terrain.frame_of({"map": {"width": 40, "height": 24}}, "hex", {"hex_cm": 6.0})

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from wastools import repository
+from wastools.data import repository
 
 UNIT = Path("cards/uk/hms-cossack.yaml")
 LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<field>[^:]*): ")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from wastools import repository
-from wastools.repository import files
-from wastools.store import Store
+from wastools.core.store import Store
+from wastools.data import repository
+from wastools.data.repository import files
 
 
 @pytest.fixture

@@ -260,7 +260,7 @@ def test_seed_000_carrier_of_capacity_3_launches_2_and_lands_1(repo):
 
 def test_seed_000_landing_on_another_carrier_makes_two_rearm_markers(repo):
     """Seed 000: an air group landing on a carrier it is not assigned to gets one more marker, two in all."""
-    from wastools.render import card_view
+    from wastools.content import card_view
 
     adapted = adapt(repo, "large-map", "sbd-dauntless")
     assert adapted.rules["rearm"].value + 1 == 2
@@ -275,7 +275,7 @@ def test_seed_001_italian_submarine_hidden_4_turns_moves_5_sectors(repo):
     italian = repo.units["ambra"]
     assert italian.nation == "italy" and italian.speed == 1
     assert tabletop_cm.hidden_move_sectors(italian.speed, 4) == 5
-    from wastools import aids
+    from wastools.content import aids
 
     text = " ".join(line for s in aids.aid("tabletop-cm", repo) for line in s.lines)
     assert "a speed-1 submarine hidden for 4 turns may then move up to 50 cm (75 cm on the 8 ft scale)" in text
@@ -304,7 +304,7 @@ def test_seed_002_torpedoes_range_as_gunnery_1_4_7_hexes(repo):
 
 def test_seed_002_mine_table_in_the_aid(repo):
     """Seed 002: 1 destroyed, 2-3 two hull damage, 4-5 one, 6 none."""
-    from wastools import aids
+    from wastools.content import aids
 
     table = next(t for s in aids.aid("hex", repo) for t in s.tables if t.header == ("roll", "result"))
     assert table.rows == (

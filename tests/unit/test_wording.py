@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wastools import wording as w
+from wastools.core import wording as w
 from wastools.variants import VARIANTS
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from ..aids import aid, colophon
-from ..resources import TEMPLATES
+from ..content.aids import aid, colophon
+from ..core.resources import TEMPLATES
 from ..variants import VARIANTS
 from .pages import with_check_bars
 from .scenario_pack import PAGE_SIZES

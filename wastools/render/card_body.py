@@ -24,8 +24,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 
+from ..content.card_view import CardView
 from . import card_fit as fit
-from .card_view import CardView
 
 REGULAR, BOLD = "Vera.ttf", "VeraBd.ttf"
 FONT_NAMES = {REGULAR: "/WasBodyR", BOLD: "/WasBodyB"}  # in the card page's resources
@@ -68,7 +68,7 @@ def _face(file: str) -> _Face:
 def _read_face(file: str) -> _Face:
     from fontTools.ttLib import TTFont
 
-    from ..resources import FONTS
+    from ..core.resources import FONTS
     from .shared_fonts import file_font
 
     font = TTFont(FONTS / file, lazy=True)

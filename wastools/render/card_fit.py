@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .card_view import SIDE_LABELS, CardView
+from ..content.card_view import SIDE_LABELS, CardView
 
 MIN_PT = 6.0
 MAX_PT = 8.0
@@ -48,7 +48,7 @@ def _fonts() -> dict[str, str]:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    from ..resources import FONTS
+    from ..core.resources import FONTS
 
     names = {"regular": "WasVera", "bold": "WasVeraBd", "italic": "WasVeraIt"}
     files = {"regular": "Vera.ttf", "bold": "VeraBd.ttf", "italic": "VeraIt.ttf"}

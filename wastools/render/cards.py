@@ -17,13 +17,13 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from ..model import Repository
-from ..resources import TEMPLATES
-from ..store import Store
+from ..content.card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
+from ..content.card_view import card_view as build_view
+from ..core.model import Repository
+from ..core.resources import TEMPLATES
+from ..core.store import Store
 from ..variants.base import AdaptedUnit, Variant
 from . import card_body, card_fit, emblems, shared_fonts, sheets
-from .card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
-from .card_view import card_view as build_view
 
 CARD_DIR = TEMPLATES / "cards"
 
@@ -280,7 +280,7 @@ def warm() -> None:
 
 
 def head_key(head_html: str, bleed: float) -> str:
-    from ..fingerprints import code_fingerprint, key
+    from ..core.fingerprints import code_fingerprint, key
 
     return key(code_fingerprint(), "card head", bleed, head_html)
 

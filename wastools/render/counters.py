@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..geometry import PT_PER_IN
+from ..core.geometry import PT_PER_IN
 from .pages import Page, document, draw_label
 from .sheets import BOLD, FONT, PrinterProfile
 

@@ -17,8 +17,8 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-from ..resources import FONTS
-from ..store import Store, cache_home
+from ..core.resources import FONTS
+from ..core.store import Store, cache_home
 
 T = TypeVar("T")
 
@@ -39,6 +39,6 @@ def kept(kind: str, file: str, read: Callable[[], T], source: Path | None = None
 
 @cache
 def _digest(source: Path) -> str:
-    from ..fingerprints import code_fingerprint
+    from ..core.fingerprints import code_fingerprint
 
     return hashlib.sha256(source.read_bytes() + code_fingerprint().encode()).hexdigest()[:32]

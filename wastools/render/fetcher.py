@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
-from ..resources import ASSETS, FONT_SCHEME, FONTS, PACKAGE, TEMPLATES
+from ..core.resources import ASSETS, FONT_SCHEME, FONTS, PACKAGE, TEMPLATES
 
 __all__ = ["ASSETS", "FONTS", "PACKAGE", "TEMPLATES", "ProjectFetcher", "ForbiddenResource"]
 

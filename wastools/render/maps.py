@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
-from ..outline import Box, Point, Segment, clip_polygon, hex_rings, hex_union_edges, meets, visible_runs
-from ..terrain import inside
+from ..core.geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
+from ..core.outline import Box, Point, Segment, clip_polygon, hex_rings, hex_union_edges, meets, visible_runs
+from ..data.terrain import inside
 from . import labels
 from .pages import HEADER_SIZE, MARGIN, Page, document, draw_label, header_lines
 from .sheets import BOLD, FONT, SAFE, PrinterProfile, text_width

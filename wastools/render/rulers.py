@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..geometry import Ruler, Segment, Zone, split
+from ..core.geometry import Ruler, Segment, Zone, split
 from .pages import MARGIN, Page, document, draw_label
 from .sheets import BOLD, FONT, PrinterProfile, text_width
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from .. import terrain
-from ..geometry import PT_PER_CM, PT_PER_IN
-from ..map_size import MapGeometry, printed_region, scenario_geometry
-from ..resources import TEMPLATES
-from ..scenarios import Scenario
+from ..core.geometry import PT_PER_CM, PT_PER_IN
+from ..core.resources import TEMPLATES
+from ..data import terrain
+from ..data.map_size import MapGeometry, printed_region, scenario_geometry
+from ..data.scenarios import Scenario
 from ..variants import VARIANTS, off_grid
 from ..variants import large_map as lm
 from . import shared_fonts
@@ -391,7 +391,7 @@ def _briefing_html(view: dict[str, Any], variant: str, paper: str, tight: bool =
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
     )
-    from ..aids import rules_colophon
+    from ..content.aids import rules_colophon
 
     return env.get_template("pack.html.j2").render(
         s=view,

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from ..resources import FONT_SCHEME, FONTS, TEMPLATES
+from ..core.resources import FONT_SCHEME, FONTS, TEMPLATES
 
 MARK = "/WastoolsFontFile"  # on a placeholder font program: the file that replaces it
 STYLE_WORDS = (("Bold", r"font-weight:\s*bold"), ("Italic", r"font-style:\s*italic"))

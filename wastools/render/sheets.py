@@ -15,7 +15,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-from ..resources import FONTS, LAYOUT_SCHEMA, LAYOUTS
+from ..core.resources import FONTS, LAYOUT_SCHEMA, LAYOUTS
 from . import pdf_parts
 
 MM = 72 / 25.4
@@ -75,7 +75,7 @@ def _read_layout(paper: str) -> dict[str, Any]:
 
 
 def _parse_layout(paper: str) -> dict[str, Any]:
-    from ..repository import read_plain, schema_validator
+    from ..data.repository import read_plain, schema_validator
 
     path = LAYOUTS / f"{paper}.yaml"
     data = read_plain(path)
@@ -411,7 +411,7 @@ def _metadata(title: str) -> dict[str, str]:
     """Fixed document information: a title, no tool version, dates only from SOURCE_DATE_EPOCH."""
     import datetime
 
-    from ..fingerprints import source_date
+    from ..core.fingerprints import source_date
 
     metadata = {"/Title": title, "/Producer": "wastools", "/Creator": "wastools"}
     epoch = source_date()

@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..model import Repository
+from ..core.model import Repository
 from .builder import SiteReport, render_site, site_files, site_key
 from .data import SiteSpec
 
@@ -21,7 +21,7 @@ __all__ = ["SiteReport", "SiteSpec", "build_site", "render_site", "site_address"
 def site_address(root: Path) -> str:
     """Where the site is published (``[site] address`` in wastools.toml; checked when the
     command read the settings), or "" when it is not set."""
-    from ..config import read
+    from ..data.config import read
 
     setting = read(root).get("site.address")
     return str(setting.value) if setting is not None else ""
@@ -39,8 +39,8 @@ def site_spec(repo: Repository, selection: Any, options: Any, address: str = "")
 def site_target(repo: Repository, selection: Any, options: Any, data_key: str, address: str = ""):
     """The site of a build (``build.Selection``, ``build.Options``): a folder target keyed by
     everything it shows, which reads the decks' faces from the store."""
-    from ..build.plan import Target
-    from ..build.selection import card_bleed
+    from ..pipeline.plan import Target
+    from ..pipeline.selection import card_bleed
 
     spec = site_spec(repo, selection, options, address)
     return Target("site", site_key(data_key, spec), site_files, (repo, spec, card_bleed(options)), reads_store=True)
@@ -50,7 +50,7 @@ def build_site(repo: Repository, out: Path, spec: SiteSpec, data_key: str = "", 
     """Only the site of ``spec``, built into ``out/site`` as a build makes it (locked, written
     file by file where changed); with ``data_key`` empty it is made whatever the record says.
     The report's ``written`` says whether it was made."""
-    from ..build import Options, Selection, Target, build
+    from ..pipeline import Options, Selection, Target, build
 
     made_key = site_key(data_key, spec) if data_key else uuid.uuid4().hex
     target = Target("site", made_key, site_files, (repo, spec, 0.0), reads_store=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ..core.resources import FONT_SCHEME, FONTS, TEMPLATES
 from ..render.cards import CARD_DIR
-from ..resources import FONT_SCHEME, FONTS, TEMPLATES
 
 SITE_TEMPLATES = TEMPLATES / "site"
 STATIC = ("site.css", "site.js", "fleet-core.js", "fleet.js", "print.js", "qrcode.js", "qrcode-LICENSE.txt")

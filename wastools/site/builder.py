@@ -21,8 +21,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from .. import __version__
-from ..model import Repository
-from ..store import Store
+from ..core.model import Repository
+from ..core.store import Store
 from ..variants import VARIANTS
 from . import data
 from .assets import SITE_TEMPLATES, static_files
@@ -160,7 +160,7 @@ def _unit_page_inputs(repo: Repository, unit, scenarios: dict[str, Any], faces: 
     """Everything ``data.unit_page`` reads besides the code and the variants: the unit and
     its catalogue entries, its cards (by their keys, which make their faces), and the
     scenarios it is in."""
-    from ..build.cards import unit_digest
+    from ..pipeline.cards import unit_digest
 
     scenario_ids = [s.id for s in scenarios.values() if any(u.id == unit.id for u in s.units())]
     return [unit_digest(repo, unit), faces, scenario_ids]
@@ -176,7 +176,7 @@ class _PageCache:
     the variants') and the tool's version; no store keeps nothing."""
 
     def __init__(self, store: Store | None, shared: list):
-        from ..fingerprints import code_fingerprint
+        from ..core.fingerprints import code_fingerprint
 
         self.store = store
         self._base = json.dumps([__version__, code_fingerprint(), site_fingerprint(), shared], default=str)
@@ -196,15 +196,15 @@ class _PageCache:
 def site_fingerprint() -> str:
     """The site's own code and templates (left out of the decks' code fingerprint, so that
     editing the site never makes the PDFs again)."""
-    from ..fingerprints import hash_files as _hash_files
-    from ..resources import PACKAGE
+    from ..core.fingerprints import hash_files as _hash_files
+    from ..core.resources import PACKAGE
 
     files = [*(PACKAGE / "site").rglob("*.py"), *(p for p in SITE_TEMPLATES.rglob("*") if p.is_file())]
     return _hash_files(files, PACKAGE)
 
 
 def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
-    from ..fingerprints import code_fingerprint
+    from ..core.fingerprints import code_fingerprint
 
     parts = [
         code_fingerprint(),

@@ -13,9 +13,9 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..model import Repository, Unit
+from ..core.model import Repository, Unit
+from ..core.store import Store
 from ..render import cards as card_render
-from ..store import Store
 from ..variants import VARIANTS
 
 Job = tuple[str, str, dict[str, Any]]  # unit id, variant name, parameters
@@ -25,7 +25,7 @@ HTML = "card-html"  # the store's kind for a face's HTML (as ``build.cards`` kee
 def card_key(repo: Repository, unit: Unit, variant: str, params: dict[str, Any], bleed: float = 0.0) -> str:
     """The deck's key of this card (``build.cards.unit_card_key``): everything ``card_view``
     reads. The face does not depend on the bleed, but the deck's key does."""
-    from ..build.cards import unit_card_key
+    from ..pipeline.cards import unit_card_key
 
     return unit_card_key(repo, VARIANTS[variant], params, unit, bleed)
 
@@ -41,7 +41,7 @@ def _html(repo: Repository, job: Job) -> str:
 def card_keys(repo: Repository, jobs: list[Job], bleed: float = 0.0) -> dict[tuple[str, str], str]:
     """The key of each (unit, variant) card: what its face is made from, so a page can be
     keyed by its cards without reading them."""
-    from ..build.cards import unit_card_key, unit_digest
+    from ..pipeline.cards import unit_card_key, unit_digest
 
     digests = {unit_id: unit_digest(repo, repo.units[unit_id]) for unit_id in {job[0] for job in jobs}}
     return {

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from ..model import Repository
-from ..problems import DataError
+from ..core.model import Repository
+from ..core.problems import DataError
 
 # what --roster cannot use: it prints one fleet, chosen by its file, and no maps
 NOT_FOR_ROSTER = {
@@ -70,7 +70,7 @@ def roster_step(
             err=True,
         )
         return 2
-    from ..store import Store
+    from ..core.store import Store
 
     store = store or Store.for_repository(root)
     written = build_roster(repo, root, out, roster, options, store, variant)

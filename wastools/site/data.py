@@ -14,10 +14,10 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
-from .. import wording as w
-from ..model import Repository, Unit
-from ..render.card_view import ATTACK_LABELS, TYPE_LABELS
-from ..showing import fmt_value
+from ..content.card_view import ATTACK_LABELS, TYPE_LABELS
+from ..content.showing import fmt_value
+from ..core import wording as w
+from ..core.model import Repository, Unit
 from ..variants import VARIANTS, Variant
 from ..variants.base import AdaptedUnit
 
@@ -403,7 +403,7 @@ def variant_outputs(variant: Variant) -> list[dict[str, str]]:
 
 
 def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> dict[str, Any]:
-    from ..aids import aid
+    from ..content.aids import aid
 
     parameters = [
         {

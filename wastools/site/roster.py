@@ -17,13 +17,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from jsonschema import Draft202012Validator
 from markupsafe import Markup
 
-from ..model import Repository, Unit
-from ..problems import DataError, Problem, display_path, format_field
-from ..resources import PACKAGE, TEMPLATES
-from ..store import Store
+from ..core.model import Repository, Unit
+from ..core.problems import DataError, Problem, display_path, format_field
+from ..core.resources import PACKAGE, TEMPLATES
+from ..core.store import Store
+from ..data.yamlio import DEFAULT_LIMITS, Document, Limits, load_document
 from ..variants import VARIANTS
 from ..variants.fleet import FleetCheck, check_fleet
-from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_document
 from .data import type_label
 
 MAX_CARDS = 300  # a roster is a fleet, not a print run: this keeps a hostile file from filling memory
@@ -56,7 +56,7 @@ class Roster:
 def _schema(root: Path) -> Draft202012Validator:
     """The roster schema of the repository (or of the project's checkout, when the repository
     has none), resolved only within its schemas; raises ``DataError`` when it cannot be used."""
-    from ..repository.schema import named_validator, schema_validator
+    from ..data.repository.schema import named_validator, schema_validator
 
     if not (root / "schemas" / SCHEMA).exists():
         return schema_validator(PACKAGE.parent / "schemas" / SCHEMA)  # a checkout of the project
@@ -75,7 +75,7 @@ def _located(doc: Document, error) -> list[Problem]:
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else ""
         return [Problem(doc.path, *doc.position(parts), format_field(parts + [missing]), "required field is missing")]
-    from ..repository.schema import message_of
+    from ..data.repository.schema import message_of
 
     return [doc.problem(parts, message_of(error))]
 
@@ -208,7 +208,7 @@ def report_pdf(roster: Roster, repo: Repository, paper: str, address: str = "") 
 def roster_output(roster: Roster, paper: str, options=None, variant: str | None = None) -> str:
     """``rosters/<file name>[-<variant>][-a4][-bleed][-duplex].pdf``: the variant only when it is
     not the roster's own, the other parts as the decks name them."""
-    from ..build.selection import paper_suffix
+    from ..pipeline.selection import paper_suffix
 
     own = "" if variant in (None, roster.variant) else f"-{variant}"
     extra = ("-bleed" if options is not None and options.bleed else "") + (
@@ -221,8 +221,8 @@ def roster_faces(repo: Repository, roster: Roster, options, bleed: float, store:
     """The PDF of each of the roster's cards (one a unit, in order) and of its deck's back,
     for the roster's variant and ``options``' parameters; made into the store where not
     there yet."""
-    from ..build import Pool, deck_cards, make_faces
-    from ..build.cards import face, fixed_card, missing_faces
+    from ..pipeline import Pool, deck_cards, make_faces
+    from ..pipeline.cards import face, fixed_card, missing_faces
     from ..render import cards as card_render
 
     variant = VARIANTS[roster.variant]
@@ -243,8 +243,8 @@ def build_roster(
     returns the paths written."""
     import dataclasses
 
-    from ..build.output import OutputFolder
-    from ..build.selection import card_bleed, layout_name
+    from ..pipeline.output import OutputFolder
+    from ..pipeline.selection import card_bleed, layout_name
     from ..render import sheets
     from . import site_address
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners
+from ..core.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners
+from ..data.scenarios import Scenario
 from ..render import labels
 from ..render.maps import SYMBOL_RADIUS, Feature, Placing, place_words
 from ..render.scenario_pack import briefing_view, features, map_spec
-from ..scenarios import Scenario
 
 GRID_LIMIT = 4000  # hexes or sectors drawn; a larger board shows its outline only
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..model import Repository
+from ..core.model import Repository
 from ..variants import VARIANTS
 
 DPI = 200  # a card is 500 x 700 pixels: 6 pt text is 17 pixels high, legible when zoomed in
@@ -164,7 +164,7 @@ def build_tts(repo: Repository, out: Path, roster, options, store, variant: str 
     returns the paths written (relative to ``out``)."""
     import dataclasses
 
-    from ..build.output import OutputFolder
+    from ..pipeline.output import OutputFolder
     from .roster import roster_faces
 
     printed = dataclasses.replace(roster, variant=variant or roster.variant)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from ..model import GUNNERY_KINDS, Attack, Unit
+from ..core.model import GUNNERY_KINDS, Attack, Unit
 
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 KIND_WORDS = {int: "whole number", float: "number", str: "text"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..model import Unit
+from ..core.model import Unit
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..model import GUNNERY_KINDS, Unit
-from ..wording import Measure
+from ..core.model import GUNNERY_KINDS, Unit
+from ..core.wording import Measure
 from .base import (
     AdaptedAttack,
     AdaptedUnit,
@@ -269,7 +269,7 @@ VARIANT = Variant(
 
 def rulers(params: dict[str, Any]) -> list:
     """A hex-count ruler: one tick per hex, range bands 0-6 marked."""
-    from ..geometry import PT_PER_CM, Ruler, Zone
+    from ..core.geometry import PT_PER_CM, Ruler, Zone
 
     zones = tuple(Zone(f"band {b}", band_hexes(b)[0] - 1 if b else 0, band_hexes(b)[1]) for b in range(7))
     return [Ruler(f"Range in {params['hex_cm']:g} cm hexes", "hex", params["hex_cm"] * PT_PER_CM, 19, 1, 1, zones)]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypedDict
 
-from ..model import Unit
+from ..core.model import Unit
 from .base import AdaptedUnit, Parameter, Value, Variant
 from .standard import sector_attacks
 
@@ -217,7 +217,7 @@ def chart_cross_check(units: dict[str, Unit]) -> list[dict[str, Any]]:
 
 def rulers(params: dict[str, Any]) -> list:
     """A sector ruler for counting air moves (up to 12 sectors a phase) across the board."""
-    from ..geometry import PT_PER_IN, Ruler, Zone
+    from ..core.geometry import PT_PER_IN, Ruler, Zone
 
     zones = tuple(Zone(f"sector {n}", n - 1, n) for n in range(1, 13))
     return [

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Unit
-from ..wording import Measure
+from ..core.model import Unit
+from ..core.wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
 SEED = "War at Sea: Playing Off the Grid"
@@ -160,7 +160,7 @@ VARIANT = Variant(
 
 def rulers(params: dict[str, Any]) -> list:
     """A leg ruler with every range band (6 for Long Shot) and the anti-air reaches."""
-    from ..geometry import PT_PER_IN, Ruler, Zone
+    from ..core.geometry import PT_PER_IN, Ruler, Zone
 
     leg, _ = leg_inches(params)
     bands = tuple(Zone(f"band {b}" + (" (Long Shot)" if b == 6 else ""), *band_legs(b)) for b in range(7))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Unit
+from ..core.model import Unit
 from .base import AdaptedAttack, AdaptedUnit, Band, Value, Variant, extended_bands
 
 SOURCE = "the base game (War at Sea rules)"

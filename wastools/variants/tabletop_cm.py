@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Unit
-from ..wording import Measure
+from ..core.model import Unit
+from ..core.wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
 SEED = "War at Sea: Tabletop Conversions"
@@ -151,7 +151,7 @@ VARIANT = Variant(
 
 def rulers(params: dict[str, Any]) -> list:
     """Centimeter rulers for both table scales, bands 0-6 (4-6 need Extended Range or Long Shot)."""
-    from ..geometry import PT_PER_CM, Ruler, Zone
+    from ..core.geometry import PT_PER_CM, Ruler, Zone
 
     out = []
     for scale, sector in SECTOR_CM.items():

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Unit
-from ..wording import Measure
+from ..core.model import Unit
+from ..core.wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 
 SEED = "War at Sea on a large playing surface"
@@ -171,7 +171,7 @@ VARIANT = Variant(
 
 def rulers(params: dict[str, Any]) -> list:
     """One inch ruler per weapon class, its bands marked."""
-    from ..geometry import PT_PER_IN, Ruler, Zone
+    from ..core.geometry import PT_PER_IN, Ruler, Zone
 
     def zones(table: tuple[int, ...], last_label: str | None = None) -> tuple[Zone, ...]:
         out = []

@@ -1,0 +1,112 @@
+"""`wastools new unit` and `wastools new scenario`: valid files to start from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap
+
+from ..core.model import AIRCRAFT_TYPES, Repository
+from ..core.slug import slugify
+from ..core.suggest import unknown
+from ..data import repository, yamlio
+from ..data.scenarios import MAP_UNITS
+
+UNIT_WORDS = {"in": "inches", "cm": "centimeters"}  # the comment is for people, not the parser
+
+DEFAULT_MAPS = {
+    "standard": (11, 7),
+    "large-map": (24, 12),
+    "hex": (40, 24),
+    "off-grid": (72, 48),
+    "tabletop-inches": (72, 48),
+    "tabletop-cm": (180, 120),
+}
+
+
+class ScaffoldError(ValueError):
+    pass
+
+
+def new_unit(root: Path, repo: Repository, name: str, nation: str, unit_type: str, card_set: str, number: int) -> Path:
+    unit_id = slugify(name)
+    if not unit_id:
+        raise ScaffoldError(f"{name!r} gives no id: use letters or digits")
+    if unit_id in repo.units:
+        raise ScaffoldError(f"id {unit_id!r} is taken: see CONTRIBUTING.md for the collision rule")
+    if nation not in repo.nations:
+        raise ScaffoldError(unknown("nation", nation, repo.nations))
+    if card_set not in repo.sets:
+        raise ScaffoldError(unknown("set", card_set, repo.sets))
+    used = {(u.set, u.number) for u in repo.units.values()}
+    if (card_set, number) in used or not 1 <= number <= repo.sets[card_set].total:
+        raise ScaffoldError(f"{card_set} #{number} is taken or outside 1..{repo.sets[card_set].total}")
+    aircraft = unit_type in AIRCRAFT_TYPES
+    doc = CommentedMap(
+        id=unit_id,
+        name=name,
+        nation=nation,
+        type=unit_type,
+        set=card_set,
+        number=number,
+        rarity="common",
+        year=1942,
+        points=1,
+        armor=1,
+        vital_armor=1,
+        hull=1,
+    )
+    if not aircraft:
+        doc["speed"] = 2
+    if unit_type == "carrier":
+        doc["carrier_capacity"] = 1
+    doc["attacks"] = CommentedMap(anti_air=[1, None, None, None])
+    # true until someone looks them up: validate lists them, coverage counts them
+    needed = ("top_speed",) if aircraft else ("top_speed", "length")
+    doc["history"] = CommentedMap(missing=CommentedMap((name, "not looked up yet") for name in needed))
+    doc.yaml_set_comment_before_after_key(
+        "year", before="Placeholders: replace every value with the printed card's, then run `wastools validate`."
+    )
+    path = root / "cards" / nation / f"{unit_id}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yamlio.dump_canonical(repository.canonical_unit(doc), repository.SCHEMA_REFS["unit"]), "utf-8")
+    return path
+
+
+def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, title: str | None) -> Path:
+    if slugify(scenario_id) != scenario_id:
+        raise ScaffoldError(f"{scenario_id!r} is not a lowercase slug (try {slugify(scenario_id)!r})")
+    path = root / "scenarios" / f"{scenario_id}.yaml"
+    if path.exists():
+        raise ScaffoldError(f"{path.relative_to(root)} exists already")
+    width, height = DEFAULT_MAPS[variant]
+    first = lambda nation: next(u.id for u in repo.units.values() if u.nation == nation and u.type == "destroyer")  # noqa: E731
+    points = max(repo.units[first("us")].points, repo.units[first("japan")].points)
+    low = 1 if variant == "hex" else 0
+    doc = CommentedMap(
+        id=scenario_id,
+        title=title or scenario_id.replace("-", " ").title(),
+        variant=variant,
+        briefing="What each side knows and wants, in your own words.",
+        map=CommentedMap(width=width, height=height),
+        points_limit=max(100, points),
+        turn_limit=8,
+        sides=[
+            CommentedMap(side="allies", name="Allied force", forces=[CommentedMap(unit=first("us"))]),
+            CommentedMap(side="axis", name="Axis force", forces=[CommentedMap(unit=first("japan"))]),
+        ],
+        objectives=[CommentedMap(name="Objective 1", at=yamlio.flow([low + width / 2, low + height / 2]), points=50)],
+        victory=[
+            "Score the points of enemy units sunk and 50 for each objective held; the higher total after 8 turns wins."
+        ],
+    )
+    doc.yaml_set_comment_before_after_key(
+        "map",
+        before=(
+            f"Map size and every coordinate are in {UNIT_WORDS.get(MAP_UNITS[variant], MAP_UNITS[variant])}; "
+            "x from the west edge, y from the north edge."
+        ),
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yamlio.dump_canonical(doc, repository.SCHEMA_REFS["scenario"]), "utf-8")
+    return path

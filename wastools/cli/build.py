@@ -1,0 +1,365 @@
+"""`wastools build`: options to a build request, the request to the pipeline, its outcome to one line."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..core.store import Store
+from .common import Name, check_names, effective_settings, print_problems, repo_root
+
+
+@click.command()
+@click.option("--variant", "variants", multiple=True, type=Name("variant"), help="Only this variant (repeatable).")
+@click.option("--nation", "nations", multiple=True, type=Name("nation"), help="Only units of this nation (repeatable).")
+@click.option("--set", "sets", multiple=True, type=Name("set"), help="Only units of this set (repeatable).")
+@click.option("--type", "types", multiple=True, type=Name("type"), help="Only units of this type (repeatable).")
+@click.option("--unit", "units", multiple=True, type=Name("unit"), help="Only this unit id (repeatable).")
+@click.option(
+    "--name", "subset_name", help="File name part for a subset's decks (default: from the filters, e.g. cards-uk.pdf)."
+)
+@click.option(
+    "--paper",
+    type=click.Choice(["letter", "a4", "both"]),
+    help="Paper (default: both, or [build] papers in wastools.toml).",
+)
+@click.option("--backs/--no-backs", default=None, help="Add a back sheet after each sheet, mirrored for duplex.")
+@click.option("--bleed/--no-bleed", default=None, help="3 mm bleed round each card (6-up landscape sheets).")
+@click.option(
+    "--colour-maps/--no-colour-maps",
+    default=None,
+    help="Boards and scenario maps with a blue sea and sandy land (default: white, ink-light).",
+)
+@click.option("--scale-x", type=float, help="Printer correction across the page (1.01 = 1 % larger; default 1).")
+@click.option("--scale-y", type=float, help="Printer correction down the page (default 1).")
+@click.option("--back-offset-x", type=float, help="Back-side shift in mm, read off the calibration sheet (default 0).")
+@click.option("--back-offset-y", type=float, help="Back-side shift in mm (default 0).")
+@click.option(
+    "--duplex-edge", type=click.Choice(["long", "short"]), help="The edge your printer flips on (default long)."
+)
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="[VARIANT.]KEY=VALUE",
+    help="Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with one --variant (repeatable).",
+)
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="all cores")
+@click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
+@click.option("--site-only", is_flag=True, help="Build only the web site, build/site/ (no PDFs).")
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False),
+    help="Also write what the build did (stages, seconds, counts) as JSON to this file (make bench reads it).",
+)
+@click.option(
+    "--scenario",
+    "scenarios",
+    multiple=True,
+    type=Name("scenario"),
+    help="Build only this scenario's pack and poster (repeatable); nothing else.",
+)
+@click.option(
+    "--roster",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Build only the deck of a fleet roster (from the site's fleet builder), with --variant, --paper, "
+    "--backs, --bleed and the printer settings.",
+)
+@click.option("--tts", is_flag=True, help="With --roster: also a Tabletop Simulator saved object of the fleet.")
+@click.pass_context
+def build(
+    ctx,
+    variants,
+    nations,
+    sets,
+    types,
+    units,
+    subset_name,
+    paper,
+    backs,
+    bleed,
+    colour_maps,
+    scale_x,
+    scale_y,
+    back_offset_x,
+    back_offset_y,
+    duplex_edge,
+    params,
+    jobs,
+    out,
+    site_only,
+    report_path,
+    scenarios,
+    roster,
+    tts,
+) -> None:
+    """Build the print-and-play PDFs into build/ (only what changed is rebuilt).
+
+    Settings not given here come from wastools.toml (see `wastools config`). A build with
+    --nation/--set/--type/--unit writes its decks under names that say so (cards-uk.pdf).
+    """
+    from ..core.slug import slugify
+    from ..data import config
+
+    given = {
+        "build.papers": (("letter", "a4") if paper == "both" else (paper,)) if paper else None,
+        "build.variants": variants or None,
+        "build.backs": backs,
+        "build.bleed": bleed,
+        "build.colour_maps": colour_maps,
+        "printer.scale_x": scale_x,
+        "printer.scale_y": scale_y,
+        "printer.back_offset_x": back_offset_x,
+        "printer.back_offset_y": back_offset_y,
+        "printer.duplex_edge": duplex_edge,
+    }
+    for name, value in given.items():
+        message = (
+            config.check(name, list(value) if isinstance(value, tuple) else value) if value not in (None, ()) else None
+        )
+        if message:
+            raise click.BadParameter(message, param_hint="--" + name.split(".")[1].replace("_", "-"))
+    if roster or tts:
+        _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps)
+    if subset_name is not None and slugify(subset_name) != subset_name:
+        raise click.BadParameter(
+            f"{subset_name!r}: use lowercase letters, digits and hyphens, e.g. {slugify(subset_name)!r}",
+            param_hint="--name",
+        )
+    root = repo_root(ctx)
+    request = _Request(
+        root,
+        Path(out) if Path(out).is_absolute() else root / out,
+        effective_settings(ctx, given, params),
+        (nations, sets, types, units, subset_name, scenarios),
+        roster,
+        site_only,
+        bool(variants or nations or sets or types or units or scenarios),
+        bool(paper),
+        jobs,
+        report_path,
+    )
+    from ..pipeline import OutputError, PlanError
+
+    try:
+        _build(ctx, request)
+    except (OutputError, PlanError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        ctx.exit(1)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Request:
+    """What `wastools build` was asked for, its options checked."""
+
+    root: Path
+    out: Path
+    settings: Any
+    filters: tuple  # nations, sets, types, units, the subset's name, scenarios
+    roster: str | None
+    site_only: bool
+    narrowed: bool  # fewer variants or units than the settings: the site and aids are left alone
+    papers_narrowed: bool  # fewer papers: nothing made before is removed
+    jobs: int
+    report_path: str | None
+
+
+def _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps):
+    """--roster with options that cannot apply to it (and --tts without it) is a usage error."""
+    from ..site.commands import roster_conflicts
+
+    if tts and not roster:
+        raise click.UsageError("--tts needs --roster FILE: it exports a fleet roster to Tabletop Simulator")
+    given = {
+        "--nation": nations,
+        "--set": sets,
+        "--type": types,
+        "--unit": units,
+        "--name": subset_name,
+        "--site-only": site_only,
+        "--colour-maps": colour_maps,
+    }
+    problem = roster_conflicts(given, variants)
+    if problem:
+        raise click.UsageError(problem)
+
+
+def _stamp(ctx, out_name: str, settings, filters, data) -> str:
+    """The key of everything a build reads but its outputs: the tool, the data, the
+    settings, filters and limits, the output folder and the date the PDFs carry."""
+
+    import dataclasses
+
+    from ..core.fingerprints import key, source_date, tool_fingerprint
+
+    inputs = sorted((name, repr(setting.value)) for name, setting in settings.values.items())
+    limits = repr(dataclasses.asdict(ctx.obj["limits"]))
+    return key("stamp", tool_fingerprint(), data.fingerprint, inputs, repr(filters), limits, source_date(), out_name)
+
+
+def _nothing_to_do(root: Path, out_dir: Path, store: Store, stamp: str, started: float) -> bool:
+    """The last build here read the same tool, data and settings, and left every output as it
+    wrote it: say so, and stop before the data is even loaded."""
+    from ..pipeline.output import OutputFolder
+    from ..pipeline.record import Record
+
+    record = Record.read(store, out_dir)
+    if record.stamp != stamp or not record.everything_current(OutputFolder(out_dir)):
+        return False
+    kept = sum(1 for entry in record.outputs.values() if "sha256" in entry)
+    click.echo(_outcome(root, out_dir, 0, kept, 0, started))
+    return True
+
+
+def _outcome(root: Path, out_dir: Path, written: int, unchanged: int, laid_out: int, started: float) -> str:
+    """The line every build ends with."""
+    shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
+    return (
+        f"{written} files written, {unchanged} unchanged; {laid_out} cards laid out "
+        f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
+    )
+
+
+def _build(ctx, request: _Request) -> None:
+    """`wastools build` once its options are checked: stop at once when nothing changed, load
+    the validated model, then build (the site too, unless the command line narrowed what
+    the settings ask for)."""
+    from .. import pipeline as builder
+    from ..core.fingerprints import data_state
+
+    started = time.perf_counter()
+    root, out_dir, settings = request.root, request.out, request.settings
+    store = Store.for_repository(root)
+    data = data_state(root)
+    stamp = _stamp(ctx, store.name_of(out_dir), settings, (request.filters, request.site_only), data)
+    if not request.roster and _nothing_to_do(root, out_dir, store, stamp, started):
+        return
+    selection = builder.Selection(tuple(settings["build.variants"]), *request.filters)
+    options = _options(settings, request.jobs)
+    repo, validation = builder.load_repository(root, store, ctx.obj["limits"], data)
+    if repo is None:
+        print_problems(validation.errors if validation else [])
+        click.echo("the data is invalid: nothing was built", err=True)
+        raise click.exceptions.Exit(1)
+    _check_selection(repo, selection)
+    if request.roster:
+        from ..site.commands import roster_step
+
+        variant = ctx.params["variants"][0] if ctx.params["variants"] else None
+        given = {
+            n.split(".")[1]
+            for n, v in settings.values.items()
+            if n.startswith("params.") and v.source == "command line"
+        }
+        limits, tts = ctx.obj["limits"], ctx.params["tts"]
+        ctx.exit(roster_step(repo, root, out_dir, Path(request.roster), options, limits, variant, tts, given, store))
+    from ..site import site_address, site_target
+
+    wanted = not request.narrowed or request.site_only
+    site = site_target(repo, selection, options, data.fingerprint, site_address(root)) if wanted else None
+    report = builder.build(
+        repo,
+        root,
+        out_dir,
+        selection,
+        options,
+        progress=_progress_bar(),
+        store=store,
+        site=site,
+        stamp=stamp,
+        started=started,
+        waiting=lambda message: click.echo(message, err=True),
+        pdfs=not request.site_only,
+        whole=not (request.narrowed or request.papers_narrowed or request.site_only),
+    )
+    _report(root, out_dir, report, started)
+    if request.report_path:
+        Path(request.report_path).write_text(json.dumps(report.to_json(), indent=2) + "\n")
+    if validation is not None and validation.errors:
+        print_problems(validation.errors)
+        click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)
+        ctx.exit(1)
+
+
+def _check_selection(repo, selection) -> None:
+    check_names("nation", "--nation", selection.nations, repo.nations)
+    check_names("set", "--set", selection.sets, repo.sets)
+    check_names("unit", "--unit", selection.units, repo.units)
+    check_names("scenario", "--scenario", selection.scenarios, repo.extra.get("scenarios", {}))
+    if not selection.scenarios and not selection.chosen_units(repo):
+        raise click.UsageError(
+            "the selection matches no unit: each filter narrows the one before (nation AND set AND type AND unit)"
+        )
+
+
+def _report(root: Path, out_dir: Path, report, started: float) -> None:
+    """What a build wrote, how long it took, and each deck's text sizes."""
+    shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
+    for rel in report.files:
+        click.echo(f"wrote {shown}/{rel}")
+    click.echo(_outcome(root, out_dir, report.written, report.unchanged, report.cards_rendered, started))
+    for name, text in sorted(report.card_text.items()):
+        moved = "; ".join(f"{unit} ({', '.join(abilities)})" for unit, abilities in sorted(text.moved_to_aid.items()))
+        click.echo(
+            f"  {name} cards: smallest text {text.smallest_pt:g} pt"
+            + (f"; ability text moved to the player aid for {moved}" if moved else "; no text moved to the aid")
+        )
+    if report.site is not None:
+        click.echo(f"site: {report.site.pages} pages; open {shown}/site/index.html")
+    elif (out_dir / "site" / "index.html").is_file():
+        click.echo(f"site unchanged: open {shown}/site/index.html")
+
+
+def _options(settings, jobs: int):
+    """The build's options from the settings (command line over wastools.toml)."""
+    from .. import pipeline as builder
+    from ..render.sheets import MM, PrinterProfile
+
+    profile = PrinterProfile(
+        settings["printer.scale_x"],
+        settings["printer.scale_y"],
+        settings["printer.back_offset_x"] * MM,
+        settings["printer.back_offset_y"] * MM,
+        settings["printer.duplex_edge"],
+    )
+    overrides = tuple(
+        (variant, key, value)
+        for variant, pairs in sorted(settings.params().items())
+        for key, value in sorted(pairs.items())
+    )
+    return builder.Options(
+        tuple(settings["build.papers"]),
+        profile,
+        settings["build.backs"],
+        settings["build.bleed"],
+        jobs,
+        overrides,
+        colour_maps=settings["build.colour_maps"],
+    )
+
+
+def _progress_bar():
+    """One bar over all the work of a build, on a terminal only; None elsewhere."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # no monitor thread: the build forks its workers after this
+    bar = tqdm(total=0, desc="building", unit=" step", leave=False, file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+        if done >= total and total:
+            bar.close()
+
+    return progress

@@ -1,0 +1,152 @@
+"""What makes each kind of output: functions a worker runs, each returning the output's
+bytes and its number of pages. They read card faces and keep parts (a deck's sheets, a
+pack's briefing and map) through the store, so a one-unit change remakes only what it
+touches."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core.fingerprints import code_fingerprint, key
+from ..core.geometry import PT_PER_CM
+from ..core.model import Repository
+from ..core.store import Store
+from ..render import pdf_parts, sheets
+from ..variants import VARIANTS
+from .cards import face
+
+SHEET, PART = "sheet", "part"
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    """One sheet of a deck: its key (everything it prints), the cards on it and its margin."""
+
+    key: str
+    cards: tuple[str, ...]  # card keys
+    back: str | None  # the back's card key, when backs are printed
+    layout_name: str
+    label: str
+    profile: sheets.PrinterProfile
+
+
+def remembered(store: Store, inputs: tuple, make: Callable[[], bytes]) -> pdf_parts.Part:
+    """A part of an output kept in the store under everything that makes it (their reprs and
+    the code): read when there, else made and kept. The store checks what it returns, so
+    its parts are read without the token check (``pdf_parts.read_part``)."""
+    part_key = key(code_fingerprint(), [repr(i) for i in inputs])
+    data = store.get(PART, part_key)
+    if data is not None:
+        try:
+            return pdf_parts.read_part(data, trusted=True)
+        except pdf_parts.BadPart:
+            pass
+    data = make()
+    store.put(PART, part_key, data)
+    return pdf_parts.read_part(data, trusted=True)
+
+
+def _sheet(store: Store, plan: SheetPlan) -> pdf_parts.Part:
+    data = store.get(SHEET, plan.key)
+    if data is not None:
+        try:
+            return pdf_parts.read_part(data, trusted=True)
+        except pdf_parts.BadPart:
+            pass
+    back = face(store, plan.back) if plan.back else None
+    layout = sheets.shared_layout(plan.layout_name)
+    part = sheets.sheet_part([face(store, k) for k in plan.cards], layout, plan.label, plan.profile, back)
+    store.put(SHEET, plan.key, part.to_bytes())
+    return part
+
+
+def deck(store: Store, plans: list[SheetPlan], title: str, doc_id: str) -> tuple[bytes, int]:
+    """A deck joined from its sheets, each imposed only when the store does not hold it."""
+    return sheets.assemble([_sheet(store, plan) for plan in plans], title, doc_id)
+
+
+def scenario_pack(
+    store: Store, scenario, card_keys: list[str], paper: str, profile, doc_id: str, colour: bool
+) -> tuple[bytes, int]:
+    from ..render.scenario_pack import scenario_pack_pdf
+
+    cards = [face(store, k) for k in card_keys]
+    remember = lambda inputs, make: remembered(store, inputs, make)  # noqa: E731
+    return scenario_pack_pdf(scenario, cards, paper, profile, doc_id, colour, remember=remember)
+
+
+def aid(repo: Repository, variant: str, params: dict, paper: str, moved: tuple) -> tuple[bytes, int]:
+    from ..render.aid import aid_pdf
+
+    return aid_pdf(variant, repo, params, paper, f"aid:{variant}:{paper}", moved)
+
+
+def rulers(variant: str, params: dict, paper: str, profile) -> tuple[bytes, int]:
+    from ..render.rulers import rulers_pdf
+
+    v = VARIANTS[variant]
+    return rulers_pdf(v.extras["rulers"](params), paper, f"{v.title}: range rulers ({paper})", profile)
+
+
+def square_map(columns: int, rows: int, sector: float, paper: str, profile, colour: bool) -> tuple[bytes, int]:
+    from ..render.maps import map_pdf
+    from ..render.maps import square_map as square
+
+    return map_pdf(square(f"Large map board ({paper})", columns, rows, sector), paper, profile, colour=colour)
+
+
+def hex_map(width: float, height: float, hex_cm: float, paper: str, profile, colour: bool) -> tuple[bytes, int]:
+    from ..render.maps import hex_map as hexes
+    from ..render.maps import map_pdf
+
+    board = hexes(f"hex board, {hex_cm:g} cm hexes ({paper})", width, height, hex_cm * PT_PER_CM)
+    return map_pdf(board, paper, profile, colour=colour)
+
+
+def square_poster(columns: int, rows: int, sector: float, profile, colour: bool) -> tuple[bytes, int]:
+    from ..render.maps import poster_pdf
+    from ..render.maps import square_map as square
+
+    return poster_pdf(square("Large map board", columns, rows, sector), profile, colour)
+
+
+def hex_poster(width: float, height: float, hex_cm: float, profile, colour: bool) -> tuple[bytes, int]:
+    from ..render.maps import hex_map as hexes
+    from ..render.maps import poster_pdf
+
+    return poster_pdf(hexes(f"hex board, {hex_cm:g} cm hexes", width, height, hex_cm * PT_PER_CM), profile, colour)
+
+
+def scenario_poster(scenario, profile, colour: bool) -> tuple[bytes, int]:
+    from ..render.maps import poster_pdf
+    from ..render.scenario_pack import scenario_map
+
+    return poster_pdf(scenario_map(scenario), profile, colour)
+
+
+def counters(paper: str, leg_in: float, profile) -> tuple[bytes, int]:
+    from ..render.counters import counters_pdf
+
+    return counters_pdf(paper, leg_in, profile)
+
+
+def calibration(paper: str, profile) -> tuple[bytes, int]:
+    from ..render.calibration import calibration_pdf
+
+    return calibration_pdf(sheets.load_layout(paper), profile)
+
+
+STAGES = {  # what the build report and `make bench` call each kind of job
+    deck: "deck assembly",
+    scenario_pack: "scenario packs",
+    calibration: "calibration sheets",
+    rulers: "rulers",
+    counters: "counters",
+    square_map: "maps",
+    hex_map: "maps",
+    square_poster: "map posters",
+    hex_poster: "map posters",
+    scenario_poster: "map posters",
+    aid: "player aids",
+}

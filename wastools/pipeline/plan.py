@@ -1,0 +1,266 @@
+"""The plan: every output a build is asked for, as a ``Target`` with its key, before anything
+is made.
+
+A target's key hashes everything that makes it (the tool, the data it reads, the settings),
+so an output whose key is the one it was last made under is current. Who may write what:
+a build of a subset (``--nation``, ``--unit``...) plans the decks named after its selection
+and the sheets that read no unit (rulers, boards, counters: whole whatever the selection);
+the outputs every deck shares (player aids, scenario packs, the full decks, the site) are
+planned only by builds that make them whole, so a full deck and its aid always agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..core.fingerprints import code_fingerprint, key
+from ..core.model import Repository
+from ..render import cards as card_render
+from ..render import sheets
+from ..variants import VARIANTS, Variant
+from . import makers
+from .cards import CardSpec, CardText, deck_cards, fixed_card, scenario_cards
+from .selection import Options, Selection, card_bleed, deck_name, layout_name, paper_suffix
+
+
+@dataclass(frozen=True)
+class Target:
+    """One output: its path under the output folder, its key, and what makes it (a function
+    a worker runs, with its arguments). ``cards``: the card faces it reads from the store."""
+
+    path: str
+    key: str
+    make: Callable[..., Any]
+    args: tuple
+    cards: tuple[str, ...] = ()
+    note: dict = field(default_factory=dict, compare=False)  # what else the manifest says of it
+    reads_store: bool = False  # ``make`` takes the store first (faces, kept parts)
+
+    @property
+    def stage(self) -> str:
+        return makers.STAGES.get(self.make, getattr(self.make, "__name__", "output"))
+
+
+@dataclass
+class Decks:
+    """The card faces of a build, by deck: each variant's deck, its back, each pack's cards."""
+
+    variants: dict[str, list[CardSpec]] = field(default_factory=dict)
+    backs: dict[str, CardSpec] = field(default_factory=dict)
+    packs: dict[str, list[CardSpec]] = field(default_factory=dict)
+
+    def every_card(self) -> list[CardSpec]:
+        specs = [s for deck in self.variants.values() for s in deck] + list(self.backs.values())
+        return specs + [s for pack in self.packs.values() for s in pack]
+
+
+def plan_cards(repo: Repository, selection: Selection, options: Options) -> Decks:
+    """Every card face the build's decks and packs show, keyed without being laid out."""
+    decks = Decks()
+    bleed = card_bleed(options)
+    units = selection.chosen_units(repo)
+    digests: dict[str, str] = {}
+    if not selection.scenarios:
+        for variant in selection.chosen_variants():
+            params = options.variant_params(variant)
+            whole = selection.is_everything
+            decks.variants[variant.name] = deck_cards(repo, variant, params, units, whole, bleed, digests)
+            decks.backs[variant.name] = fixed_card(str(card_render.render_back_html(variant)), bleed)
+    for scenario in chosen_scenarios(repo, selection):
+        decks.packs[scenario.id] = scenario_cards(repo, scenario)
+    return decks
+
+
+def chosen_scenarios(repo: Repository, selection: Selection) -> list:
+    """The packs a build makes: the named ones, or every one of the chosen variants when the
+    build makes the shared outputs; none for a subset of units."""
+    scenarios = repo.extra.get("scenarios", {})
+    if selection.scenarios:
+        return [scenarios[s] for s in selection.scenarios if s in scenarios]
+    if not selection.is_everything:
+        return []
+    chosen = {v.name for v in selection.chosen_variants()}
+    return [s for s in scenarios.values() if s.variant in chosen]
+
+
+def plan_outputs(
+    repo: Repository, selection: Selection, options: Options, decks: Decks, texts: dict[str, CardText]
+) -> list[Target]:
+    """Every output of the build. ``texts``: each variant deck's text report, whose moved
+    ability texts the player aid prints."""
+    targets = deck_targets(selection, options, decks)
+    targets += pack_targets(repo, selection, options, decks)
+    if selection.is_everything:
+        targets += aid_targets(repo, selection, options, texts)
+    if not selection.scenarios:  # rulers, boards, counters read no unit: whole in any build
+        targets += sheet_targets(repo, selection, options)
+    return targets
+
+
+def deck_targets(selection: Selection, options: Options, decks: Decks) -> list[Target]:
+    targets = []
+    profile = asdict(options.profile)
+    for name, specs in decks.variants.items():
+        variant = VARIANTS[name]
+        back = decks.backs[name].key if options.backs else None
+        keys = [s.key for s in specs]
+        for paper in options.papers:
+            rel = deck_name(name, paper, options, selection.label())
+            plans = sheet_plans(variant, paper, options, keys, back)
+            deck_key = key(code_fingerprint(), "deck", keys, back, layout_name(paper, options), profile)
+            title = f"{variant.title} cards ({paper})"
+            note = {"selection": selection.describe()} if selection.label() else {}
+            cards = tuple(keys) + ((back,) if back else ())
+            targets.append(Target(rel, deck_key, makers.deck, (plans, title, deck_key), cards, note, reads_store=True))
+    return targets
+
+
+def sheet_plans(
+    variant: Variant, paper: str, options: Options, card_keys: list[str], back: str | None
+) -> list[makers.SheetPlan]:
+    """The sheets of one deck, in order, each keyed by everything it prints: a one-unit change
+    remakes only the sheets that hold that unit."""
+    name = layout_name(paper, options)
+    layout = sheets.shared_layout(name)
+    per, total = len(layout["slots"]), sheets.sheets_needed(len(card_keys), layout)
+    profile, code = asdict(options.profile), code_fingerprint()
+    plans = []
+    for index in range(total):
+        chunk = tuple(card_keys[index * per : (index + 1) * per])
+        label = sheets.sheet_label(f"{variant.title} cards ({paper})", index, total)
+        plans.append(
+            makers.SheetPlan(
+                key(code, "sheet", chunk, back, name, profile, label), chunk, back, name, label, options.profile
+            )
+        )
+    return plans
+
+
+def pack_targets(repo: Repository, selection: Selection, options: Options, decks: Decks) -> list[Target]:
+    """A pack per scenario and paper, and a poster of its map, keyed by the scenario file's
+    own data and its cards' keys (which stand for its units and catalogue entries)."""
+    targets = []
+    profile = asdict(options.profile)
+    colour = ("colour maps",) if options.colour_maps else ()
+    for scenario_id, specs in decks.packs.items():
+        scenario = repo.extra["scenarios"][scenario_id]
+        cards = tuple(s.key for s in specs)
+        source = hashlib.sha256(repr(scenario.data).encode()).hexdigest()
+        for paper in options.papers:
+            rel = f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf"
+            pack_key = key(code_fingerprint(), "pack", source, cards, paper, profile, *colour)
+            pack = (scenario, list(cards), paper, options.profile, pack_key, options.colour_maps)
+            targets.append(Target(rel, pack_key, makers.scenario_pack, pack, cards, reads_store=True))
+        rel = f"scenarios/{scenario.id}-poster.pdf"
+        poster_key = key(code_fingerprint(), rel, source, scenario.parameters, profile, *colour)
+        poster = (scenario, options.profile, options.colour_maps)
+        targets.append(Target(rel, poster_key, makers.scenario_poster, poster))
+    return targets
+
+
+def aid_targets(repo: Repository, selection: Selection, options: Options, texts: dict[str, CardText]) -> list[Target]:
+    """A player aid per variant and paper, keyed by what it prints (its sections), so a data
+    change remakes an aid only when the aid's own content changes."""
+    targets = []
+    for variant in selection.chosen_variants():
+        params = options.variant_params(variant)
+        moved = texts[variant.name].moved() if variant.name in texts else ()
+        content = aid_content(repo, variant.name, params, moved)
+        for paper in options.papers:
+            rel = f"{variant.name}/player-aid{paper_suffix(paper)}.pdf"
+            targets.append(
+                Target(
+                    rel,
+                    key(code_fingerprint(), rel, params, content),
+                    makers.aid,
+                    (repo, variant.name, params, paper, moved),
+                )
+            )
+    return targets
+
+
+def aid_content(repo: Repository, variant: str, params: dict, moved: tuple = ()) -> str:
+    """A hash of what an aid prints (its sections)."""
+    import json
+
+    from ..content.aids import aid
+
+    return hashlib.sha256(
+        json.dumps(aid(variant, repo, params, moved), default=_plain, sort_keys=True).encode()
+    ).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    from dataclasses import is_dataclass
+
+    return asdict(value) if is_dataclass(value) and not isinstance(value, type) else str(value)
+
+
+def sheet_targets(repo: Repository, selection: Selection, options: Options) -> list[Target]:
+    """Rulers, boards and their posters, counters and calibration sheets: each keyed by the
+    arguments that make it (they read no unit data)."""
+    chosen = {v.name for v in selection.chosen_variants()}
+    jobs: list[tuple[str, Callable[..., Any], tuple]] = []
+    for paper in options.papers:
+        jobs += _paper_sheets(chosen, options, paper)
+    jobs += _posters(chosen, options)
+    return [Target(rel, key(code_fingerprint(), rel, make.__name__, args), make, args) for rel, make, args in jobs]
+
+
+def _board(options: Options) -> tuple[dict, float, float]:
+    board = options.variant_params(VARIANTS["large-map"])
+    return board, board["columns"] * board["sector_in"] * 72, board["rows"] * board["sector_in"] * 72
+
+
+def _paper_sheets(chosen: set[str], options: Options, paper: str) -> list[tuple[str, Callable[..., Any], tuple]]:
+    sfx, profile, colour = paper_suffix(paper), options.profile, options.colour_maps
+    jobs: list[tuple[str, Callable[..., Any], tuple]] = []
+    for name in sorted(chosen):
+        if "rulers" in VARIANTS[name].extras:
+            jobs.append(
+                (
+                    f"{name}/rulers{sfx}.pdf",
+                    makers.rulers,
+                    (name, options.variant_params(VARIANTS[name]), paper, profile),
+                )
+            )
+    board, width, height = _board(options)
+    if "large-map" in chosen:
+        args = (board["columns"], board["rows"], board["sector_in"] * 72, paper, profile, colour)
+        jobs.append((f"large-map/map-square{sfx}.pdf", makers.square_map, args))
+    if "hex" in chosen:
+        hex_cm = options.variant_params(VARIANTS["hex"])["hex_cm"]
+        jobs.append((f"hex/map-hex{sfx}.pdf", makers.hex_map, (width, height, hex_cm, paper, profile, colour)))
+    leg = options.variant_params(VARIANTS["off-grid"])
+    leg_in = leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"]
+    jobs.append((f"counters{sfx}.pdf", makers.counters, (paper, leg_in, profile)))
+    jobs.append((f"calibration/duplex-{paper}.pdf", makers.calibration, (paper, profile)))
+    return jobs
+
+
+def _posters(chosen: set[str], options: Options) -> list[tuple[str, Callable[..., Any], tuple]]:
+    """One true-size poster of each board, whatever the papers."""
+    board, width, height = _board(options)
+    profile, colour = options.profile, options.colour_maps
+    jobs: list[tuple[str, Callable[..., Any], tuple]] = []
+    if "large-map" in chosen:
+        args = (board["columns"], board["rows"], board["sector_in"] * 72, profile, colour)
+        jobs.append(("large-map/map-square-poster.pdf", makers.square_poster, args))
+    if "hex" in chosen:
+        hex_cm = options.variant_params(VARIANTS["hex"])["hex_cm"]
+        jobs.append(("hex/map-hex-poster.pdf", makers.hex_poster, (width, height, hex_cm, profile, colour)))
+    return jobs
+
+
+def duplicate_paths(targets: list[Target]) -> list[str]:
+    """Paths two targets would both write (two scenario ids whose files collide, say)."""
+    seen: set[str] = set()
+    twice = []
+    for target in targets:
+        if target.path in seen:
+            twice.append(target.path)
+        seen.add(target.path)
+    return sorted(set(twice))

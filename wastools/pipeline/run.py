@@ -1,0 +1,291 @@
+"""``build``: plan every output, make the stale ones on the pool, write each whole.
+
+    load (validated model, from the store)  ->  plan cards  ->  make missing faces (pool)
+    ->  plan outputs (decks, packs, aids, sheets, site)  ->  stale targets -> pool
+    ->  atomic write into the locked output folder  ->  manifest and record
+
+Nothing is written to the output folder until the whole model is valid and planned; each
+file is moved into place whole, so a failed or killed build leaves every file as it was or
+new. ``build/manifest.json`` lists every output with its sha256 and page count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..core.fingerprints import source_date
+from ..core.model import Repository
+from ..core.store import Store
+from . import cards as faces
+from .output import OutputFolder
+from .plan import Decks, Target, deck_targets, duplicate_paths, pack_targets, plan_cards, plan_outputs
+from .pool import Pool
+from .record import Record
+from .selection import Options, Selection
+
+Progress = Callable[[int, int], None]
+DATED = "source_date_epoch"  # in the manifest, when the outputs carry that date (see source_date)
+
+
+class PlanError(Exception):
+    """The plan cannot be made as asked (two outputs on one path)."""
+
+
+@dataclass
+class BuildReport:
+    outputs: dict[str, dict] = field(default_factory=dict)
+    cards_total: int = 0
+    cards_rendered: int = 0
+    card_layouts: int = 0  # WeasyPrint documents made for cards
+    written: int = 0
+    unchanged: int = 0
+    files: list[str] = field(default_factory=list)  # written by this build, in order
+    card_text: dict[str, faces.CardText] = field(default_factory=dict)  # per variant deck
+    site: Any = None  # the site's report, when the build made the site
+    pruned: int = 0  # store entries dropped (least recently used, over the cap)
+    clock: float = 0.0
+    milestones: dict[str, float] = field(default_factory=dict)  # seconds from the start to each
+    stages: dict[str, float] = field(default_factory=dict)  # seconds of work per stage, summed over workers
+
+    def timed(self, stage: str, seconds: float) -> None:
+        self.stages[stage] = round(self.stages.get(stage, 0.0) + seconds, 3)
+
+    def reached(self, milestone: str) -> None:
+        self.milestones[milestone] = round(time.perf_counter() - self.clock, 3)
+
+    def to_json(self) -> dict:
+        return {
+            "stages": self.stages,
+            "cards_laid_out": self.cards_rendered,
+            "card_layouts": self.card_layouts,
+            "store_entries_pruned": self.pruned,
+            "milestones": dict(sorted(self.milestones.items(), key=lambda item: item[1])),
+            "written": self.written,
+            "unchanged": self.unchanged,
+        }
+
+
+class _Tracker:
+    """One count over all the work of a build: cards laid out, then files made."""
+
+    def __init__(self, progress: Progress | None):
+        self.progress, self.done, self.total = progress, 0, 0
+
+    def add(self, n: int) -> None:
+        self.total += n
+        self.tick(0)
+
+    def tick(self, n: int = 1) -> None:
+        self.done += n
+        if self.progress:
+            self.progress(self.done, self.total)
+
+
+@dataclass
+class Run:
+    """What one build works with: where it writes, what it keeps, and its report."""
+
+    repo: Repository
+    folder: OutputFolder
+    store: Store
+    pool: Pool
+    record: Record
+    report: BuildReport
+    tracker: _Tracker
+
+
+def build(
+    repo: Repository,
+    root: Path,
+    out: Path,
+    selection: Selection = Selection(),  # noqa: B008 (frozen: one shared default is safe)
+    options: Options = Options(),  # noqa: B008
+    *,
+    progress: Progress | None = None,
+    store: Store | None = None,
+    site: Target | None = None,
+    stamp: str = "",
+    started: float | None = None,
+    waiting: Callable[[str], None] | None = None,
+    pdfs: bool = True,
+    whole: bool = False,
+) -> BuildReport:
+    """Make every stale output of ``selection`` of the repository at ``root`` into ``out``,
+    keeping what it makes in ``store`` (by default the repository's). ``site``: the site's target,
+    when this build makes it (``pdfs`` False: only the site); ``stamp``: what the record
+    keeps to tell a later build with the same inputs that nothing changed; ``whole``: the
+    build makes everything the settings ask for, so an output it made before and no longer
+    plans (a removed scenario's pack) is removed."""
+    store = store or Store.for_repository(root)
+    report = BuildReport(clock=started if started is not None else time.perf_counter())
+    decks = plan_cards(repo, selection, options) if pdfs else Decks()
+    with OutputFolder(out, waiting) as folder, Pool(options.jobs) as pool:
+        pool.warm()  # the workers import the renderers while this process plans
+        run = Run(repo, folder, store, pool, Record.read(store, out), report, _Tracker(progress))
+        _make_faces(run, _stale_cards(run, decks, selection, options) if pdfs else [])
+        report.card_text = {name: faces.deck_text(store, specs) for name, specs in decks.variants.items()}
+        targets = plan_outputs(repo, selection, options, decks, report.card_text) if pdfs else []
+        targets += [site] if site else []
+        if twice := duplicate_paths(targets):
+            raise PlanError("two outputs would be written to " + ", ".join(twice))
+        _make_outputs(run, [t for t in targets if not _current(run, t)])
+        if whole:
+            _remove_unplanned(run, targets)
+        run.record.stamp = stamp
+        _finish(run, targets)
+    return report
+
+
+def _remove_unplanned(run: Run, targets: list[Target]) -> None:
+    """Outputs an earlier whole build made that this one no longer plans (a scenario removed
+    or made invalid): removed, so nobody prints an old version. A subset's deck and a
+    roster's are kept: no whole build plans them."""
+    planned = {t.path for t in targets} | {"manifest.json"}
+    for rel, entry in list(run.record.outputs.items()):
+        if rel in planned or entry.get("selection") or rel.startswith("rosters/") or "files" in entry:
+            continue
+        if list(run.folder.state(rel) or ()) == entry.get("state"):  # as written: ours to remove
+            run.folder.delete(rel)
+        del run.record.outputs[rel]
+
+
+def _stale_cards(run: Run, decks: Decks, selection: Selection, options: Options) -> list[faces.CardSpec]:
+    """The faces to make: every card of a deck or pack whose output is stale, or whose text
+    the player aid needs and the store does not hold."""
+    run.report.cards_total = sum(len(specs) for specs in decks.variants.values())
+    provisional = deck_targets(selection, options, decks) + pack_targets(run.repo, selection, options, decks)
+    stale_keys = {k for t in provisional if t.cards and not _current(run, t) for k in t.cards}
+    wanted = [s for s in decks.every_card() if s.key in stale_keys]
+    wanted += [s for specs in decks.variants.values() for s in specs if not run.store.has(faces.META, s.key)]
+    return faces.missing_faces(run.store, wanted)
+
+
+def _make_faces(run: Run, specs: list[faces.CardSpec]) -> None:
+    run.report.cards_rendered = len(specs)
+    run.tracker.add(len(specs))
+    started = time.perf_counter()
+    for count, documents, seconds in make_faces(run.store, run.pool, specs):
+        run.report.card_layouts += documents
+        run.report.timed("card layout", seconds)
+        run.tracker.tick(count)
+    if specs:
+        run.report.timed("card layout (wall)", time.perf_counter() - started)
+    run.report.reached("card faces made")
+
+
+def make_faces(store: Store, pool: Pool, specs: list[faces.CardSpec]) -> Iterator[tuple[int, int, float]]:
+    """Lay out the missing faces on the pool, their views sized here meanwhile; yields each
+    batch's cards, WeasyPrint documents and seconds as it is done."""
+    futures = [
+        (len(batch), pool.submit(faces.lay_out_batch, store, batch, bleed))
+        for batch, bleed in faces.batches(specs, pool.jobs)
+    ]
+    for count, future in futures:
+        documents, seconds = future.result()
+        yield count, documents, seconds
+
+
+def _current(run: Run, target: Target) -> bool:
+    return run.record.current(run.folder, target.path, target.key)
+
+
+def _make_outputs(run: Run, stale: list[Target]) -> None:
+    """Every stale output made on the pool (the store holds its faces) and written whole."""
+    run.tracker.add(len(stale))
+    started = time.perf_counter()
+    futures = [run.pool.submit(t.make, *_arguments(run, t)) for t in stale]
+    for target, future in zip(stale, futures, strict=True):
+        result, seconds = future.result()
+        run.report.timed(target.stage, seconds)
+        if isinstance(result[0], dict):
+            result[1].changed = _write_folder(run, target, result[0])
+            result[1].written = True
+            run.report.site = result[1]
+        else:
+            _write_file(run, target, *result)
+        run.tracker.tick()
+    if stale:
+        run.report.timed("outputs (wall)", time.perf_counter() - started)
+    run.report.reached("every output written")
+
+
+def _arguments(run: Run, target: Target) -> tuple:
+    """A target's arguments, with the store first for those that read faces or keep parts."""
+    return (run.store, *target.args) if target.reads_store else target.args
+
+
+def _write_file(run: Run, target: Target, pdf: bytes, pages: int) -> None:
+    run.folder.write(target.path, pdf)
+    entry = {"sha256": hashlib.sha256(pdf).hexdigest(), "pages": pages, "bytes": len(pdf), "key": target.key}
+    entry.update(target.note)
+    run.report.outputs[target.path] = entry
+    run.record.outputs[target.path] = {**entry, "state": list(run.folder.state(target.path) or ())}
+    run.report.written += 1
+    run.report.files.append(target.path)
+
+
+def _write_folder(run: Run, target: Target, files: dict[str, bytes]) -> int:
+    """A folder output (the site): a file is written only when its bytes changed (a sync to a
+    web server then sends only those), and files it no longer has are removed. Returns how
+    many files were written or removed."""
+    changed = 0
+    for name in run.folder.files_under(target.path):
+        if name not in files:
+            run.folder.delete(f"{target.path}/{name}")
+            changed += 1
+    states = {}
+    for name, content in sorted(files.items()):
+        rel = f"{target.path}/{name}"
+        if not _same(run.folder.path(rel), content):
+            run.folder.write(rel, content)
+            changed += 1
+        states[name] = list(run.folder.state(rel) or ())
+    run.record.outputs[target.path] = {"key": target.key, "files": states}
+    return changed
+
+
+def _same(path: Path, content: bytes) -> bool:
+    try:
+        return (
+            path.is_file()
+            and not path.is_symlink()
+            and path.stat().st_size == len(content)
+            and path.read_bytes() == content
+        )
+    except OSError:
+        return False
+
+
+def _finish(run: Run, targets: list[Target]) -> None:
+    """The manifest, the record and the report; the store trimmed to its cap."""
+    for target in targets:
+        if target.path not in run.report.outputs and target.path in run.record.outputs:
+            if "files" not in run.record.outputs[target.path]:
+                run.report.outputs[target.path] = _manifest_entry(run.record.outputs[target.path])
+                run.report.unchanged += 1
+    listed = {
+        rel: _manifest_entry(entry)
+        for rel, entry in run.record.outputs.items()
+        if "sha256" in entry and run.folder.state(rel) is not None
+    }
+    manifest: dict[str, Any] = {"tool": f"wastools {__version__}", "outputs": dict(sorted(listed.items()))}
+    if source_date() is not None:
+        manifest[DATED] = source_date()
+    text = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    if not _same(run.folder.path("manifest.json"), text):
+        run.folder.write("manifest.json", text)
+    run.record.outputs["manifest.json"] = {"key": "", "state": list(run.folder.state("manifest.json") or ())}
+    run.record.write(run.store, run.folder.out)
+    if run.report.written or run.report.cards_rendered:
+        run.report.pruned = run.store.prune()
+
+
+def _manifest_entry(entry: dict) -> dict:
+    return {k: v for k, v in entry.items() if k != "state"}

@@ -808,7 +808,7 @@ def _hex_more(params: dict) -> list[Section]:
                 (
                     "Anti-air fires at enemy aircraft within 1 hex; a ship with Heavy Antiair also reaches "
                     f"{hexv.band_hexes(1)[0]}-{hexv.band_hexes(1)[1]} hexes (Heavy Antiair 2 out to "
-                    f"{hexv.band_hexes(2)[1]}), with the dice its card gives there. Against Swordfish anti-air "
+                    f"{hexv.band_hexes(2)[1]} hexes), with the dice its card gives there. Against Swordfish anti-air "
                     "rolls one die fewer."
                 ),
             ),

@@ -126,6 +126,7 @@ def test_saved_changes_reach_the_open_page_and_errors_are_shown(server):
         "/.wastools-lock",
         "/../manifest.json",
         "/units/",
+        "/units",
         "/etc/passwd",
     ],
 )

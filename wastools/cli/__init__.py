@@ -328,8 +328,8 @@ def new_scenario(ctx, scenario_id, variant, title) -> None:
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(
-        f"wrote {path.relative_to(root)}: edit it, then run `wastools validate` and `wastools build --variant "
-        f"{variant}`"
+        f"wrote {path.relative_to(root)}: edit it with `wastools serve` running (its page: "
+        f"scenarios/{scenario_id}.html), then print it with `wastools build --scenario {scenario_id}`"
     )
 
 

@@ -195,10 +195,15 @@ def read_inside(root: Path, folder: Path, rel: str) -> bytes | None:
         handle = os.open(target, os.O_RDONLY | os.O_NOFOLLOW)
     except (OSError, UnsafePath):
         return None
-    with os.fdopen(handle, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):  # a folder opens too: never listed
             return None
-        return file.read()
+        with os.fdopen(handle, "rb", closefd=False) as file:
+            return file.read()
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
 
 
 def scenario_of(rel: str) -> str | None:

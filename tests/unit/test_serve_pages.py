@@ -90,3 +90,18 @@ def test_a_scenario_left_out_keeps_its_last_page_under_its_errors(tmp_path: Path
     assert status == 200 and b"scenarios/raid.yaml:4:9: title: too long" in body and b"<h1>Raid" not in body
     assert site.respond("/scenarios/other.html")[0] == 404
     assert site.respond("/../wastools.toml")[0] == 403
+
+
+def test_only_data_files_are_watched(tmp_path: Path):
+    from wastools.site.serve import snapshot
+
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "raid.yaml").write_text("id: raid\n")
+    before = snapshot(tmp_path)
+    for name in (".raid.yaml.swp", "raid.yaml~", "notes.txt", ".raid.yaml.1234.tmp"):
+        (tmp_path / "scenarios" / name).write_text("x")
+    assert snapshot(tmp_path) == before
+    (tmp_path / "wastools.toml").write_text("[build]\n")
+    (tmp_path / "scenarios" / "raid.yaml").write_text("id: raid\ntitle: Raid\n")
+    after = snapshot(tmp_path)
+    assert sorted(Path(p).name for p in after) == ["raid.yaml", "wastools.toml"] and after != before

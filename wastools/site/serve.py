@@ -49,6 +49,7 @@ HOST = "127.0.0.1"  # this machine only: the loop is for the person at it, never
 RELOAD = "/__reload"
 WATCHED = ("cards", "scenarios", "schemas", "rules")  # and wastools.toml at the root
 SETTINGS = "wastools.toml"
+DATA_SUFFIXES = (".yaml", ".json")
 POLL_SECONDS = 0.5
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -246,13 +247,15 @@ def _count(n: int, what: str) -> str:
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    """Every watched file's size and change time (links not followed, nothing opened)."""
+    """The size and change time of every data file a build reads (links not followed, nothing
+    opened). An editor's swap, backup and temporary files are not data: saving them builds
+    nothing."""
     found: dict[str, tuple[int, int]] = {}
     paths = [root / SETTINGS]
     for name in WATCHED:
         for folder, dirs, files in os.walk(root / name):  # os.walk does not follow links
-            dirs.sort()
-            paths += [Path(folder, f) for f in files]
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            paths += [Path(folder, f) for f in files if f.endswith(DATA_SUFFIXES) and not f.startswith(".")]
     for path in paths:
         try:
             info = os.lstat(path)

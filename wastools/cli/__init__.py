@@ -68,7 +68,7 @@ def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
             )
         values[name] = number
     ctx.obj["limits"] = dataclasses.replace(DEFAULT_LIMITS, **values)
-    if ctx.invoked_subcommand == "build":
+    if ctx.invoked_subcommand in ("build", "serve"):  # both write the manifest, dated by it
         check_source_date()
 
 

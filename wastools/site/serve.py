@@ -288,11 +288,17 @@ def build_once(site: Site, configure: Configure, store: Store) -> Outcome:
         return Outcome(problems, "the data has errors: nothing was rebuilt; the pages are from the last build")
     target = site_target(repo, selection, options, data.fingerprint, address)
     try:
-        report = build(repo, site.root, site.folder.parent, selection, options, store=store, site=target, pdfs=False)
+        out = site.folder.parent
+        report = build(repo, site.root, out, selection, options, store=store, site=target, pdfs=False, waiting=_say)
     except (OutputError, PlanError) as exc:
         return Outcome(problems, f"the site was not rebuilt: {exc}")
     changed = report.site.changed if report.site is not None else 0
     return Outcome(problems, "", changed, time.perf_counter() - started)
+
+
+def _say(message: str) -> None:
+    """A line from the build (another build holds build/: this one waits for it)."""
+    click.echo(message, err=True)
 
 
 def all_problems(site: Site, validation: Any, store: Store) -> list[Problem]:

@@ -190,14 +190,28 @@ def lay_out_batch(store: Store, batch: list[tuple[str, str, Any, dict]], bleed: 
 
 def batches(specs: list[CardSpec], jobs: int) -> list[tuple[list[tuple[str, str, Any, dict]], float]]:
     """The missing cards sized and cut into batches of one bleed, at most BATCH each and
-    shared out between the workers when there are few."""
+    shared out between the workers when there are few, a unit's cards never split: they
+    share one head, laid out once, and a worker that lays out nothing never loads WeasyPrint
+    (a one-unit edit then takes one worker, leaving the other to the site and sheets)."""
     size = max(1, min(BATCH, -(-len(specs) // max(1, jobs))))
     out: list[tuple[list[tuple[str, str, Any, dict]], float]] = []
-    for spec in specs:
-        if not out or len(out[-1][0]) == size or out[-1][1] != spec.bleed:
-            out.append(([], spec.bleed))
-        out[-1][0].append((spec.key, *sized(spec)))
+    for run in _runs(specs):
+        bleed = run[0].bleed
+        if not out or out[-1][1] != bleed or (out[-1][0] and len(out[-1][0]) + len(run) > size):
+            out.append(([], bleed))
+        out[-1][0].extend((spec.key, *sized(spec)) for spec in run)
     return out
+
+
+def _runs(specs: list[CardSpec]) -> list[list[CardSpec]]:
+    """The specs in runs of one unit and bleed (a card of no unit, a back, alone)."""
+    runs: list[list[CardSpec]] = []
+    for spec in specs:
+        if runs and spec.unit and (runs[-1][0].unit, runs[-1][0].bleed) == (spec.unit, spec.bleed):
+            runs[-1].append(spec)
+        else:
+            runs.append([spec])
+    return runs
 
 
 def face(store: Store, card_key: str) -> bytes:

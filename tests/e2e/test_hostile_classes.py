@@ -490,6 +490,38 @@ def test_a_file_is_measured_before_it_is_read(root):
     assert seconds < 1 and peak < 1_000_000, (seconds, peak)
 
 
+# the child's peak memory, measured by a parent of its own (RUSAGE_CHILDREN of pytest would
+# count every child pytest ever had): a build that read the file whole needed gigabytes
+MEASURED = """
+import resource, subprocess, sys, time
+started = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=300)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - started)
+sys.stdout.write(done.stdout + done.stderr)
+"""
+
+
+def test_a_build_measures_a_file_before_it_reads_it(root):
+    """A sparse 2 GB unit file stops ``wastools build`` at once with one located line, in
+    bounded memory: the data's fingerprint, taken before validation, does not read it."""
+    import subprocess
+    import sys
+
+    big = root / "cards/uk/huge.yaml"
+    with big.open("wb") as handle:
+        handle.truncate(2 * 2**30)
+    try:
+        build = [sys.executable, "-m", "wastools", "--root", str(root), "build", "--variant", "hex", "--jobs", "1"]
+        done = subprocess.run([sys.executable, "-c", MEASURED, *build], capture_output=True, text=True, timeout=300)
+    finally:
+        big.unlink()
+    figures, output = done.stdout.split("\n", 1)
+    code, peak_kib, seconds = figures.split()
+    assert int(code) == 1 and "Traceback" not in output, output
+    assert "cards/uk/huge.yaml:1:1: file is 2147483648 bytes, over the limit of 250000 (max_file_bytes)" in output
+    assert int(peak_kib) < 300_000 and float(seconds) < 30, (peak_kib, seconds)
+
+
 @pytest.mark.parametrize("kind", ["folder", "pipe"])
 def test_something_named_like_a_data_file_that_is_no_file_is_refused_by_name(root, kind):
     import os

@@ -374,7 +374,7 @@ allowed += ["/dev/null", "/dev/urandom"]
 from wastools.core.store import cache_home
 allowed += [str(cache_home())]  # the user's store, outside every repository
 # import what a build imports (a library reading its own files at import is not the data's doing)
-from wastools import build, cli
+from wastools import cli, pipeline
 import wastools.render.cards, wastools.render.maps, wastools.render.rulers, wastools.render.counters
 import wastools.render.aid, wastools.render.scenario_pack, wastools.render.calibration, wastools.render.fetcher
 import weasyprint, reportlab.pdfgen.canvas, pypdf, tqdm

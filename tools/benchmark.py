@@ -134,20 +134,20 @@ def stage_report(path: Path) -> dict:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
-def _bump(pattern: str, text: str) -> str:
-    """The first number matched by ``pattern`` (a regex with one group) made one larger."""
+def _bump(pattern: str, text: str, by: int = 1) -> str:
+    """The first number matched by ``pattern`` (a regex with one group) changed ``by``."""
     import re
 
     match = re.search(pattern, text, flags=re.M)
     assert match, pattern
     number = match.group(1)
-    bigger = str(int(number) + 1) if number.isdigit() else f"{float(number) + 1:g}"
-    return text[: match.start(1)] + bigger + text[match.end(1) :]
+    changed = str(int(number) + by) if number.isdigit() else f"{float(number) + by:g}"
+    return text[: match.start(1)] + changed + text[match.end(1) :]
 
 
 # the one-unit edits users make, each on HMS Cossack (a destroyer in two scenarios)
 EDITS = {
-    "points": lambda t: _bump(r"^points: (\d+)$", t),
+    "points": lambda t: _bump(r"^points: (\d+)$", t, -1),  # cheaper: a scenario's points limit still holds
     "stats (hull)": lambda t: _bump(r"^hull: (\d+)$", t),
     "attacks": lambda t: _bump(r"^  main: \[(\d+)", t),
     "abilities": lambda t: t.replace("  - Chase the Salvoes\n", "", 1),

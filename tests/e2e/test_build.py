@@ -310,6 +310,59 @@ def test_bleed_cards_extend_past_the_trim(repo, tmp_path):
             )
 
 
+def _filled(page, width: float, height: float, color=None) -> list[tuple[float, float]]:
+    """Where a page has filled rectangles of this size (and this fill color, when given)."""
+    return sorted(
+        (round(r["x0"], 2), round(r["y0"], 2))
+        for r in page.rects
+        if r["fill"]
+        and (round(r["width"], 2), round(r["height"], 2)) == (width, height)
+        and (color is None or tuple(round(c, 3) for c in r["non_stroking_color"]) == color)
+    )
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_back_bleeds_as_far_as_its_front_and_registers_with_it(repo, tmp_path, paper):
+    """A back's dark ground fills the very bleed box of its front, mirrored for a long-edge
+    flip, so a cut a little off the line shows no white on either side; its frame and words
+    stay inside the trim, and it names the variant in a player's words."""
+    from wastools.core import wording
+
+    units = SAMPLE[:2]
+    builder.build(
+        repo,
+        DATA,
+        tmp_path,
+        builder.Selection(variants=("hex",), units=units, name="sample"),
+        builder.Options(papers=(paper,), bleed=True, backs=True, jobs=1),
+    )
+    layout = sheets.load_layout(f"{paper}-bleed")
+    bleed, width = layout["bleed"], layout["page"]["width"]
+    box = (180 + 2 * bleed, 252 + 2 * bleed)
+    dark = (0.122, 0.227, 0.373)  # the back's ground, #1f3a5f
+    (deck,) = (tmp_path / "hex").glob("cards-sample-*duplex.pdf")
+    with pdfplumber.open(deck) as pdf:
+        front, back = pdf.pages[0], pdf.pages[1]
+        fronts = _filled(front, *box)
+        grounds = _filled(back, *box, color=dark)
+        words = back.extract_words()
+        text = back.extract_text()
+    slots = layout["slots"][: len(units)]
+    assert fronts == sorted((round(s["x"] - bleed, 2), round(s["y"] - bleed, 2)) for s in slots)
+    mirrored = sorted((round(width - (x + box[0]), 2), y) for x, y in fronts)
+    assert grounds == mirrored
+    for x, y in grounds:  # pdfplumber's words count from the top, its rectangles from the bottom
+        top = back.height - (y + box[1])
+        on_it = [w for w in words if x <= w["x0"] < x + box[0] and top <= w["top"] < top + box[1]]
+        assert on_it
+        safe = (x + bleed + 12, top + bleed + 12, x + bleed + 180 - 12, top + bleed + 252 - 12)
+        assert all(
+            safe[0] <= w["x0"] and w["x1"] <= safe[2] and safe[1] <= w["top"] and w["bottom"] <= safe[3] for w in on_it
+        )
+    assert "War at Sea" in text and "Hex grid" in text
+    assert not wording.lint(text, has_sectors=False)
+
+
 def test_calibration_sheet(built):
     out, _ = built
     with pdfplumber.open(out / "calibration" / "duplex-a4.pdf") as pdf:

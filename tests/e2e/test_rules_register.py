@@ -4,6 +4,7 @@ printed where they say (text extracted from the PDFs), and listed in docs/varian
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 from pathlib import Path
@@ -180,7 +181,10 @@ def test_a_broken_register_is_a_located_error(tmp_repo: Path, cli):
     text = path.read_text("utf-8")
     path.write_text(
         text.replace(
-            '      - {card: "unit: bismarck", text: "Footprint: 3 hexes"}', '      - {card: "unit: bismarck"}', 1
+            "      - {aid: Objectives and victory, text: \"Claim: in the objective's area, 3 hexes across, "
+            'with no enemy ship there."}',
+            "      - {aid: Objectives and victory}",
+            1,
         ).replace("  - id: speed\n", "  - id: zones-and-hexes\n", 1),
         "utf-8",
     )
@@ -213,15 +217,30 @@ NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
 
 def test_every_trace_is_content_not_a_label(registers):
     """A trace is what a player reads of the rule (its numbers and conditions), not a heading:
-    at least four words, or a number with what it counts ("Move: 7 hexes")."""
+    at least four words, whatever it holds ("Move: 7 hexes" is a label with a number)."""
     short = [
         f"{name}: {entry.id}: {place.describe()} {place.text!r}"
         for name, register in registers.items()
         for entry in register.entries
         for place in entry.printed_in
-        if len(place.text.split()) < 4 and not re.search(r"\d", place.text)
+        if len(place.text.split()) < rules_register.MIN_TRACE_WORDS
     ]
     assert short == []
+
+
+@pytest.mark.parametrize("label", ["Move", "Smoke", "Move: 7 hexes", "AA long (-1)"])
+def test_a_trace_of_three_words_or_fewer_is_a_located_error(tmp_repo: Path, cli, label):
+    shutil.copytree(ROOT / "rules", tmp_repo / "rules")
+    path = tmp_repo / "rules" / "hex.yaml"
+    text = path.read_text("utf-8")
+    trace = 'text: "Claim: in the objective\'s area, 3 hexes across, with no enemy ship there."'
+    assert trace in text
+    path.write_text(text.replace(trace, f"text: {json.dumps(label)}", 1), "utf-8")
+    result = cli("validate", "--quiet", root=tmp_repo)
+    assert result.exit_code == 1
+    assert re.search(
+        r"rules/hex\.yaml:\d+:\d+: entries\[0\]\.printed_in\[0\]\.text: .* is a label, not the rule", result.output
+    ), result.output
 
 
 def test_every_number_of_a_rule_is_printed_where_it_is_traced(registers):

@@ -94,3 +94,16 @@ def test_no_links_names_the_link(tmp_path):
         no_links(tmp_path, tmp_path / "link" / "file.pdf")
     with pytest.raises(UnsafePath, match="outside"):
         no_links(tmp_path / "real", tmp_path / "elsewhere")
+
+
+def test_a_build_looks_at_every_entry_only_now_and_then(tmp_path):
+    """``prune_now_and_then``: the first call prunes, the next within the hour leaves the
+    store alone (looking at every entry grows with the store), a later one prunes again."""
+    store = _store(tmp_path, cap=1500)
+    for i in range(3):
+        store.put("face", f"k{i}", bytes(1000))
+    assert store.prune_now_and_then() == 2
+    for i in range(3, 6):
+        store.put("face", f"k{i}", bytes(1000))
+    assert store.prune_now_and_then() == 0  # pruned a moment ago
+    assert store.prune_now_and_then(every=0.0) == 3

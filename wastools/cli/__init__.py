@@ -70,7 +70,7 @@ def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
             )
         values[name] = number
     ctx.obj["limits"] = dataclasses.replace(DEFAULT_LIMITS, **values)
-    if ctx.invoked_subcommand == "build":
+    if ctx.invoked_subcommand in ("build", "serve"):  # both write the manifest, dated by it
         check_source_date()
 
 
@@ -334,8 +334,8 @@ def new_scenario(ctx, scenario_id, variant, title) -> None:
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(
-        f"wrote {path.relative_to(root)}: edit it, then run `wastools validate` and `wastools build --variant "
-        f"{variant}`"
+        f"wrote {path.relative_to(root)}: edit it with `wastools serve` running (its page: "
+        f"scenarios/{scenario_id}.html), then print it with `wastools build --scenario {scenario_id}`"
     )
 
 
@@ -346,3 +346,34 @@ if __name__ == "__main__":  # pragma: no cover
 from .build import build  # noqa: E402
 
 main.add_command(build)
+
+
+@main.command()
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port on 127.0.0.1 (0: any free)."
+)
+@click.option("--open/--no-open", "open_page", default=False, help="Open the site in the web browser once built.")
+@click.pass_context
+def serve(ctx: click.Context, port: int, open_page: bool) -> None:
+    """Serve the site on 127.0.0.1 and build it again whenever a data file is saved.
+
+    Open pages reload after each build; while the data has errors every page shows them, and
+    a scenario's page shows its own warnings. Ctrl-C stops it.
+    """
+    from ..data import config
+    from ..pipeline import Selection
+    from ..site.serve import ServeError
+    from ..site.serve import serve as run
+    from .build import _options
+
+    root = repo_root(ctx)
+
+    def configure():  # read again before every build: wastools.toml may change meanwhile
+        settings = config.effective(root, {})
+        return Selection(tuple(settings["build.variants"])), _options(settings, 1)
+
+    try:
+        run(root, port, configure, ctx.obj["limits"], open_page)
+    except ServeError as exc:
+        click.echo(f"error: {exc}", err=True)
+        ctx.exit(1)

@@ -806,8 +806,10 @@ def _hex_more(params: dict) -> list[Section]:
                 "Only one flight a turn may attack each hex of a ship: a 3-hex ship may be attacked by 3 flights.",
                 "A flight that takes 1 damage aborts and flies home; a flight that fails to land is lost.",
                 (
-                    "Anti-air fires at enemy aircraft within 1 hex; a ship with Heavy Antiair also reaches 2-4 "
-                    "hexes, with the dice its card gives there. Against Swordfish anti-air rolls one die fewer."
+                    "Anti-air fires at enemy aircraft within 1 hex; a ship with Heavy Antiair also reaches "
+                    f"{hexv.band_hexes(1)[0]}-{hexv.band_hexes(1)[1]} hexes (Heavy Antiair 2 out to "
+                    f"{hexv.band_hexes(2)[1]} hexes), with the dice its card gives there. Against Swordfish anti-air "
+                    "rolls one die fewer."
                 ),
             ),
         ),

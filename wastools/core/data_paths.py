@@ -35,23 +35,22 @@ def refusal(path: Path, root: Path) -> str | None:
     symbolic link (which could lead outside the repository), or it is not a plain file (a
     folder or a named pipe named like a data file). None for plain files (and for files
     named on the command line that lie outside the repository)."""
-    base, here = plain_path(root), plain_path(path)
-    try:
-        parts = here.relative_to(base).parts
-    except ValueError:
+    # plain strings, not pathlib: validation asks this of every data file
+    base, here = os.path.normpath(os.path.abspath(root)), os.path.normpath(os.path.abspath(path))
+    if not here.startswith(base.rstrip(os.sep) + os.sep):
         return None
     current, mode = base, stat.S_IFREG
-    for part in parts:
-        current = current / part
+    for part in here[len(base) :].strip(os.sep).split(os.sep):
+        current = os.path.join(current, part)
         try:
             mode = os.lstat(current).st_mode
         except OSError:
             return None  # not there: reading it says so
         if stat.S_ISLNK(mode):
             what = "file" if current == here else "folder"
+            shown = os.path.relpath(current, base).replace(os.sep, "/")
             return (
-                f"this {what} is a symbolic link ({current.relative_to(base).as_posix()}): data must be plain "
-                "files inside the repository; not opened"
+                f"this {what} is a symbolic link ({shown}): data must be plain files inside the repository; not opened"
             )
     if not stat.S_ISREG(mode):
         return f"this is {kind_of_file(mode)} named like a data file, not a plain file: not opened"

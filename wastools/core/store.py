@@ -18,13 +18,16 @@ import os
 import pickle
 import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 MAGIC = b"wastools-store 1\n"
 DEFAULT_CAP = 3 * 1024**3  # bytes kept per repository before the least recently used go
+PRUNE_EVERY = 3600.0  # seconds between two looks at every entry
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+_CHECKED: set[tuple[Path, str]] = set()  # (cache home, folder) found free of links by this process
 
 
 class UnsafePath(Exception):
@@ -110,36 +113,48 @@ class Store:
             return absolute.relative_to(self.root).as_posix()
         return absolute.as_posix()
 
-    def _path(self, kind: str, key: str) -> Path:
+    def _path(self, kind: str, key: str) -> str:
+        # plain strings: a build reads thousands of entries, and pathlib was most of the cost
         if not kind or not key or not set(kind) <= _NAME_CHARS or not set(key) <= _NAME_CHARS:
             raise ValueError(f"not a store name: {kind!r}/{key!r}")
-        return self.folder / kind / key[:2] / key
+        return os.path.join(self.folder, kind, key[:2], key)
+
+    def _checked(self, folder: str) -> None:
+        """``folder`` has no link on the way from the cache home (checked once a process:
+        the entry itself is opened without following a link)."""
+        if (self.base, folder) not in _CHECKED:
+            no_links(self.base, Path(folder))
+            if os.path.isdir(folder):
+                _CHECKED.add((self.base, folder))
 
     def get(self, kind: str, key: str) -> bytes | None:
         """The entry's bytes, or None when it is missing, damaged or not this entry."""
         path = self._path(kind, key)
         try:
-            no_links(self.base, path)
-            with open(path, "rb") as handle:
-                blob = handle.read()
+            self._checked(os.path.dirname(path))
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
         except (OSError, UnsafePath):
             return None
-        data = _unwrap(blob, kind, key)
+        with os.fdopen(fd, "rb") as handle:
+            blob = handle.read()
+            data = _unwrap(blob, kind, key)
+            if data is not None:
+                try:
+                    os.utime(handle.fileno())  # recently used: ``prune`` keeps it
+                except OSError:
+                    pass
         if data is None:
-            path.unlink(missing_ok=True)
-            return None
-        try:
-            os.utime(path)  # recently used: ``prune`` keeps it
-        except OSError:
-            pass
+            Path(path).unlink(missing_ok=True)
         return data
 
     def put(self, kind: str, key: str, data: bytes) -> bool:
         """Keep an entry; False when the store cannot be written (full, read-only, a link):
         an entry is only a speed-up, so the build carries on without it."""
-        path = self._path(kind, key)
+        path = Path(self._path(kind, key))
         try:
-            safe_folder(self.base, path.parent)
+            if (self.base, str(path.parent)) not in _CHECKED:
+                safe_folder(self.base, path.parent)
+                _CHECKED.add((self.base, str(path.parent)))
             write_atomically(path, _wrap(kind, key, data))
         except (OSError, UnsafePath):
             return False
@@ -147,7 +162,7 @@ class Store:
 
     def has(self, kind: str, key: str) -> bool:
         """Whether an entry is there (unchecked: ``get`` checks it when it is read)."""
-        return self._path(kind, key).is_file()
+        return os.path.isfile(self._path(kind, key))
 
     def get_object(self, kind: str, key: str) -> Any | None:
         """A pickled entry. The store is the user's own folder, outside every data repository,
@@ -162,6 +177,26 @@ class Store:
 
     def put_object(self, kind: str, key: str, value: Any) -> bool:
         return self.put(kind, key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def prune_now_and_then(self, every: float = PRUNE_EVERY) -> int:
+        """``prune``, when the last one is over ``every`` seconds old: looking at every entry
+        grows with the store (a quarter of a second at 20,000 entries), and a store over its
+        cap by one hour's builds does no harm."""
+        mark = self.folder / ".pruned"
+        try:
+            no_links(self.base, mark)
+            if time.time() - os.lstat(mark).st_mtime < every:
+                return 0
+        except FileNotFoundError:
+            pass
+        except (OSError, UnsafePath):
+            return 0
+        removed = self.prune()
+        try:
+            write_atomically(mark, b"")
+        except OSError:
+            pass
+        return removed
 
     def prune(self) -> int:
         """Delete the least recently used entries until the store is under its cap; returns how

@@ -37,8 +37,8 @@ class Pool:
         return self._started().submit(timed, fn, args)
 
     def warm(self) -> None:
-        """Start the workers now, each importing the renderers (a second of CPU) while the
-        build's process plans: the first card or sheet then waits for nothing."""
+        """Start the workers now, each reading what most jobs need while the build's process
+        plans (``render.cards.warm``): the first sheet then waits for nothing."""
         from ..render.cards import warm
 
         for _worker in range(self.jobs):

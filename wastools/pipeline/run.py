@@ -15,6 +15,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,13 +130,19 @@ def build(
     with OutputFolder(out, waiting) as folder, Pool(options.jobs) as pool:
         pool.warm()  # the workers import the renderers while this process plans
         run = Run(repo, folder, store, pool, Record.read(store, out), report, _Tracker(progress))
-        _make_faces(run, _stale_cards(run, decks, selection, options) if pdfs else [])
+        card_jobs = _submit_faces(run, _stale_cards(run, decks, selection, options) if pdfs else [])
+        # the site needs no face (it sizes a card the store does not hold yet itself): it is
+        # queued behind the faces, so it starts as soon as a worker is free of them
+        early = [site] if site and not _current(run, site) else []
+        early_jobs = _submit(run, early)
+        _wait_for_faces(run, card_jobs)
         report.card_text = {name: faces.deck_text(store, specs) for name, specs in decks.variants.items()}
         targets = plan_outputs(repo, selection, options, decks, report.card_text) if pdfs else []
         targets += [site] if site else []
         if twice := duplicate_paths(targets):
             raise PlanError("two outputs would be written to " + ", ".join(twice))
-        _make_outputs(run, [t for t in targets if not _current(run, t)])
+        late = [t for t in targets if t not in early and not _current(run, t)]
+        _write_outputs(run, early + late, early_jobs + _submit(run, late))
         if whole:
             _remove_unplanned(run, targets)
         run.record.stamp = stamp
@@ -167,40 +174,53 @@ def _stale_cards(run: Run, decks: Decks, selection: Selection, options: Options)
     return faces.missing_faces(run.store, wanted)
 
 
-def _make_faces(run: Run, specs: list[faces.CardSpec]) -> None:
-    run.report.cards_rendered = len(specs)
-    run.tracker.add(len(specs))
-    started = time.perf_counter()
-    for count, documents, seconds in make_faces(run.store, run.pool, specs):
-        run.report.card_layouts += documents
-        run.report.timed("card layout", seconds)
-        run.tracker.tick(count)
-    if specs:
-        run.report.timed("card layout (wall)", time.perf_counter() - started)
-    run.report.reached("card faces made")
-
-
-def make_faces(store: Store, pool: Pool, specs: list[faces.CardSpec]) -> Iterator[tuple[int, int, float]]:
-    """Lay out the missing faces on the pool, their views sized here meanwhile; yields each
-    batch's cards, WeasyPrint documents and seconds as it is done."""
-    futures = [
+def submit_faces(store: Store, pool: Pool, specs: list[faces.CardSpec]) -> list[tuple[int, Future]]:
+    """The missing faces queued on the pool, their views sized here meanwhile: each batch's
+    card count and future (its WeasyPrint documents and seconds)."""
+    return [
         (len(batch), pool.submit(faces.lay_out_batch, store, batch, bleed))
         for batch, bleed in faces.batches(specs, pool.jobs)
     ]
-    for count, future in futures:
+
+
+def make_faces(store: Store, pool: Pool, specs: list[faces.CardSpec]) -> Iterator[tuple[int, int, float]]:
+    """Lay out the missing faces; yields each batch's cards, documents and seconds when done."""
+    for count, future in submit_faces(store, pool, specs):
         documents, seconds = future.result()
         yield count, documents, seconds
+
+
+def _submit_faces(run: Run, specs: list[faces.CardSpec]) -> list[tuple[int, Future]]:
+    run.report.cards_rendered = len(specs)
+    run.tracker.add(len(specs))
+    return submit_faces(run.store, run.pool, specs)
+
+
+def _wait_for_faces(run: Run, jobs: list[tuple[int, Future]]) -> None:
+    started = time.perf_counter()
+    for count, future in jobs:
+        documents, seconds = future.result()
+        run.report.card_layouts += documents
+        run.report.timed("card layout", seconds)
+        run.tracker.tick(count)
+    if jobs:
+        run.report.timed("card layout (wall)", time.perf_counter() - started)
+    run.report.reached("card faces made")
 
 
 def _current(run: Run, target: Target) -> bool:
     return run.record.current(run.folder, target.path, target.key)
 
 
-def _make_outputs(run: Run, stale: list[Target]) -> None:
-    """Every stale output made on the pool (the store holds its faces) and written whole."""
+def _submit(run: Run, stale: list[Target]) -> list[Future]:
+    """Stale outputs queued on the pool, the store holding their faces."""
     run.tracker.add(len(stale))
+    return [run.pool.submit(t.make, *_arguments(run, t)) for t in stale]
+
+
+def _write_outputs(run: Run, stale: list[Target], futures: list[Future]) -> None:
+    """Each output written whole as its worker hands it over."""
     started = time.perf_counter()
-    futures = [run.pool.submit(t.make, *_arguments(run, t)) for t in stale]
     for target, future in zip(stale, futures, strict=True):
         result, seconds = future.result()
         run.report.timed(target.stage, seconds)
@@ -284,7 +304,7 @@ def _finish(run: Run, targets: list[Target]) -> None:
     run.record.outputs["manifest.json"] = {"key": "", "state": list(run.folder.state("manifest.json") or ())}
     run.record.write(run.store, run.folder.out)
     if run.report.written or run.report.cards_rendered:
-        run.report.pruned = run.store.prune()
+        run.report.pruned = run.store.prune_now_and_then()
 
 
 def _manifest_entry(entry: dict) -> dict:

@@ -271,11 +271,12 @@ HEAD = "card-head"  # the store's kind for a laid-out head
 
 
 def warm() -> None:
-    """What laying out and drawing a card needs once per process: WeasyPrint, pikepdf, the
-    card stylesheet and fonts, the card fonts' metrics (a worker does it as it starts)."""
+    """What most jobs need once per process: pikepdf and the card fonts' metrics (a worker
+    does it as it starts). Not WeasyPrint: the first job that lays out with it loads it and
+    the card stylesheet (``_card_stylesheet``), and most edits need none (a face's head comes
+    from the store): loading it in every worker was half the CPU of a one-unit edit."""
     import pikepdf  # noqa: F401
 
-    _card_stylesheet()
     card_body.warm()
 
 

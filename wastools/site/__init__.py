@@ -39,20 +39,25 @@ def site_spec(repo: Repository, selection: Any, options: Any, address: str = "")
 def site_target(repo: Repository, selection: Any, options: Any, data_key: str, address: str = ""):
     """The site of a build (``build.Selection``, ``build.Options``): a folder target keyed by
     everything it shows, which reads the decks' faces from the store."""
-    from ..pipeline.plan import Target
     from ..pipeline.selection import card_bleed
 
     spec = site_spec(repo, selection, options, address)
-    return Target("site", site_key(data_key, spec), site_files, (repo, spec, card_bleed(options)), reads_store=True)
+    return _target(repo, spec, site_key(data_key, spec), card_bleed(options))
+
+
+def _target(repo: Repository, spec: SiteSpec, made_key: str, bleed: float):
+    from ..pipeline.plan import Target
+
+    return Target("site", made_key, site_files, (repo, spec, bleed), reads_store=True)
 
 
 def build_site(repo: Repository, out: Path, spec: SiteSpec, data_key: str = "", store=None) -> SiteReport:
     """Only the site of ``spec``, built into ``out/site`` as a build makes it (locked, written
     file by file where changed); with ``data_key`` empty it is made whatever the record says.
     The report's ``written`` says whether it was made."""
-    from ..pipeline import Options, Selection, Target, build
+    from ..pipeline import Options, Selection, build
 
     made_key = site_key(data_key, spec) if data_key else uuid.uuid4().hex
-    target = Target("site", made_key, site_files, (repo, spec, 0.0), reads_store=True)
+    target = _target(repo, spec, made_key, 0.0)
     report = build(repo, out.parent, out, Selection(), Options(jobs=1), store=store, site=target, pdfs=False)
     return report.site or SiteReport()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.data_paths import plain_path, refusal, unit_files
+from ...core.data_paths import refusal, unit_files
 from ...core.problems import Problem, display_path
 from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, load_document, read_limited
 from .cache import FileCache
@@ -91,12 +91,11 @@ def _load_and_check(path: Path, root: Path, shown: str, kind: str, limits: Limit
 
 def _expected_ref(path: Path, root: Path, kind: str) -> str | None:
     """The `$schema=` reference a file must carry: relative to its folder, inside the repository."""
-
-    try:
-        plain_path(path).relative_to(plain_path(root))
-    except ValueError:
+    base, here = os.path.normpath(os.path.abspath(root)), os.path.normpath(os.path.abspath(path))
+    if not here.startswith(base.rstrip(os.sep) + os.sep):
         return None  # a file outside the repository: any project schema name will do
-    return Path(os.path.relpath(plain_path(root) / "schemas" / SCHEMA_FILES[kind], plain_path(path).parent)).as_posix()
+    schema = os.path.join(base, "schemas", SCHEMA_FILES[kind])
+    return os.path.relpath(schema, os.path.dirname(here)).replace(os.sep, "/")
 
 
 def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[Problem]:

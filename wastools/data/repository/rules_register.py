@@ -131,6 +131,8 @@ def _integrity(doc: Document, name: str) -> list[Problem]:
         if entry.get("lines"):
             if not runs_upwards(line_ranges(entry["lines"])):
                 problems.append(doc.problem(["entries", i, "lines"], "line ranges must run upwards"))
+        for k, place in enumerate(entry.get("printed_in", [])):
+            problems.extend(_label_problems(doc, ["entries", i, "printed_in", k, "text"], place.get("text")))
     for s, seed in enumerate(data.get("coverage", [])):
         for r, rng in enumerate(seed.get("ranges", [])):
             for k, entry_id in enumerate(rng.get("entries", [])):
@@ -139,6 +141,23 @@ def _integrity(doc: Document, name: str) -> list[Problem]:
                         doc.problem(["coverage", s, "ranges", r, "entries", k], f"no entry with id {entry_id!r}")
                     )
     return problems
+
+
+MIN_TRACE_WORDS = 4
+
+
+def _label_problems(doc: Document, where: list, text: Any) -> list[Problem]:
+    """A trace is what a player reads of the rule, its numbers and conditions: a label of three
+    words or fewer ("Move", "Smoke", "Move: 7 hexes") proves that a heading is printed, not the rule."""
+    if not isinstance(text, str) or len(text.split()) >= MIN_TRACE_WORDS:
+        return []
+    return [
+        doc.problem(
+            where,
+            f"{text!r} is a label, not the rule: quote at least {MIN_TRACE_WORDS} words the output prints "
+            "(the rule's numbers and conditions)",
+        )
+    ]
 
 
 def check(root: Path, limits: Limits = DEFAULT_LIMITS, cache=None) -> tuple[list[Problem], dict[str, Register]]:

@@ -1,0 +1,169 @@
+"""`wastools serve`: the site on 127.0.0.1, built again when a data file is saved, the data's
+problems on the served pages, nothing served from outside build/site, and a clean Ctrl-C.
+
+Each server runs as its own process on a copy of the fixture repository that builds the
+site for one variant (a site-only build of a few seconds)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import copy_data
+
+SCENARIO = "savo-island-1942"
+TIMEOUT = 120  # seconds for a build on a busy shared machine
+
+
+class Server:
+    """``wastools serve --port 0`` in a process of its own, its output collected."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        command = [sys.executable, "-m", "wastools", "--root", str(root), "serve", "--port", "0", "--no-open"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        for stream in (self.process.stdout, self.process.stderr):
+            threading.Thread(target=self._collect, args=(stream,), daemon=True).start()
+        found = wait_for(lambda: re.search(r"serving build/site at http://([\d.]+):(\d+)/", self.output()))
+        self.host, self.port = found.group(1), int(found.group(2))
+
+    def _collect(self, stream) -> None:
+        for line in stream:
+            self.lines.append(line)
+
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def get(self, path: str) -> tuple[int, str]:
+        """The status and body for ``path`` sent exactly as given (no client tidies it)."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT)
+        try:
+            connection.request("GET", path)
+            answer = connection.getresponse()
+            return answer.status, answer.read().decode("utf-8", "replace")
+        finally:
+            connection.close()
+
+    def builds(self) -> int:
+        return json.loads(self.get("/__reload")[1])["build"]
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        return self.process.wait(TIMEOUT)
+
+
+def wait_for(check, timeout: float = TIMEOUT):
+    """``check()``'s first true value, tried every 0.2 s until ``timeout``."""
+    ends = time.monotonic() + timeout
+    while time.monotonic() < ends:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"not seen within {timeout} s")
+
+
+def data_copy(target: Path) -> Path:
+    root = copy_data(target)
+    (root / "wastools.toml").write_text('[build]\nvariants = ["hex"]\n')
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = Server(data_copy(tmp_path_factory.mktemp("serve") / "data"))
+    yield running
+    running.stop()
+
+
+def test_saved_changes_reach_the_open_page_and_errors_are_shown(server):
+    path = server.root / "scenarios" / f"{SCENARIO}.yaml"
+    original = path.read_text()
+    page = f"/scenarios/{SCENARIO}.html"
+    status, body = server.get(page)  # waits for the first build
+    assert status == 200 and "Savo Island, 9 August 1942" in body and "<svg" in body
+    assert "/__reload" in body and f"No problems in scenarios/{SCENARIO}.yaml" in body
+    built = server.builds()
+    try:
+        path.write_text(original.replace("title: Savo Island, 9 August 1942", "title: Savo Island retold"))
+        wait_for(lambda: "Savo Island retold" in server.get(page)[1])
+        assert server.builds() > built
+        assert "Savo Island retold" in (server.root / "build/site" / page.lstrip("/")).read_text()
+        assert "/__reload" not in (server.root / "build/site" / page.lstrip("/")).read_text()  # files unchanged
+        path.write_text(original.replace("  width: 40\n", "  width: <b>forty</b>\n"))
+        located = f"scenarios/{SCENARIO}.yaml:18:10: map.width: &#x27;&lt;b&gt;forty&lt;/b&gt;&#x27; is not of type"
+        status, body = wait_for(lambda: (answer := server.get(page)) and located in answer[1] and answer)
+        assert status == 200 and "<b>forty" not in body  # escaped as text
+        assert "Savo Island retold" in body and "<svg" in body  # the last good page stays in view
+        assert not (server.root / "build/site" / page.lstrip("/")).exists()  # left out of the site
+        assert located in server.get("/index.html")[1]  # and the error is on every page
+        assert f"{SCENARIO}.yaml:18:10: map.width:" in server.output()
+    finally:
+        path.write_text(original)
+    status, body = wait_for(lambda: (answer := server.get(page)) and "No problems" in answer[1] and answer)
+    assert status == 200 and "Savo Island, 9 August 1942" in body and "forty" not in body
+    assert "forty" not in server.get("/index.html")[1]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../wastools.toml",
+        "/scenarios/../../scenarios/savo-island-1942.yaml",
+        "/%2e%2e/%2e%2e/cards/nations.yaml",
+        "//etc/passwd",
+        "/.wastools-lock",
+        "/../manifest.json",
+        "/units/",
+        "/units",
+        "/etc/passwd",
+    ],
+)
+def test_nothing_outside_the_site_is_served(server, path):
+    status, body = server.get(path)
+    assert status in (403, 404), (path, status)
+    assert "nations:" not in body and "root:" not in body and "schema" not in body.lower()
+
+
+def test_a_link_inside_the_site_is_not_followed(server):
+    link = server.root / "build" / "site" / "linked.txt"
+    link.symlink_to(server.root / "wastools.toml")
+    try:
+        assert server.get("/linked.txt")[0] == 404
+    finally:
+        link.unlink()
+
+
+def test_it_listens_on_this_machine_only(server, cli):
+    assert server.host == "127.0.0.1"
+    table = Path("/proc/net/tcp")
+    if table.is_file():  # Linux: the listening socket's own address is 127.0.0.1, not every address
+        rows = [line.split() for line in table.read_text().splitlines()[1:]]
+        bound = [
+            row[1].split(":")[0] for row in rows if row[3] == "0A" and int(row[1].split(":")[1], 16) == server.port
+        ]
+        assert bound in (["0100007F"], ["7F000001"])  # 127.0.0.1, in either byte order
+    taken = cli("serve", "--port", str(server.port), "--no-open", root=server.root)
+    assert taken.exit_code == 1
+    assert taken.output.strip() == (
+        f"error: port {server.port} on 127.0.0.1 is taken (another server?): choose another with --port N"
+    )
+
+
+def test_ctrl_c_stops_it_cleanly_even_mid_build(tmp_path):
+    running = Server(data_copy(tmp_path / "data"))
+    running.process.send_signal(signal.SIGINT)  # the first build is under way
+    assert running.stop() == 0
+    wait_for(lambda: "stopped" in running.output(), 5)
+    assert "Traceback" not in running.output() and "KeyboardInterrupt" not in running.output()

@@ -519,3 +519,63 @@ def test_the_print_view_works_from_a_web_server(browser, site):
         server.shutdown()
         server.server_close()
     assert problems == []
+
+
+# --- Tabletop Simulator -----------------------------------------------------------------------
+
+
+def tabletop_download(page, tmp_path, name: str) -> dict:
+    import json
+
+    with page.expect_download() as download:
+        page.click("#tabletop")
+    assert download.value.suggested_filename == name
+    saved = tmp_path / name
+    download.value.save_as(saved)
+    return json.loads(saved.read_text("utf-8"))
+
+
+def test_the_tabletop_simulator_download_holds_exactly_the_fleet(page, site, repo, tmp_path):
+    """The fleet page's Tabletop Simulator button saves a saved object whose deck holds
+    exactly the fleet's cards, each as many times as its count, each card's face the PNG
+    the site published for it (2.5 x 3.5 in at 144 dpi) at the site's address; without an
+    address, at the page's own folder."""
+    from PIL import Image
+
+    page.goto(url(site, "fleet.html"))
+    assert page.is_disabled("#tabletop")
+    counts = {"uss-fletcher-dd-445": 3, "u-47": 1, "aoba": 2}
+    pick(page, counts)
+    page.fill("#roster-name", "Night Raiders")
+    saved = tabletop_download(page, tmp_path, "night-raiders.json")
+    assert saved["SaveName"] == "Night Raiders"
+    (deck,) = saved["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Night Raiders"
+    cards = deck["ContainedObjects"]
+    assert deck["DeckIDs"] == [c["CardID"] for c in cards] and len(cards) == sum(counts.values())
+    names = {u: SPOOF if u == "u-47" else repo.units[u].name for u in counts}  # the site's u-47 is renamed
+    by_name = {names[u]: n for u, n in counts.items()}
+    assert {c["Nickname"]: [d["Nickname"] for d in cards].count(c["Nickname"]) for c in cards} == by_name
+    points = sum(repo.units[u].points * n for u, n in counts.items())
+    assert deck["Description"].startswith(f"6 cards, {points} points; {VARIANTS['standard'].title} cards")
+    faces = {}
+    for card in cards:
+        ((sheet, custom),) = card["CustomDeck"].items()
+        assert deck["CustomDeck"][sheet] == custom and card["CardID"] == int(sheet) * 100
+        assert (custom["NumWidth"], custom["NumHeight"]) == (1, 1)
+        faces[card["Nickname"]] = custom["FaceURL"]
+        assert custom["BackURL"] == f"{ADDRESS}tts/standard/back.png"
+    for unit_id in counts:
+        assert faces[names[unit_id]] == f"{ADDRESS}tts/standard/{unit_id}.png"
+    for rel in [*(f"tts/standard/{u}.png" for u in counts), "tts/standard/back.png"]:
+        with Image.open(site / rel) as image:
+            assert image.size == (360, 504) and image.format == "PNG", rel
+    # one card is a card; without [site] address the images are named by the page's folder
+    page.click("#clear")
+    pick(page, {"aoba": 1})
+    page.evaluate("document.getElementById('tabletop').dataset.site = ''")
+    single = tabletop_download(page, tmp_path, "night-raiders.json")["ObjectStates"][0]
+    assert single["Name"] == "Card" and single["Nickname"] == repo.units["aoba"].name
+    ((_sheet, custom),) = single["CustomDeck"].items()
+    assert custom["FaceURL"] == site.resolve().as_uri() + "/tts/standard/aoba.png"
+    assert "files on this computer" in page.inner_text("#copied")

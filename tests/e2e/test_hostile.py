@@ -374,7 +374,7 @@ allowed += ["/dev/null", "/dev/urandom"]
 from wastools.core.store import cache_home
 allowed += [str(cache_home())]  # the user's store, outside every repository
 # import what a build imports (a library reading its own files at import is not the data's doing)
-from wastools import build, cli
+from wastools import cli, pipeline
 import wastools.render.cards, wastools.render.maps, wastools.render.rulers, wastools.render.counters
 import wastools.render.aid, wastools.render.scenario_pack, wastools.render.calibration, wastools.render.fetcher
 import weasyprint, reportlab.pdfgen.canvas, pypdf, tqdm
@@ -433,6 +433,54 @@ def _state_of(proc: Path) -> str | None:
         return (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
         return None
+
+
+# the commands that write into docs/, with the file each writes
+DOC_WRITERS = {
+    "rules": (("rules", "--write"), "docs/variants/hex.md"),
+    "air-chart": (("air-chart", "--write"), "docs/data/air-range-chart.md"),
+}
+# where a link can stand on the way to the file: docs/, the folder in it, the file itself
+LINK_PLACES = ["docs", "folder", "file"]
+
+
+@pytest.mark.parametrize("place", LINK_PLACES)
+@pytest.mark.parametrize("command", DOC_WRITERS)
+def test_a_command_writing_docs_follows_no_link(tmp_path, command, place):
+    """``rules --write`` and ``air-chart --write`` refuse a symbolic link anywhere on the way
+    to the doc they write (to a folder or file outside the repository): one line naming
+    the link, exit 1, nothing written outside, and the link left as it was."""
+    root = mini_repo(tmp_path / "repo")
+    shutil.copytree(ROOT / "rules", root / "rules")
+    args, rel = DOC_WRITERS[command]
+    outside = tmp_path / "outside"
+    (outside / Path(rel).parent.name).mkdir(parents=True)
+    (outside / Path(rel).name).write_text("outside\n")
+    before = {p: p.read_bytes() for p in outside.rglob("*") if p.is_file()}
+    doc = root / rel
+    link = {"docs": root / "docs", "folder": doc.parent, "file": doc}[place]
+    link.parent.mkdir(parents=True, exist_ok=True)
+    target = {"docs": outside, "folder": outside / doc.parent.name, "file": outside / doc.name}[place]
+    link.symlink_to(target)
+    result = run(root, *args)
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    shown = link.relative_to(root).as_posix()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {shown}: is a symbolic link"), result.output
+    assert "Traceback" not in result.output
+    assert {p: p.read_bytes() for p in outside.rglob("*") if p.is_file()} == before
+    assert link.is_symlink() and os.readlink(link) == str(target)
+
+
+@pytest.mark.parametrize("command", DOC_WRITERS)
+def test_a_command_writing_docs_writes_plain_files(tmp_path, command):
+    """Without a link, the same commands make their folders and write the doc."""
+    root = mini_repo(tmp_path / "repo")
+    shutil.copytree(ROOT / "rules", root / "rules")
+    args, rel = DOC_WRITERS[command]
+    result = run(root, *args)
+    assert result.exit_code == 0 and f"wrote {rel}" in result.output, result.output
+    assert (root / rel).is_file() and not (root / rel).is_symlink() and (root / rel).stat().st_size > 100
 
 
 def test_a_killed_build_leaves_every_output_whole(mini):

@@ -490,6 +490,38 @@ def test_a_file_is_measured_before_it_is_read(root):
     assert seconds < 1 and peak < 1_000_000, (seconds, peak)
 
 
+# the child's peak memory, measured by a parent of its own (RUSAGE_CHILDREN of pytest would
+# count every child pytest ever had): a build that read the file whole needed gigabytes
+MEASURED = """
+import resource, subprocess, sys, time
+started = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=300)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - started)
+sys.stdout.write(done.stdout + done.stderr)
+"""
+
+
+def test_a_build_measures_a_file_before_it_reads_it(root):
+    """A sparse 2 GB unit file stops ``wastools build`` at once with one located line, in
+    bounded memory: the data's fingerprint, taken before validation, does not read it."""
+    import subprocess
+    import sys
+
+    big = root / "cards/uk/huge.yaml"
+    with big.open("wb") as handle:
+        handle.truncate(2 * 2**30)
+    try:
+        build = [sys.executable, "-m", "wastools", "--root", str(root), "build", "--variant", "hex", "--jobs", "1"]
+        done = subprocess.run([sys.executable, "-c", MEASURED, *build], capture_output=True, text=True, timeout=300)
+    finally:
+        big.unlink()
+    figures, output = done.stdout.split("\n", 1)
+    code, peak_kib, seconds = figures.split()
+    assert int(code) == 1 and "Traceback" not in output, output
+    assert "cards/uk/huge.yaml:1:1: file is 2147483648 bytes, over the limit of 250000 (max_file_bytes)" in output
+    assert int(peak_kib) < 300_000 and float(seconds) < 30, (peak_kib, seconds)
+
+
 @pytest.mark.parametrize("kind", ["folder", "pipe"])
 def test_something_named_like_a_data_file_that_is_no_file_is_refused_by_name(root, kind):
     import os
@@ -604,3 +636,101 @@ def test_an_ability_is_found_as_a_scan_of_the_whole_catalogue_finds_it(names, te
             break
     got = Context({}, {}, {}, patterns).match_ability(printed)
     assert (got and (got.pattern, got.n)) == expected or (got is None and expected is None)
+
+
+# --- regular expressions in a schema --------------------------------------------------------------
+
+RUNAWAY = ["(a+)+$", "(a|a)*$", "(a|aa)+$", "(.*a){20}$"]  # the regex package too runs out of time
+EVIL_PATTERNS = RUNAWAY + ["^(a*)*$", "(a|a?)+$", "^(\\w+\\s?)*$"]  # these, it answers at once
+NEAR_MISS = "a" * 5000 + "!"  # almost matches each pattern: Python's re backtracks for ever
+
+
+@pytest.mark.parametrize("place", ["pattern", "patternProperties"])
+@pytest.mark.parametrize("evil", EVIL_PATTERNS)
+def test_a_schema_pattern_that_backtracks_is_stopped_with_a_located_problem(root, evil, place):
+    """A schema's pattern that backtracks without end (``pattern`` on a value, or a
+    ``patternProperties`` key with ``additionalProperties: false``) against a long value
+    that almost matches it: ``validate`` answers in seconds, with a problem at the value
+    (the ``regex`` package answers some at once; the others run out of time)."""
+    import time
+
+    schema_path = root / "schemas/unit.schema.json"
+    schema = json.loads(schema_path.read_text())
+    if place == "pattern":
+        schema["properties"]["name"] = {"type": "string", "pattern": evil}
+        unit = (root / UNIT).read_bytes().replace(b"name: HMS Cossack", b"name: " + NEAR_MISS.encode())
+        expected = ({(3, 7)}, "name")
+    else:
+        schema["patternProperties"] = {evil: {}}
+        before = (root / UNIT).read_bytes()  # an explicit key: a plain one has at most 1,024 characters
+        unit = before + b"? " + NEAR_MISS.encode() + b"\n: 1\n"
+        expected = ({(before.count(b"\n") + n, 3) for n in (1, 2)}, NEAR_MISS[:10])  # the key, or its value
+    with Damaged(root, "schemas/unit.schema.json", json.dumps(schema).encode()), Damaged(root, UNIT, unit):
+        started = time.perf_counter()
+        result = repository.validate(root)
+        seconds = time.perf_counter() - started
+    assert seconds < 10, seconds
+    found = [p for p in result.errors if p.path == UNIT and p.field.startswith(expected[1])]
+    assert len(found) == 1 and (found[0].line, found[0].column) in expected[0], result.errors
+    timed_out = "took more than" in found[0].message
+    assert (evil in found[0].message) if timed_out else found[0].message.startswith(("'aaaa", "unknown field")), found
+    assert timed_out or evil not in RUNAWAY, found
+
+
+def test_the_matches_that_time_out_in_one_file_are_few():
+    """After a few timed-out matches in one document, its other matches are refused untried:
+    a file with many near misses costs a bounded time."""
+    import time
+
+    from wastools.data.repository.patterns import SLOW_MATCHES, SafeValidator, pattern_budget
+
+    checker = SafeValidator({"type": "array", "items": {"type": "string", "pattern": "(a|aa)+$"}})
+    started = time.perf_counter()
+    with pattern_budget():
+        errors = list(checker.iter_errors([NEAR_MISS] * 200))
+    assert time.perf_counter() - started < (SLOW_MATCHES + 2) * 0.25 + 2
+    assert len(errors) == 200 and sum("not tried" in e.message for e in errors) == 200 - SLOW_MATCHES
+
+
+@pytest.mark.parametrize(
+    ("schema_part", "where"),
+    [
+        ({"properties": {"name": {"type": "string", "pattern": "a{1,2}{3}"}}}, ["properties", "name", "pattern"]),
+        ({"patternProperties": {"[z-a]": {}}}, ["patternProperties", "[z-a]"]),
+        ({"patternProperties": {"^x-": {}}, "unevaluatedProperties": False}, ["unevaluatedProperties"]),
+    ],
+)
+def test_a_schema_pattern_that_cannot_be_timed_is_refused_where_it_is(root, schema_part, where):
+    """A pattern the ``regex`` package cannot compile, or ``unevaluatedProperties`` beside
+    ``patternProperties`` (python-jsonschema would match those with ``re``, untimed), makes
+    the schema unusable, with a problem at its place in the schema file."""
+    schema_path = root / "schemas/unit.schema.json"
+    schema = json.loads(schema_path.read_text())
+    for key, value in schema_part.items():
+        schema[key] = value if key != "properties" else schema["properties"] | value
+    with Damaged(root, "schemas/unit.schema.json", json.dumps(schema, indent=1).encode()):
+        result = repository.validate(root)
+    found = [p for p in result.errors if p.path == "schemas/unit.schema.json"]
+    assert found and found[0].field.startswith(where[0]), result.errors
+    assert found[0].line > 1
+
+
+def test_the_patterns_of_a_schema_are_found_where_they_are_keywords():
+    """Every ``pattern`` and ``patternProperties`` key the regex package cannot compile, at
+    its place; a "pattern" that is a property's name, or inside a value, is no pattern."""
+    from wastools.data.repository.patterns import pattern_problems
+
+    schema = {
+        "properties": {"pattern": {"type": "string"}, "b": {"items": [{"pattern": "[z-a]"}]}},
+        "patternProperties": {"^ok$": {}, "a**": {}},
+        "enum": [{"pattern": "[z-a]"}],
+        "const": {"pattern": "(("},
+        "$defs": {"c": {"pattern": "(?<=a+)b", "unevaluatedProperties": False}},
+    }
+    found = pattern_problems(schema, pattern_properties=True)
+    assert sorted(tuple(map(str, at)) for at, _why in found) == [
+        ("$defs", "c", "unevaluatedProperties"),
+        ("patternProperties", "a**"),
+        ("properties", "b", "items", "0", "pattern"),
+    ]
+    assert not pattern_problems(schema["$defs"], pattern_properties=False)

@@ -293,10 +293,12 @@ def test_only_pages_whose_content_changed_are_written(repo, tmp_path):
     after = stamps(site)
     differs = {rel for rel in after if rel in before and (site / rel).read_bytes() != before[rel]}
     assert "units/uss-bagley-dd-386.html" in differs and "index.html" in differs
-    # a unit no longer on the site loses its page and its print view's cards
+    # a unit no longer on the site loses its page, its print view's cards and its Tabletop Simulator image
     assert not (site / "units/u-47.html").exists() and not (site / "cards/u-47.js").exists()
-    assert "cards/uss-bagley-dd-386.js" in differs
-    assert report.changed == len(differs) + 2 < len(after) / 2
+    assert not (site / "tts/standard/u-47.png").exists()
+    assert {"cards/uss-bagley-dd-386.js", "tts/standard/uss-bagley-dd-386.png"} <= differs
+    assert "tts/standard/aoba.png" not in differs
+    assert report.changed == len(differs) + 3 < len(after) / 2
     kept = [rel for rel in after if rel not in differs]
     assert "units/bismarck.html" in kept and "assets/site.css" in kept
     assert {rel: after[rel] for rel in kept} == {rel: first[rel] for rel in kept}  # not written again

@@ -93,3 +93,34 @@ def test_a_version_tag_attaches_the_pdfs_to_a_release(publish):
     assert release["permissions"] == {"contents": "write"}
     text = steps_text(release)
     assert "gh release create" in text and "gh release upload" in text and "release/*.pdf" in text
+
+
+def test_main_sets_the_pages_address_so_printed_fleets_carry_a_qr_code(publish, tmp_path):
+    """On main the build learns the Pages address (configure-pages) before ``make build``
+    and writes it as ``[site] address`` (with site/ after it) into wastools.toml, keeping a
+    ``[site]`` the repository sets itself. The step's own script is run here, and the
+    tool reads the address it wrote."""
+    from wastools.data.config import read
+
+    steps = publish["jobs"]["build"]["steps"]
+    names = [s.get("id") or s.get("name") or s.get("uses") for s in steps]
+    (pages,) = [s for s in steps if s.get("id") == "pages"]
+    assert pages["uses"].startswith("actions/configure-pages@") and pages["if"] == "github.ref == 'refs/heads/main'"
+    assert publish["jobs"]["build"]["permissions"] == {"contents": "read", "pages": "read"}
+    (address,) = [s for s in steps if "[site]" in str(s.get("run", ""))]
+    assert address["env"] == {"BASE_URL": "${{ steps.pages.outputs.base_url }}"}
+    assert names.index("pages") < names.index(address["name"]) < names.index("build every PDF and the site")
+    cases = {
+        "none": ("", "https://owner.github.io/repo/site/"),
+        "other sections": ('[build]\npapers = ["a4"]\n', "https://owner.github.io/repo/site/"),
+        "its own": ('[site]\naddress = "https://example.org/was/"\n', "https://example.org/was/"),
+    }
+    for case, (before, expected) in cases.items():
+        root = tmp_path / case.replace(" ", "-")
+        root.mkdir()
+        if before:
+            (root / "wastools.toml").write_text(before)
+        env = {"PATH": "/usr/bin:/bin", "BASE_URL": "https://owner.github.io/repo/"}
+        done = subprocess.run(["bash", "-e", "-c", address["run"]], cwd=root, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert read(root)["site.address"].value == expected, case

@@ -46,3 +46,27 @@ def test_the_data_is_read_once_for_its_fingerprint_and_each_files_digest(tmp_pat
     after = fingerprints.data_state(root)
     assert after.fingerprint != state.fingerprint
     assert {k for k in state.digests if after.digests[k] != state.digests[k]} == {"cards/uk/hms-cossack.yaml"}
+
+
+def test_a_file_over_the_size_limit_is_measured_not_read(tmp_path, monkeypatch):
+    """With ``max_bytes`` a bigger file is never opened (validation refuses it by its size);
+    its size stands for it in the fingerprint. The others are hashed a chunk at a time, to
+    the same digests as whole."""
+    from tests.conftest import copy_data
+
+    root = copy_data(tmp_path / "data")
+    whole = fingerprints.data_state(root)
+    monkeypatch.setattr(fingerprints, "CHUNK", 7)
+    assert fingerprints.data_state(root) == whole
+    big = root / "cards" / "uk" / "huge.yaml"
+    big.write_bytes(b"#" * 500_000)
+    opened: list[str] = []
+    real_digest = fingerprints.file_digest
+    monkeypatch.setattr(fingerprints, "file_digest", lambda p, n, w: opened.append(n) or real_digest(p, n, w))
+    state = fingerprints.data_state(root, max_bytes=499_999)
+    assert "cards/uk/huge.yaml" not in opened
+    assert state.digests["cards/uk/huge.yaml"].startswith("too big: 500000 bytes")
+    assert {k: v for k, v in state.digests.items() if k != "cards/uk/huge.yaml"} == whole.digests
+    big.write_bytes(b"#" * 600_000)
+    assert fingerprints.data_state(root, max_bytes=499_999).fingerprint != state.fingerprint
+    assert not fingerprints.data_state(root, max_bytes=600_000).digests["cards/uk/huge.yaml"].startswith("too big")

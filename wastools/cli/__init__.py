@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from .. import __version__
+from ..core.repo_files import write_inside
 from ..core.store import Store
 from .common import (
     DEFAULT_SHARED,
@@ -24,6 +25,7 @@ from .common import (
     effective_settings,
     load_repository,
     print_problems,
+    refused_paths,
     repo_root,
 )
 
@@ -247,7 +249,8 @@ def air_chart(ctx: click.Context, write: bool) -> None:
     text = render_report(repo.units)
     if write:
         target = repo_root(ctx) / "docs" / "data" / "air-range-chart.md"
-        target.write_text(text, "utf-8")
+        with refused_paths(ctx):
+            write_inside(repo_root(ctx), target, text)
         click.echo(f"wrote {target.relative_to(repo_root(ctx))}")
     else:
         click.echo(text, nl=False)
@@ -267,10 +270,13 @@ def rules_cmd(ctx: click.Context, write: bool, check: bool) -> None:
         print_problems(problems)
         ctx.exit(1)
     if write:
-        for path in rules_register.write_docs(root, registers):
+        with refused_paths(ctx):
+            written = rules_register.write_docs(root, registers)
+        for path in written:
             click.echo(f"wrote {path.relative_to(root)}")
     elif check:
-        stale = rules_register.stale_docs(root, registers)
+        with refused_paths(ctx):
+            stale = rules_register.stale_docs(root, registers)
         for path in stale:
             click.echo(f"{path.relative_to(root)}: rules register out of date (run `wastools rules --write`)", err=True)
         ctx.exit(1 if stale else 0)

@@ -238,7 +238,7 @@ def _build(ctx, request: _Request) -> None:
     started = time.perf_counter()
     root, out_dir, settings = request.root, request.out, request.settings
     store = Store.for_repository(root)
-    data = data_state(root)
+    data = data_state(root, ctx.obj["limits"].max_file_bytes)
     stamp = _stamp(ctx, store.name_of(out_dir), settings, (request.filters, request.site_only), data)
     if not request.roster and _nothing_to_do(root, out_dir, store, stamp, started):
         return

@@ -3,12 +3,15 @@ limits, names completed from the data and checked with suggestions, effective se
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from ..core import data_paths, model
 from ..core.problems import Problem
+from ..core.store import UnsafePath
 
 DEFAULT_SHARED = Path("../shared/data")
 
@@ -36,6 +39,17 @@ class EnvironmentProblem(click.ClickException):
     """A setting in the environment that cannot be used: one line, exit code 2."""
 
     exit_code = 2
+
+
+@contextmanager
+def refused_paths(ctx: click.Context) -> Iterator[None]:
+    """A path the tool will not follow (a symbolic link on the way) ends the command with
+    one line naming it, exit 1."""
+    try:
+        yield
+    except UnsafePath as exc:
+        click.echo(f"error: {exc}", err=True)
+        ctx.exit(1)
 
 
 def check_source_date() -> None:

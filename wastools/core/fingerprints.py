@@ -103,16 +103,39 @@ class DataState:
     digests: dict[str, str]
 
 
-def data_state(root: Path) -> DataState:
+CHUNK = 1 << 20  # bytes hashed at a time: a data file's size never sets the memory a build needs
+
+
+def file_digest(path: Path, name: str, whole) -> str:
+    """The sha256 of one file, read a chunk at a time, each chunk also fed to ``whole``
+    after the file's name (as ``hash_files`` does)."""
+    own = hashlib.sha256()
+    whole.update(name.encode() + b"\0")
+    with path.open("rb") as handle:
+        while chunk := handle.read(CHUNK):
+            own.update(chunk)
+            whole.update(chunk)
+    whole.update(b"\0")
+    return own.hexdigest()
+
+
+def data_state(root: Path, max_bytes: int | None = None) -> DataState:
+    """The data's state. A file over ``max_bytes`` (the ``max_file_bytes`` limit; by ``stat``)
+    is never read: validation refuses it, and its size and change time stand for its bytes."""
     files, refused = _data_files(root)
     whole = hashlib.sha256()
     digests: dict[str, str] = {}
+    too_big: list[str] = []
     for path in sorted(files):
-        name, data = path.relative_to(root).as_posix(), path.read_bytes()
-        whole.update(name.encode() + b"\0" + data + b"\0")  # as hash_files does
-        digests[name] = hashlib.sha256(data).hexdigest()
+        name = path.relative_to(root).as_posix()
+        info = path.stat()
+        if max_bytes is not None and info.st_size > max_bytes:
+            digests[name] = f"too big: {info.st_size} bytes, changed {info.st_mtime_ns}"
+            too_big.append(name + " " + digests[name])
+            continue
+        digests[name] = file_digest(path, name, whole)
     digests.update({Path(f).relative_to(root).as_posix(): "refused" for f in refused})
-    return DataState(whole.hexdigest() + key(refused), digests)
+    return DataState(whole.hexdigest() + key(refused, *too_big), digests)
 
 
 def changed_files(before: dict[str, str], after: dict[str, str]) -> set[str]:

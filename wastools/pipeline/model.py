@@ -32,7 +32,7 @@ def load_repository(
     from ..data.yamlio import DEFAULT_LIMITS
 
     limits = limits or DEFAULT_LIMITS
-    data = data or data_state(root)
+    data = data or data_state(root, limits.max_file_bytes)
     model_key = key(code_fingerprint(), data.fingerprint, asdict(limits))
     kept = store.get_object(MODEL, model_key)
     if isinstance(kept, Repository):

@@ -88,8 +88,11 @@ def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAU
         raise DataError(problems)
     if not isinstance(doc.data, dict):
         raise DataError([Problem(shown, 1, 1, "", "expected a mapping of fields at the top level")])
-    for error in _schema(root).iter_errors(doc.data):
-        problems.extend(_located(doc, error))
+    from ..data.repository.patterns import pattern_budget
+
+    with pattern_budget():
+        for error in _schema(root).iter_errors(doc.data):
+            problems.extend(_located(doc, error))
     entries: dict[str, list] = {}
     given = doc.data.get("units")
     items: list = given if isinstance(given, list) else []

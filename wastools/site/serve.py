@@ -279,7 +279,7 @@ def build_once(site: Site, configure: Configure, store: Store) -> Outcome:
     except DataError as exc:
         return Outcome(exc.problems, f"{SETTINGS} has errors: the site was not rebuilt")
     try:
-        data = data_state(site.root)
+        data = data_state(site.root, site.limits.max_file_bytes)  # a file over the limit is measured, not read
     except OSError as exc:  # a file removed while it was read: the next save builds again
         return Outcome([], f"could not read the data ({exc.strerror}): the site was not rebuilt")
     repo, validation = load_repository(site.root, store, site.limits, data)

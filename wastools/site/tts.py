@@ -55,29 +55,40 @@ def plan_sheets(distinct: int) -> list[SheetPlan]:
     return plans
 
 
-def card_images(cards: list[bytes]) -> list:
-    """Each card PDF as an RGB image of ``CARD_PX``. A cached card leaves its fonts to the
-    deck it is joined into, so the cards are imposed on Letter sheets first (exactly as a
-    deck is, fonts included) and cut out of the rendered sheets at their slots."""
+def card_images(cards: list[bytes], dpi: int = DPI, alone: bool = False) -> list:
+    """Each card PDF as an RGB image of 2.5 x 3.5 in at ``dpi`` (``CARD_PX`` at ``DPI``). A
+    cached card leaves its fonts to the deck it is joined into, so the cards are imposed on
+    Letter sheets first (exactly as a deck is, fonts included) and cut out of the rendered
+    sheets at their slots. ``alone``: one card a sheet, in the first slot, so that a card
+    has the same pixels whatever cards it is rendered with (on another slot, text can fall
+    a shade differently)."""
     import pypdfium2 as pdfium
     from PIL import Image
 
     from ..render import sheets
 
     layout = sheets.load_layout("letter")
+    if alone:
+        layout = dict(layout, slots=layout["slots"][:1])
     per, height = len(layout["slots"]), layout["page"]["height"]
     pdf, _pages = sheets.impose(cards, layout, "Tabletop Simulator cards")
-    scale = DPI / 72
+    scale, size = dpi / 72, (round(2.5 * dpi), round(3.5 * dpi))
     doc = pdfium.PdfDocument(pdf)
     out = []
     try:
         for first in range(0, len(cards), per):
+            if alone:  # only the card's own area rendered: a ninth of the page's work
+                slot, width = layout["slots"][0], layout["page"]["width"]
+                crop = (slot["x"], slot["y"], width - slot["x"] - 180, height - slot["y"] - 252)
+                card = doc[first].render(scale=scale, crop=crop).to_pil().convert("RGB")
+                out.append(card if card.size == size else card.resize(size, Image.Resampling.LANCZOS))
+                continue
             page = doc[first // per].render(scale=scale).to_pil().convert("RGB")
             for slot in layout["slots"][: len(cards) - first]:
                 left, top = slot["x"] * scale, (height - slot["y"] - 252) * scale
                 box = (round(left), round(top), round(left + 180 * scale), round(top + 252 * scale))
                 card = page.crop(box)
-                out.append(card if card.size == CARD_PX else card.resize(CARD_PX, Image.Resampling.LANCZOS))
+                out.append(card if card.size == size else card.resize(size, Image.Resampling.LANCZOS))
     finally:
         doc.close()
     return out
@@ -91,10 +102,10 @@ def sheet_image(images: list, plan: SheetPlan) -> bytes:
     for slot, index in enumerate(plan.cards):
         x, y = slot % plan.columns, slot // plan.columns
         sheet.paste(images[index], (x * CARD_PX[0], y * CARD_PX[1]))
-    return _png(sheet)
+    return png(sheet)
 
 
-def _png(image) -> bytes:
+def png(image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False, compress_level=6)
     return buffer.getvalue()
@@ -174,7 +185,7 @@ def build_tts(repo: Repository, out: Path, roster, options, store, variant: str 
     plans = plan_sheets(len(faces))
     pictures = card_images([*faces, back])
     images = {f"{folder}/{roster.stem}-faces-{n + 1}.png": sheet_image(pictures, p) for n, p in enumerate(plans)}
-    images[f"{folder}/{roster.stem}-back.png"] = _png(pictures[-1])
+    images[f"{folder}/{roster.stem}-back.png"] = png(pictures[-1])
     with OutputFolder(out) as target:
         for rel, data in images.items():
             target.write(rel, data)

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...core.data_paths import refusal
 from ...core.problems import Problem, display_path
+from ...core.repo_files import read_inside, write_inside
 from ..yamlio import DEFAULT_LIMITS, SCHEMA_LINE_PREFIX, Document, Limits, load_document, read_limited
 
 FOLDER = "rules"
@@ -274,17 +275,20 @@ def stale_docs(root: Path, registers: dict[str, Register]) -> list[Path]:
     stale = []
     for name, register in registers.items():
         path = root / "docs" / "variants" / f"{name}.md"
-        current = path.read_text("utf-8") if path.exists() else ""
+        current = read_inside(root, path) or ""
         if doc_with_register(current, register) != current:
             stale.append(path)
     return stale
 
 
 def write_docs(root: Path, registers: dict[str, Register]) -> list[Path]:
+    """Each stale doc with its register written in; raises ``UnsafePath`` for a doc that
+    is, or lies behind, a symbolic link (which could lead outside the repository)."""
     written = []
     for path in stale_docs(root, registers):
         name = path.stem
-        current = path.read_text("utf-8") if path.exists() else f"# {name}\n"
-        path.write_text(doc_with_register(current, registers[name]), "utf-8")
+        found = read_inside(root, path)
+        current = f"# {name}\n" if found is None else found
+        write_inside(root, path, doc_with_register(current, registers[name]))
         written.append(path)
     return written

@@ -15,6 +15,7 @@ from referencing.exceptions import Unresolvable
 from ...core.problems import DataError, Problem, format_field
 from ...core.suggest import closest, did_you_mean
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, mark_invalid
+from .patterns import pattern_budget
 from .schema_files import Schemas, load_schemas
 
 SCHEMA_FILES = {
@@ -94,10 +95,11 @@ def document_problems(doc: Document, root: Path, name: str, limits: Limits = DEF
     problems = []
     refused: list[tuple] = []
     try:
-        for error in checker.iter_errors(doc.data):
-            problems.extend(_located(doc, error, checker.schema.get("properties", {})))
-            if error.validator in VALUE_CHECKS and error.absolute_path:
-                refused.append(tuple(error.absolute_path))
+        with pattern_budget():  # the timed-out matches of one document counted together
+            for error in checker.iter_errors(doc.data):
+                problems.extend(_located(doc, error, checker.schema.get("properties", {})))
+                if error.validator in VALUE_CHECKS and error.absolute_path:
+                    refused.append(tuple(error.absolute_path))
     except (Unresolvable, ValueError, TypeError, RecursionError) as exc:
         # the schema passed its checks but cannot be applied (a reference that loops, say)
         shown = schemas(root, limits).shown(name, root)

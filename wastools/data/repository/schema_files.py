@@ -9,6 +9,8 @@ change them as easily as a unit file.
   they declare) and the JSON Schema meta-schemas that come with the validator: the registry's
   ``retrieve`` refuses everything else, so no address (``http:``, ``file:``, a path) is ever
   fetched. A ``$ref`` that resolves to nothing is a located problem in the schema.
+- A pattern is matched with a time limit, never with ``re`` (``patterns``); one that cannot
+  be compiled is a located problem in the schema.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from ...core.problems import Problem, display_path, format_field
 from ...core.safe_text import NOT_FINITE, bad_characters, text_problem
 from ..yaml_compose import MAX_NUMBER_CHARS
 from ..yamlio import DEFAULT_LIMITS, Limits, parse_document, read_limited
+from .patterns import SafeValidator, pattern_problems, uses_pattern_properties
 
 BASE = "https://wastools.invalid/schemas/"  # what a schema's file name resolves against
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -66,7 +69,7 @@ class Schemas:
         if name in self.broken or name not in self.contents:
             return None
         if name not in self._validators:
-            self._validators[name] = Draft202012Validator(self.contents[name], registry=self.registry)
+            self._validators[name] = SafeValidator(self.contents[name], registry=self.registry)
         return self._validators[name]
 
     def shown(self, name: str, root: Path) -> str:
@@ -121,8 +124,11 @@ def _load(folder: Path, root: Path, limits: Limits, check: bool, _key: tuple) ->
         if isinstance(declared, str) and declared and declared != urljoin(BASE, path.name):
             resources.append((urldefrag(declared)[0], resource))
     schemas.registry = Registry(retrieve=_refuse).with_resources(resources).crawl()  # type: ignore[call-arg]
+    anywhere = any(uses_pattern_properties(schema) for schema in schemas.contents.values())
     for name, schema in list(schemas.contents.items()):
-        found = _reference_problems(schemas, name, schema, display_path(folder / name, root), limits)
+        shown = display_path(folder / name, root)
+        found = _pattern_problems(folder / name, shown, schema, anywhere, limits)
+        found = found or _reference_problems(schemas, name, schema, shown, limits)
         if found:
             schemas.problems.extend(found)
             schemas.broken.add(name)
@@ -240,6 +246,14 @@ def _refused_text(node: Any) -> Iterator[tuple[list, str]]:
                 stack.append((value, at + [key]))
         elif isinstance(item, list):
             stack.extend((value, at + [i]) for i, value in enumerate(item))
+
+
+def _pattern_problems(path: Path, shown: str, schema: Any, anywhere: bool, limits: Limits) -> list[Problem]:
+    found = pattern_problems(schema, anywhere)
+    if not found:
+        return []
+    where = _positions(path, limits)
+    return [Problem(shown, *where(parts), format_field(parts), _short(why)) for parts, why in found]
 
 
 def _reference_problems(schemas: Schemas, name: str, schema: Any, shown: str, limits: Limits) -> list[Problem]:

@@ -310,11 +310,42 @@
     return state;
   }
 
+  /* The fleet as a Tabletop Simulator saved object (the shape wastools/site/tts.py writes):
+     a custom deck of exactly the fleet's cards, each as many times as its count. Each unit
+     is its own 1 x 1 card sheet, the image the site publishes at base + "tts/<deck>/<id>.png";
+     one card alone is a card, not a deck. */
+  function tabletop(state, units, decks, deck, base) {
+    var list = items(state, units), t = totals(list);
+    var title = (decks.filter(function (d) { return d.name === deck; })[0] || { title: deck }).title;
+    var folder = base + "tts/" + encodeURIComponent(deck) + "/";
+    var custom = {}, cards = [];
+    function transform() {  /* face down, as a deck is laid on the table */
+      return { posX: 0, posY: 1, posZ: 0, rotX: 0, rotY: 180, rotZ: 180, scaleX: 1, scaleY: 1, scaleZ: 1 };
+    }
+    list.forEach(function (u, i) {
+      var sheet = String(i + 1);
+      custom[sheet] = { FaceURL: folder + encodeURIComponent(u.id) + ".png", BackURL: folder + "back.png",
+                        NumWidth: 1, NumHeight: 1, BackIsHidden: true, UniqueBack: false, Type: 0 };
+      for (var n = 0; n < u.count; n++) {
+        var own = {};
+        own[sheet] = custom[sheet];
+        cards.push({ Name: "Card", Nickname: u.name, Description: u.points + " points, " + title + " card",
+                     CardID: (i + 1) * 100, Transform: transform(), CustomDeck: own });
+      }
+    });
+    var description = t.cards + " cards, " + t.points + " points; " + title + " cards, made by wastools";
+    var object = cards.length === 1 ? Object.assign({}, cards[0], { Description: description }) : {
+      Name: "DeckCustom", Nickname: state.name, Description: description, Transform: transform(),
+      DeckIDs: cards.map(function (c) { return c.CardID; }), CustomDeck: custom, ContainedObjects: cards
+    };
+    return { SaveName: state.name, ObjectStates: [object] };
+  }
+
   window.wasFleet = {
     SAFE_ID: SAFE_ID, COUNT_MAX: COUNT_MAX, LIMIT_MAX: LIMIT_MAX, NAME_MAX: NAME_MAX, DEFAULTS: DEFAULTS,
     catalogue: catalogue, normalise: normalise, parseAddress: parseAddress, formatAddress: formatAddress,
     checkFleet: checkFleet, verdict: verdict, items: items, totals: totals, roster: roster, fileName: fileName,
-    plainText: plainText, parseRoster: parseRoster, quoted: quoted
+    plainText: plainText, parseRoster: parseRoster, quoted: quoted, tabletop: tabletop
   };
   window.wasCheckFleet = checkFleet;
 })();

@@ -20,6 +20,7 @@
   var variantInput = document.getElementById("deck-variant");
   var decks = Array.prototype.map.call(variantInput.options, function (o) { return { name: o.value, title: o.textContent }; });
   var download = document.getElementById("download");
+  var tabletopButton = document.getElementById("tabletop");  /* absent when the site has no deck */
   var copyText = document.getElementById("copy-text");
   var printLink = document.getElementById("print");
   var textBox = document.getElementById("fleet-text");
@@ -111,6 +112,7 @@
     });
     var ready = list.length > 0 && s.limit > 0;
     download.disabled = !ready;
+    if (tabletopButton) { tabletopButton.disabled = !ready; }
     copyText.disabled = !ready;
     var kept = { fleet: s.fleet, name: s.name, limit: s.limit || F.DEFAULTS.limit, deck: s.deck };
     var address = F.formatAddress(kept, decks);
@@ -193,6 +195,22 @@
     var s = update(null);
     save(F.fileName(s.name, ".yaml"), "application/x-yaml", F.roster(s, units));
   });
+  /* Where the game finds the card images: the published site ([site] address), else this
+     page's own folder (a web server's, or a file on this computer). */
+  function imageBase() {
+    var site = tabletopButton.dataset.site;
+    return site ? site.replace(/\/*$/, "/") : new URL(".", window.location.href).href;
+  }
+  if (tabletopButton) {
+    tabletopButton.addEventListener("click", function () {
+      var s = update(null), base = imageBase();
+      var saved = F.tabletop(s, units, decks, tabletopButton.dataset.deck, base);
+      save(F.fileName(s.name, ".json"), "application/json", JSON.stringify(saved, null, 2) + "\n");
+      document.getElementById("copied").textContent = base.indexOf("file:") === 0
+        ? "Saved. Its card images are files on this computer: the game shows them here only (see the note below)."
+        : "Saved: put the file in Tabletop Simulator's Saved Objects folder.";
+    });
+  }
   copyText.addEventListener("click", function () {
     var text = F.plainText(update(null), units, decks);
     textBox.value = text;

@@ -130,19 +130,16 @@ def build(
     with OutputFolder(out, waiting) as folder, Pool(options.jobs) as pool:
         pool.warm()  # the workers import the renderers while this process plans
         run = Run(repo, folder, store, pool, Record.read(store, out), report, _Tracker(progress))
-        card_jobs = _submit_faces(run, _stale_cards(run, decks, selection, options) if pdfs else [])
-        # the site needs no face (it sizes a card the store does not hold yet itself): it is
-        # queued behind the faces, so it starts as soon as a worker is free of them
-        early = [site] if site and not _current(run, site) else []
-        early_jobs = _submit(run, early)
-        _wait_for_faces(run, card_jobs)
+        _wait_for_faces(run, _submit_faces(run, _stale_cards(run, decks, selection, options) if pdfs else []))
         report.card_text = {name: faces.deck_text(store, specs) for name, specs in decks.variants.items()}
-        targets = plan_outputs(repo, selection, options, decks, report.card_text) if pdfs else []
-        targets += [site] if site else []
+        # the site first: the longest job (every page, an image a card), so the other worker
+        # makes the decks, packs and aids meanwhile instead of waiting for it at the end
+        targets = [site] if site else []
+        targets += plan_outputs(repo, selection, options, decks, report.card_text) if pdfs else []
         if twice := duplicate_paths(targets):
             raise PlanError("two outputs would be written to " + ", ".join(twice))
-        late = [t for t in targets if t not in early and not _current(run, t)]
-        _write_outputs(run, early + late, early_jobs + _submit(run, late))
+        stale = [t for t in targets if not _current(run, t)]
+        _write_outputs(run, stale, _submit(run, stale))
         if whole:
             _remove_unplanned(run, targets)
         run.record.stamp = stamp

@@ -20,7 +20,7 @@ def _specs(drawn):
 @given(drawn=cards, jobs=st.integers(1, 4))
 def test_every_card_once_in_order_one_bleed_a_batch_and_no_unit_split(drawn, jobs):
     specs = _specs(drawn)
-    out = batches(specs, jobs)
+    out = list(batches(specs, jobs))
     assert [key for batch, _bleed in out for key, *_ in batch] == [s.key for s in specs]
     bleed_of = {s.key: s.bleed for s in specs}
     assert all({bleed_of[key] for key, *_ in batch} == {bleed} for batch, bleed in out)
@@ -37,5 +37,5 @@ def test_every_card_once_in_order_one_bleed_a_batch_and_no_unit_split(drawn, job
 def test_one_units_cards_take_one_worker_and_two_units_two():
     one = _specs([("a", 0.0)] * 7)
     two = _specs([("a", 0.0)] * 7 + [("b", 0.0)] * 7)
-    assert len(batches(one, 2)) == 1
+    assert len(list(batches(one, 2))) == 1
     assert [len(b) for b, _ in batches(two, 2)] == [7, 7]

@@ -9,7 +9,7 @@ faces by key; a deck's sheets are kept under the keys of the cards they hold.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -188,19 +188,24 @@ def lay_out_batch(store: Store, batch: list[tuple[str, str, Any, dict]], bleed: 
     return documents
 
 
-def batches(specs: list[CardSpec], jobs: int) -> list[tuple[list[tuple[str, str, Any, dict]], float]]:
+def batches(specs: list[CardSpec], jobs: int) -> Iterator[tuple[list[tuple[str, str, Any, dict]], float]]:
     """The missing cards sized and cut into batches of one bleed, at most BATCH each and
     shared out between the workers when there are few, a unit's cards never split: they
     share one head, laid out once, and a worker that lays out nothing never loads WeasyPrint
-    (a one-unit edit then takes one worker, leaving the other to the site and sheets)."""
+    (a one-unit edit then takes one worker, leaving the other to the site and sheets). Each
+    batch is handed over as soon as it is sized, so the workers start on it while the rest
+    are sized."""
     size = max(1, min(BATCH, -(-len(specs) // max(1, jobs))))
-    out: list[tuple[list[tuple[str, str, Any, dict]], float]] = []
+    batch: list[tuple[str, str, Any, dict]] = []
+    bleed = 0.0
     for run in _runs(specs):
+        if batch and (run[0].bleed != bleed or len(batch) + len(run) > size):
+            yield batch, bleed
+            batch = []
         bleed = run[0].bleed
-        if not out or out[-1][1] != bleed or (out[-1][0] and len(out[-1][0]) + len(run) > size):
-            out.append(([], bleed))
-        out[-1][0].extend((spec.key, *sized(spec)) for spec in run)
-    return out
+        batch.extend((spec.key, *sized(spec)) for spec in run)
+    if batch:
+        yield batch, bleed
 
 
 def _runs(specs: list[CardSpec]) -> list[list[CardSpec]]:

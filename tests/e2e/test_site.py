@@ -35,6 +35,13 @@ def test_every_page_is_valid_html_with_working_links(site):
     assert all_problems(site) == []
 
 
+def test_a_site_without_an_address_has_no_tabletop_images_or_button(site):
+    """Tabletop Simulator loads card images from the web: a site with no published address
+    makes none, and its fleet page offers no download that would point at nothing."""
+    assert not (site / "tts").exists()
+    assert 'id="tabletop"' not in (site / "fleet.html").read_text()
+
+
 def test_the_checker_catches_broken_pages(tmp_path):
     (tmp_path / "a.html").write_text(
         '<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1>'
@@ -281,7 +288,7 @@ def stamps(site: Path) -> dict[str, tuple[int, int]]:
 
 
 def test_only_pages_whose_content_changed_are_written(repo, tmp_path):
-    spec = small_spec(repo)
+    spec = dataclasses.replace(small_spec(repo), address="https://example.org/fleet/site/")  # with its images
     build_site(repo, tmp_path, spec, data_key="data-1")
     site = tmp_path / "site"
     before = {rel: (site / rel).read_bytes() for rel in stamps(site)}
@@ -289,7 +296,7 @@ def test_only_pages_whose_content_changed_are_written(repo, tmp_path):
     changed = dataclasses.replace(repo.units["uss-bagley-dd-386"], points=99)
     edited = dataclasses.replace(repo, units=dict(repo.units, **{"uss-bagley-dd-386": changed}))
     units = tuple(changed if u.id == changed.id else u for u in spec.units if u.id != "u-47")
-    report = build_site(edited, tmp_path, SiteSpec(units, spec.variants), data_key="data-2")
+    report = build_site(edited, tmp_path, SiteSpec(units, spec.variants, spec.address), data_key="data-2")
     after = stamps(site)
     differs = {rel for rel in after if rel in before and (site / rel).read_bytes() != before[rel]}
     assert "units/uss-bagley-dd-386.html" in differs and "index.html" in differs

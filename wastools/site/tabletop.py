@@ -5,7 +5,8 @@ The fleet builder makes a Tabletop Simulator saved object of the fleet in the br
 publishes those images under ``tts/<variant>/<unit id>.png`` (one card a file, so that a
 fleet of three units loads three small images, not sheets of 69) and ``back.png``.
 
-Only the first deck of the site (the fleet builder's first choice) has images. Measured on
+Only a site with a published address has them (a table loads them from the web), and only
+its first deck (the fleet builder's first choice). Measured on
 the development machine: an image takes about 0.018 s to render and encode from a face the
 build made, and is about 52 kB; every deck (289 units x 6) would add about 30 s to a cold
 build and 90 MB to the site's files, which are all held in memory before any is written.
@@ -30,8 +31,11 @@ CHUNK = 27  # cards rendered at a time (three Letter sheets): the images held at
 
 
 def tabletop_deck(spec: Any) -> str | None:
-    """The deck whose cards have images on the site: the site's first."""
-    return spec.variants[0][0].name if spec.variants else None
+    """The deck whose cards have images on the site: the site's first, when the site has a
+    published address (``[site] address``). A Tabletop Simulator table loads its images
+    from the web; without an address they would serve only the machine that built them
+    (which ``build --roster FILE --tts`` serves already), at about 5 s a cold build."""
+    return spec.variants[0][0].name if spec.variants and spec.address else None
 
 
 def tabletop_images(repo: Repository, spec: Any, store: Store | None) -> dict[str, bytes]:
@@ -39,7 +43,7 @@ def tabletop_images(repo: Repository, spec: Any, store: Store | None) -> dict[st
     and its ``back.png``: from the store where kept, else rendered from the deck's card
     faces (made here when the build did not make them) and kept (without a store, in a
     throwaway one: the same images, made again each time)."""
-    if not spec.variants:
+    if tabletop_deck(spec) is None:
         return {}
     if store is None:
         with tempfile.TemporaryDirectory(prefix="wastools-tts-") as scratch:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from ..core.fingerprints import code_fingerprint, key
 from ..core.geometry import PT_PER_CM
@@ -74,6 +75,14 @@ def scenario_pack(
     cards = [face(store, k) for k in card_keys]
     remember = lambda inputs, make: remembered(store, inputs, make)  # noqa: E731
     return scenario_pack_pdf(scenario, cards, paper, profile, doc_id, colour, remember=remember)
+
+
+def briefing(store: Store, scenario, paper: str) -> None:
+    """A pack's briefing kept in the store (it shows no card face), as ``scenario_pack``
+    reads it back."""
+    from ..render.scenario_pack import briefing_inputs, briefing_part
+
+    remembered(store, briefing_inputs(scenario, paper), partial(briefing_part, scenario, paper))
 
 
 def aid(repo: Repository, variant: str, params: dict, paper: str, moved: tuple) -> tuple[bytes, int]:

@@ -29,7 +29,9 @@ from .selection import Options, Selection, card_bleed, deck_name, layout_name, p
 @dataclass(frozen=True)
 class Target:
     """One output: its path under the output folder, its key, and what makes it (a function
-    a worker runs, with its arguments). ``cards``: the card faces it reads from the store."""
+    a worker runs, with its arguments). ``cards``: the card faces it reads from the store;
+    ``parts``: jobs (function, arguments; the store first) that keep in the store a part of
+    it that needs no face, run while the faces are laid out when the output is stale."""
 
     path: str
     key: str
@@ -38,6 +40,7 @@ class Target:
     cards: tuple[str, ...] = ()
     note: dict = field(default_factory=dict, compare=False)  # what else the manifest says of it
     reads_store: bool = False  # ``make`` takes the store first (faces, kept parts)
+    parts: tuple[tuple[Callable[..., Any], tuple], ...] = ()
 
     @property
     def stage(self) -> str:
@@ -153,7 +156,8 @@ def pack_targets(repo: Repository, selection: Selection, options: Options, decks
             rel = f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf"
             pack_key = key(code_fingerprint(), "pack", source, cards, paper, profile, *colour)
             pack = (scenario, list(cards), paper, options.profile, pack_key, options.colour_maps)
-            targets.append(Target(rel, pack_key, makers.scenario_pack, pack, cards, reads_store=True))
+            briefing = ((makers.briefing, (scenario, paper)),)
+            targets.append(Target(rel, pack_key, makers.scenario_pack, pack, cards, reads_store=True, parts=briefing))
         rel = f"scenarios/{scenario.id}-poster.pdf"
         poster_key = key(code_fingerprint(), rel, source, scenario.parameters, profile, *colour)
         poster = (scenario, options.profile, options.colour_maps)

@@ -130,7 +130,12 @@ def build(
     with OutputFolder(out, waiting) as folder, Pool(options.jobs) as pool:
         pool.warm()  # the workers import the renderers while this process plans
         run = Run(repo, folder, store, pool, Record.read(store, out), report, _Tracker(progress))
-        _wait_for_faces(run, _submit_faces(run, _stale_cards(run, decks, selection, options) if pdfs else []))
+        specs, parts = _stale_cards(run, decks, selection, options) if pdfs else ([], [])
+        card_jobs = _submit_faces(run, specs)
+        part_jobs = [run.pool.submit(fn, store, *args) for fn, args in parts]  # the other worker, meanwhile
+        _wait_for_faces(run, card_jobs)
+        for job in part_jobs:
+            run.report.timed("output parts", job.result()[1])
         report.card_text = {name: faces.deck_text(store, specs) for name, specs in decks.variants.items()}
         # the site first: the longest job (every page, an image a card), so the other worker
         # makes the decks, packs and aids meanwhile instead of waiting for it at the end
@@ -160,15 +165,19 @@ def _remove_unplanned(run: Run, targets: list[Target]) -> None:
         del run.record.outputs[rel]
 
 
-def _stale_cards(run: Run, decks: Decks, selection: Selection, options: Options) -> list[faces.CardSpec]:
+def _stale_cards(
+    run: Run, decks: Decks, selection: Selection, options: Options
+) -> tuple[list[faces.CardSpec], list[tuple[Callable, tuple]]]:
     """The faces to make: every card of a deck or pack whose output is stale, or whose text
-    the player aid needs and the store does not hold."""
+    the player aid needs and the store does not hold; and the parts of those outputs that
+    need no face (made meanwhile)."""
     run.report.cards_total = sum(len(specs) for specs in decks.variants.values())
     provisional = deck_targets(selection, options, decks) + pack_targets(run.repo, selection, options, decks)
-    stale_keys = {k for t in provisional if t.cards and not _current(run, t) for k in t.cards}
+    stale = [t for t in provisional if t.cards and not _current(run, t)]
+    stale_keys = {k for t in stale for k in t.cards}
     wanted = [s for s in decks.every_card() if s.key in stale_keys]
     wanted += [s for specs in decks.variants.values() for s in specs if not run.store.has(faces.META, s.key)]
-    return faces.missing_faces(run.store, wanted)
+    return faces.missing_faces(run.store, wanted), [part for t in stale for part in t.parts]
 
 
 def submit_faces(store: Store, pool: Pool, specs: list[faces.CardSpec]) -> list[tuple[int, Future]]:

@@ -164,45 +164,15 @@ class GuardedComposer(Composer):
             self.more += 1
 
     def compose_sequence_node(self, anchor: Any) -> Any:
-        start = self.parser.get_event()
-        node = SequenceNode(
-            self._collection_tag(start, SequenceNode),
-            [],
-            start.start_mark,
-            None,
-            flow_style=start.flow_style,
-            comment=start.comment,
-            anchor=anchor,
-        )
-        if anchor is not None:
-            self.anchors[anchor] = node
-        self.open.add(id(node))
+        node = self._opened(SequenceNode, anchor)
         while not self.parser.check_event(SequenceEndEvent):
             self.path.append(len(node.value))
             node.value.append(self.compose_node(node, len(node.value)))
             self.path.pop()
-        self.open.discard(id(node))
-        end = self.parser.get_event()
-        node.end_mark = end.end_mark
-        if node.flow_style is True and end.comment is not None and node.comment is None:
-            node.comment = end.comment
-        self.check_end_doc_comment(end, node)
-        return node
+        return self._closed(node, replace_comment=False)
 
     def compose_mapping_node(self, anchor: Any) -> Any:
-        start = self.parser.get_event()
-        node = MappingNode(
-            self._collection_tag(start, MappingNode),
-            [],
-            start.start_mark,
-            None,
-            flow_style=start.flow_style,
-            comment=start.comment,
-            anchor=anchor,
-        )
-        if anchor is not None:
-            self.anchors[anchor] = node
-        self.open.add(id(node))
+        node = self._opened(MappingNode, anchor)
         while not self.parser.check_event(MappingEndEvent):
             key = self.compose_node(node, None)
             name = self._key_name(key)
@@ -210,10 +180,32 @@ class GuardedComposer(Composer):
             value = self.compose_node(node, key)
             self.path.pop()
             node.value.append((key, value))
+        return self._closed(node, replace_comment=True)
+
+    def _opened(self, kind: type, anchor: Any) -> Any:
+        """A sequence or mapping node from its start event, open until ``_closed``."""
+        start = self.parser.get_event()
+        node = kind(
+            self._collection_tag(start, kind),
+            [],
+            start.start_mark,
+            None,
+            flow_style=start.flow_style,
+            comment=start.comment,
+            anchor=anchor,
+        )
+        if anchor is not None:
+            self.anchors[anchor] = node
+        self.open.add(id(node))
+        return node
+
+    def _closed(self, node: Any, replace_comment: bool) -> Any:
+        """The node ended by its end event (as ruamel's composer ends it: a flow mapping takes
+        the end's comment, a flow sequence only when it has none)."""
         self.open.discard(id(node))
         end = self.parser.get_event()
         node.end_mark = end.end_mark
-        if node.flow_style is True and end.comment is not None:
+        if node.flow_style is True and end.comment is not None and (replace_comment or node.comment is None):
             node.comment = end.comment
         self.check_end_doc_comment(end, node)
         return node

@@ -244,6 +244,20 @@ def _build(ctx, request: _Request) -> None:
         return
     selection = builder.Selection(tuple(settings["build.variants"]), *request.filters)
     options = _options(settings, request.jobs)
+    with builder.Pool(options.jobs) as pool:
+        if not request.roster and not request.site_only:
+            # one worker loads WeasyPrint while this process validates (one core each): the
+            # head and briefing jobs of an edit then find it loaded
+            pool.warm(full=1)
+        _load_and_build(ctx, request, store, data, stamp, started, selection, options, pool)
+
+
+def _load_and_build(ctx, request: _Request, store, data, stamp: str, started: float, selection, options, pool) -> None:
+    """The data loaded (validated) and built with ``pool``: what ``_build`` does once it knows
+    something changed."""
+    from .. import pipeline as builder
+
+    root, out_dir, settings = request.root, request.out, request.settings
     repo, validation = builder.load_repository(root, store, ctx.obj["limits"], data)
     if repo is None:
         print_problems(validation.errors if validation else [])
@@ -279,6 +293,7 @@ def _build(ctx, request: _Request) -> None:
         waiting=lambda message: click.echo(message, err=True),
         pdfs=not request.site_only,
         whole=not (request.narrowed or request.papers_narrowed or request.site_only),
+        pool=pool,
     )
     _report(root, out_dir, report, started)
     if request.report_path:

@@ -36,13 +36,13 @@ class Pool:
         """``fn(*args)`` on a worker; the future's result is (result, seconds)."""
         return self._started().submit(timed, fn, args)
 
-    def warm(self) -> None:
-        """Start the workers now, each reading what most jobs need while the build's process
-        plans (``render.cards.warm``): the first sheet then waits for nothing."""
+    def warm(self, full: int = 0) -> None:
+        """Start the workers now, each reading what jobs need (``render.cards.warm``) while the
+        build's process validates and plans; ``full`` of them load WeasyPrint too."""
         from ..render.cards import warm
 
-        for _worker in range(self.jobs):
-            self._started().submit(warm)
+        for worker in range(self.jobs):
+            self._started().submit(warm, worker < full)
 
     def map(self, fn: Callable[..., Any], items: Iterable[tuple]) -> Iterator[tuple[Any, float]]:
         """``fn(*item)`` for each item, in order, as (result, seconds)."""

@@ -16,6 +16,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,19 +118,23 @@ def build(
     waiting: Callable[[str], None] | None = None,
     pdfs: bool = True,
     whole: bool = False,
+    pool: Pool | None = None,
 ) -> BuildReport:
     """Make every stale output of ``selection`` of the repository at ``root`` into ``out``,
     keeping what it makes in ``store`` (by default the repository's). ``site``: the site's target,
     when this build makes it (``pdfs`` False: only the site); ``stamp``: what the record
     keeps to tell a later build with the same inputs that nothing changed; ``whole``: the
     build makes everything the settings ask for, so an output it made before and no longer
-    plans (a removed scenario's pack) is removed."""
+    plans (a removed scenario's pack) is removed. ``pool``: the caller's, started before the
+    data was loaded; else one is made here."""
     store = store or Store.for_repository(root)
     report = BuildReport(clock=started if started is not None else time.perf_counter())
     decks = plan_cards(repo, selection, options) if pdfs else Decks()
-    with OutputFolder(out, waiting) as folder, Pool(options.jobs) as pool:
-        pool.warm()  # the workers import the renderers while this process plans
-        run = Run(repo, folder, store, pool, Record.read(store, out), report, _Tracker(progress))
+    workers = pool if pool is not None else Pool(options.jobs)
+    with OutputFolder(out, waiting) as folder, nullcontext() if pool is not None else workers:
+        if pool is None:
+            workers.warm()  # the workers read what jobs need while this process plans
+        run = Run(repo, folder, store, workers, Record.read(store, out), report, _Tracker(progress))
         specs, parts = _stale_cards(run, decks, selection, options) if pdfs else ([], [])
         card_jobs = _submit_faces(run, specs)
         part_jobs = [run.pool.submit(fn, store, *args) for fn, args in parts]  # the other worker, meanwhile

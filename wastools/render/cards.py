@@ -270,13 +270,15 @@ def lay_out_faces(
 HEAD = "card-head"  # the store's kind for a laid-out head
 
 
-def warm() -> None:
+def warm(full: bool = False) -> None:
     """What most jobs need once per process: pikepdf and the card fonts' metrics (a worker
-    does it as it starts). Not WeasyPrint: the first job that lays out with it loads it and
-    the card stylesheet (``_card_stylesheet``), and most edits need none (a face's head comes
-    from the store): loading it in every worker was half the CPU of a one-unit edit."""
+    does it as it starts); ``full``: WeasyPrint and the card stylesheet too, which a job that
+    lays out cards, heads or briefings needs (else the first such job loads them). Loading
+    WeasyPrint in every worker was half the CPU of a one-unit edit that needs none."""
     import pikepdf  # noqa: F401
 
+    if full:
+        _card_stylesheet()
     card_body.warm()
 
 

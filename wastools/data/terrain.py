@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..core.geometry import PT_PER_CM, PT_PER_IN, Tile, hex_center, hex_grid_extent, hex_radius, tiles
@@ -238,7 +239,18 @@ class Land:
             return self.frame.hex_at(point) in area.hexes
         return inside(point, area.outline, ON_OUTLINE_PT)
 
+    @cached_property
+    def _island_of_hex(self) -> dict[tuple[int, int], Area]:
+        """On a hex map, the first island that holds each hex: one lookup a point, however
+        many islands the map has."""
+        found: dict[tuple[int, int], Area] = {}
+        for area in reversed(self.islands):
+            found.update(dict.fromkeys(area.hexes, area))
+        return found
+
     def island_at(self, point: Point) -> Area | None:
+        if self.frame.is_hex:
+            return self._island_of_hex.get(self.frame.hex_at(point))
         return next((a for a in self.islands if self._on(a, point)), None)
 
     def shoal_at(self, point: Point) -> Area | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -44,6 +44,16 @@ class Feature:
     points: tuple[tuple[float, float], ...]  # polygon (island, shoal, deployment) or one point
     side: str | None = None
     hexes: float = 0.0  # if above 0: ``points`` are the centers of hexes this wide, the feature is their union
+
+    @cached_property
+    def extent(self) -> Box:
+        """The box an area covers (its hexes whole), worked out once however many pages."""
+        return _bounds(_outline_points(self))
+
+    @cached_property
+    def holds(self) -> Callable[[tuple[float, float]], bool]:
+        """Whether a map point lies in the area (``_holder``), made once."""
+        return _holder(self)
 
     @cached_property
     def edges(self) -> list[Segment]:
@@ -602,20 +612,26 @@ def place_words(
             taken.append(placed.box)
             out.append((f.label, placed))
     areas = [f for f in features if len(f.points) > 1 and f.kind != "play-area"]
-    holders = [_holder(f) for f in areas]
-    for f, holds in zip(areas, holders, strict=True):
-        placed = _area_word(f, holds, [h for h in holders if h is not holds], how, taken, measure(f.label, how.size))
+    holders = [(f.holds, f.extent) for f in areas]
+    for f, (holds, box) in zip(areas, holders, strict=True):
+        others = [h for h, other in holders if h is not holds and labels.overlaps(box, other)]
+        if len(others) > CLEAR_AMONG:  # a crowd of areas over each other: no place is clear of all
+            others = []
+        placed = _area_word(f, holds, others, how, taken, measure(f.label, how.size))
         if placed is not None:
             taken.append(placed.box)
             out.append((f.label, placed))
     return out
 
 
+CLEAR_AMONG = 8  # areas overlapping a name's area, beyond which no place clear of them all is looked for
+
+
 def _area_word(f: Feature, holds, others, how: Placing, taken: labels.Taken, width: float) -> labels.Placed | None:
     """An area's name inside it where it shows; where it is too small for its name, beside
     it with a leader line from its middle (when its middle lies in ``how.bounds``)."""
     s = how.scale
-    fx0, fy0, fx1, fy1 = _bounds([(x * s, y * s) for x, y in _outline_points(f)])
+    fx0, fy0, fx1, fy1 = (v * s for v in f.extent)
     b = how.bounds
     region = (max(fx0, b[0]), max(fy0, b[1]), min(fx1, b[2]), min(fy1, b[3]))
     if region[0] >= region[2] or region[1] >= region[3]:
@@ -641,7 +657,8 @@ def _inside_word(holds, others, how: Placing, taken: labels.Taken, region: Box, 
 
     held = list(itertools.islice((p for p in grid if inside_page(p)), labels.TRIES))  # as many as are tried
     clear = (p for p in held if not any(h((p[0] / s, p[1] / s)) for h in others))  # outside other areas
-    tries = [(clear, "all")] + [(iter(held), reach) for reach in ("all", "ends", "middle")]
+    tries: list[tuple[Iterator[tuple[float, float]], str]] = [(clear, "all")] if others else []
+    tries += [(iter(held), reach) for reach in ("all", "ends", "middle")]
     for candidates, reach in tries:
         placed = labels.inside_area(candidates, inside_page, width, how.size, taken, how.bounds, reach)
         if placed is not None:
@@ -965,7 +982,7 @@ def _assembly(spec: MapSpec, all_tiles: list[Tile], page: Page, numbering: Numbe
         room = plan_bottom - 16 - (y + legend + 4)
         if len(all_tiles) > 1 and room < len(_step_lines(steps, w)) * 10:  # no room under the plan: on it
             blocked = list(taken) + [_scaled(t.x0, t.y0, t.core_x1, t.core_y1, scale) for t in all_tiles]
-            blocked += [_scaled(*_bounds(_outline_points(f)), scale) for f in spec.features if len(f.points) > 1]
+            blocked += [_scaled(*f.extent, scale) for f in spec.features if len(f.points) > 1]
             _steps_on_plan(c, steps, bounds, blocked)
         c.restoreState()
         if spec.features:

@@ -119,11 +119,14 @@ class Store:
             raise ValueError(f"not a store name: {kind!r}/{key!r}")
         return os.path.join(self.folder, kind, key[:2], key)
 
-    def _checked(self, folder: str) -> None:
+    def _checked(self, folder: str, make: bool = False) -> None:
         """``folder`` has no link on the way from the cache home (checked once a process:
-        the entry itself is opened without following a link)."""
+        the entry itself is opened without following a link); ``make``: made if missing."""
         if (self.base, folder) not in _CHECKED:
-            no_links(self.base, Path(folder))
+            if make:
+                safe_folder(self.base, Path(folder))
+            else:
+                no_links(self.base, Path(folder))
             if os.path.isdir(folder):
                 _CHECKED.add((self.base, folder))
 
@@ -152,9 +155,7 @@ class Store:
         an entry is only a speed-up, so the build carries on without it."""
         path = Path(self._path(kind, key))
         try:
-            if (self.base, str(path.parent)) not in _CHECKED:
-                safe_folder(self.base, path.parent)
-                _CHECKED.add((self.base, str(path.parent)))
+            self._checked(str(path.parent), make=True)
             write_atomically(path, _wrap(kind, key, data))
         except (OSError, UnsafePath):
             return False

@@ -197,3 +197,45 @@ def test_a_name_spelled_unlike_the_other_cards_is_a_located_warning(tmp_repo, cl
     assert f"cards/uk/hms-cossack.yaml:3:7: warning: name: write {wanted!r}" in result.output, result.output
     path.write_text(text)
     assert "warning: name:" not in cli("validate", root=tmp_repo).output
+
+
+WEAK = "http://piglix.com/piglix/Tribal-class_destroyer_(1936)"
+
+
+def test_a_weak_source_is_a_located_warning_until_a_note_names_it(tmp_repo, cli):
+    path = tmp_repo / UNIT
+    text = path.read_text()
+    speed_source = "    source: http://pwencycl.kgbudge.com/T/r/Tribal_class_uk.htm\n  length:"
+    damage(tmp_repo, speed_source, speed_source.replace("http://pwencycl.kgbudge.com/T/r/Tribal_class_uk.htm", WEAK))
+    result = cli("validate", root=tmp_repo)
+    assert result.exit_code == 0  # a contributor's card still validates
+    line = line_of(tmp_repo, WEAK)
+    assert (
+        f"cards/uk/hms-cossack.yaml:{line}:13: warning: history.top_speed.source: "
+        "piglix.com is a machine-made copy of Wikipedia" in result.output
+    ), result.output
+    assert f"hms-cossack.yaml:{line + 4}:" not in result.output  # the length keeps its reference
+    damage(tmp_repo, "  note: 'Tribal class (1936): 377 ft o/a'", "  note: 'speed kept from piglix.com: no other page'")
+    assert "hms-cossack.yaml" not in cli("validate", root=tmp_repo).output
+    path.write_text(text)
+
+
+@pytest.mark.parametrize(
+    "host, weak",
+    [
+        ("piglix.com", True),
+        ("www.piglix.com", True),
+        ("warshipsresearch.blogspot.com", True),
+        ("military-history.fandom.com", True),
+        ("zims-en.kiwix.campusafrica.gos.orange.com", True),
+        ("kiwix.lema.org", True),
+        ("uboat.net.", False),
+        ("en.wikipedia.org", False),
+        ("notpiglix.com", False),
+        ("navypedia.org:8080", False),
+    ],
+)
+def test_weak_hosts_match_domains_and_their_subdomains_only(host, weak):
+    from wastools.data.repository.sources import weak_host
+
+    assert (weak_host(host) is not None) is weak

@@ -17,6 +17,7 @@ from ...core.suggest import closest, did_you_mean
 from ..yamlio import Document
 from .building import build_unit
 from .files import LoadedFile
+from .sources import weak_source_problems
 
 
 class KnownUnits(dict):
@@ -251,7 +252,7 @@ def _history_problems(doc: Document, data: dict) -> list[Problem]:
             )
         elif name in missing:
             problems.append(doc.problem(["history", "missing", name], "figure is present: remove it from missing"))
-    return problems
+    return problems + weak_source_problems(doc, history)
 
 
 def _mapping(value: Any) -> dict:

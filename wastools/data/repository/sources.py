@@ -1,0 +1,127 @@
+"""Weak sources for historical figures: a warning, never an error.
+
+CONTRIBUTING.md asks for a reference work, a primary document or a naval or aviation
+history source. The hosts below are known not to be one. Most are machine-made copies of
+Wikipedia: they carry the encyclopedia's figures of one day, without its revision history or
+its references, and some rewrite or cut the text. Fan wikis, blogs and shops have no editorial
+check at all. A figure taken from one of them may still be right, so a unit that cites one is
+valid; `wastools validate` warns, and the warning goes away once the figure's `note` (or the
+unit's `history.note`) names the host, saying why it is kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...core.problems import Problem, Severity
+from ..yamlio import Document
+
+MIRROR = "a machine-made copy of Wikipedia"
+# Domains (a host matches itself and its subdomains), each with what it is. Keep it short:
+# a host belongs here only once its pages have been seen to be one of these kinds.
+WEAK_HOSTS: dict[str, str] = {
+    **{
+        domain: MIRROR
+        for domain in (
+            "108.161.137.60",  # serves piglix.com
+            "academickids.com",
+            "artikeldigital.com",
+            "askwikinow.com",
+            "av1.space",
+            "bdmobi.com",
+            "brorelol.gay",
+            "cf-ipfs.com",
+            "clateway.com",
+            "cydlabs.com",
+            "datana.cloud",
+            "dweb.link",
+            "en-academic.com",
+            "encycloreader.org",
+            "enwikipedia.net",
+            "eth.limo",
+            "eudic.net",
+            "findatwiki.com",
+            "friendlywiki.com",
+            "frwiki.wiki",
+            "iiab.me",
+            "jmedia.wiki",
+            "kampuspedia.com",
+            "knowpia.com",
+            "lescigales.org",
+            "liquisearch.com",
+            "myownonpmirror.com",
+            "nixinova.com",
+            "osmarks.net",
+            "outremer.quest",
+            "piglix.com",
+            "plwiki.pl",
+            "polpedia.pl",
+            "profilbaru.com",
+            "qwe.wiki",
+            "richxsearch.com",
+            "riteme.site",
+            "sagapedia.com",
+            "studentb.eu",
+            "techsciencenews.com",
+            "the-uncensored-wiki.com",
+            "wiki.x.io",
+            "wikial.top",
+            "wikimili.com",
+            "wikivisually.com",
+            "wikiwand.com",
+            "wikizero.com",
+            "wikizero.net",
+            "zxc.wiki",
+        )
+    },
+    "grokipedia.com": "a machine-written encyclopedia",
+    "everything2.com": "a site of anonymous user-written pages",
+    "fandom.com": "a fan wiki",
+    "blogspot.com": "a blog",
+}
+# Offline-reader mirrors run under many names (kiwix.lema.org, zims-en.kiwix.campusafrica...).
+KIWIX = re.compile(r"(^|\.)kiwix\.")
+ADDRESS = re.compile(r"https?://([^/\s'\"?#]+)", re.IGNORECASE)
+
+
+def weak_host(host: str) -> tuple[str, str] | None:
+    """The listed domain a host belongs to and what it is, or None for any other host."""
+    host = host.lower().rstrip(".").split(":")[0]
+    if host.startswith("www."):
+        host = host[4:]
+    if KIWIX.search(host):
+        return host, MIRROR
+    for domain, kind in WEAK_HOSTS.items():
+        if host == domain or host.endswith("." + domain):
+            return host, kind
+    return None
+
+
+def weak_source_problems(doc: Document, history: dict) -> list[Problem]:
+    """A warning for each figure whose source is on a weak host that no note explains."""
+    problems = []
+    unit_note = history.get("note") if isinstance(history.get("note"), str) else ""
+    for name in ("top_speed", "length"):
+        figure = history.get(name)
+        if not isinstance(figure, dict) or not isinstance(figure.get("source"), str):
+            continue
+        notes = f"{figure.get('note') if isinstance(figure.get('note'), str) else ''} {unit_note}".lower()
+        for address in ADDRESS.findall(figure["source"]):
+            found = weak_host(address)
+            if found is None or _named(found[0], notes):
+                continue
+            host, kind = found
+            message = (
+                f"{host} is {kind}: cite a reference work or a naval or aviation history source, "
+                f"or name {host} in the figure's note with the reason it is kept"
+            )
+            problems.append(doc.problem(["history", name, "source"], message, severity=Severity.WARNING))
+    return problems
+
+
+def _named(host: str, notes: str) -> bool:
+    """Whether the notes name the host, with or without a short first label (en., m., de.)."""
+    parts = host.split(".")
+    while len(parts) > 2 and len(parts[0]) <= 2:
+        parts = parts[1:]
+    return ".".join(parts) in notes

@@ -49,7 +49,6 @@ WEAK_HOSTS: dict[str, str] = {
             "knowpia.com",
             "lescigales.org",
             "liquisearch.com",
-            "myownonpmirror.com",
             "nixinova.com",
             "osmarks.net",
             "outremer.quest",
@@ -75,6 +74,7 @@ WEAK_HOSTS: dict[str, str] = {
         )
     },
     "grokipedia.com": "a machine-written encyclopedia",
+    "myownonpmirror.com": "an unattributed copy of navypedia.org's pages",
     "everything2.com": "a site of anonymous user-written pages",
     "fandom.com": "a fan wiki",
     "blogspot.com": "a blog",

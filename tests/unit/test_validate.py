@@ -207,14 +207,19 @@ def test_a_weak_source_is_a_located_warning_until_a_note_names_it(tmp_repo, cli)
     text = path.read_text()
     speed_source = "    source: http://pwencycl.kgbudge.com/T/r/Tribal_class_uk.htm\n  length:"
     damage(tmp_repo, speed_source, speed_source.replace("http://pwencycl.kgbudge.com/T/r/Tribal_class_uk.htm", WEAK))
-    result = cli("validate", root=tmp_repo)
+    result = cli("validate", "--sources", root=tmp_repo)
     assert result.exit_code == 0  # a contributor's card still validates
     line = line_of(tmp_repo, WEAK)
-    assert (
-        f"cards/uk/hms-cossack.yaml:{line}:13: warning: history.top_speed.source: "
-        "piglix.com is a machine-made copy of Wikipedia" in result.output
-    ), result.output
+    located = f"cards/uk/hms-cossack.yaml:{line}:13: warning: history.top_speed.source: " + (
+        "piglix.com is a machine-made copy of Wikipedia"
+    )
+    assert located in result.output, result.output
     assert f"hms-cossack.yaml:{line + 4}:" not in result.output  # the length keeps its reference
+    # the whole repository: one line counts them; the file named: listed
+    whole = cli("validate", root=tmp_repo)
+    assert located not in whole.output
+    assert re.search(r"warning: \d+ historical figures? cites? a weak source", whole.output)
+    assert located in cli("validate", str(path), root=tmp_repo).output
     damage(tmp_repo, "  note: 'Tribal class (1936): 377 ft o/a'", "  note: 'speed kept from piglix.com: no other page'")
     assert "hms-cossack.yaml" not in cli("validate", root=tmp_repo).output
     path.write_text(text)

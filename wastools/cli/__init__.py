@@ -77,14 +77,20 @@ def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=True))
 @click.option("--quiet", "-q", is_flag=True, help="Errors only: leave out warnings.")
+@click.option(
+    "--sources", is_flag=True, help="List every figure whose source is weak (a copy of Wikipedia, a fan wiki, a blog)."
+)
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool) -> None:
+def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool, sources: bool) -> None:
     """Check data files against the schemas and each other.
 
     One line per problem, `path:line:column: field: message`, every problem in every
     file, sorted. Warnings (such as a missing historical figure) do not fail the run.
+    Checking the whole repository, figures with a weak source are counted in one line
+    (`--sources` lists them); checking named files, each is listed.
     """
     from ..data import repository
+    from ..data.repository.sources import is_weak_source
 
     root = repo_root(ctx)
     started = time.perf_counter()
@@ -95,7 +101,16 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool) -> None:
 
         result.problems += repository_problems(root, result.repository)
     shown = result.errors if quiet else result.problems
+    weak = [p for p in shown if is_weak_source(p)]
+    if weak and not (paths or sources):
+        shown = [p for p in shown if not is_weak_source(p)]
     print_problems(shown)
+    if weak and not (paths or sources):
+        click.echo(
+            f"warning: {len(weak)} historical {'figure cites' if len(weak) == 1 else 'figures cite'} a weak source "
+            "(a copy of Wikipedia, a fan wiki, a blog): `wastools validate --sources` lists them",
+            err=True,
+        )
     elapsed = time.perf_counter() - started
     click.echo(
         f"checked {result.files_checked} files in {elapsed:.2f} s: "

@@ -84,6 +84,14 @@ KIWIX = re.compile(r"(^|\.)kiwix\.")
 ADDRESS = re.compile(r"https?://([^/\s'\"?#]+)", re.IGNORECASE)
 
 
+ADVICE = "cite a reference work or a naval or aviation history source"
+
+
+def is_weak_source(problem: Problem) -> bool:
+    """Whether ``problem`` is this module's warning (``validate`` sums them up in one line)."""
+    return not problem.is_error and problem.field.endswith(".source") and ADVICE in problem.message
+
+
 def weak_host(host: str) -> tuple[str, str] | None:
     """The listed domain a host belongs to and what it is, or None for any other host."""
     host = host.lower().rstrip(".").split(":")[0]
@@ -111,10 +119,7 @@ def weak_source_problems(doc: Document, history: dict) -> list[Problem]:
             if found is None or _named(found[0], notes):
                 continue
             host, kind = found
-            message = (
-                f"{host} is {kind}: cite a reference work or a naval or aviation history source, "
-                f"or name {host} in the figure's note with the reason it is kept"
-            )
+            message = f"{host} is {kind}: {ADVICE}, or name {host} in the figure's note with the reason it is kept"
             problems.append(doc.problem(["history", name, "source"], message, severity=Severity.WARNING))
     return problems
 

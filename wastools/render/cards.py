@@ -89,7 +89,6 @@ def render_back_html(variant: Variant) -> Markup:
         .get_template("back.html.j2")
         .render(
             title=variant.title,
-            seed=variant.seed.replace("seed ", "after seed ", 1),
             motif=emblems.back_motif_svg(variant.name),
         )
     )

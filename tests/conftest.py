@@ -30,6 +30,16 @@ def _own_store(tmp_path_factory):
     os.environ["WASTOOLS_CACHE"] = str(tmp_path_factory.mktemp("wastools-cache"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _weasyprint_loaded_once():
+    """WeasyPrint and the card stylesheet loaded once per test process: the workers of every
+    build a test runs are forked from it and start with them, as a long build's workers do
+    once warm (loading them took about a second of each build's work)."""
+    from wastools.render.cards import warm
+
+    warm(full=True)
+
+
 @pytest.fixture(scope="session")
 def repo():
     result = repository.validate(DATA)

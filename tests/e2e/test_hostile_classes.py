@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from tests.conftest import DATA, ROOT
 from tests.e2e.test_hostile import mini_repo
 from wastools.core.problems import Problem
+from wastools.core.store import Store
 from wastools.data import repository
 from wastools.data.yamlio import DEFAULT_LIMITS, Limits, load_document, parse_document
 
@@ -28,6 +29,13 @@ UNIT = "cards/uk/hms-cossack.yaml"
 SCENARIO = "scenarios/skirmish.yaml"
 FILES = [UNIT, "cards/sets.yaml", "cards/nations.yaml", "cards/abilities.yaml", SCENARIO, "rules/hex.yaml"]
 SLOW = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+def validated(root: Path, paths: list[Path] | None = None):
+    """``repository.validate`` as ``wastools validate`` runs it, with the store: the files a
+    test leaves alone come from it, the damaged one is read and checked afresh (its bytes
+    are its key), so each example costs one file, not the whole repository."""
+    return repository.validate(root, paths, cache=Store.for_repository(root))
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +124,7 @@ def test_any_field_of_any_file_given_any_value_is_located_never_an_exception(roo
     value = data.draw(JSON_VALUES, label="value")
     written = as_yaml(header, replaced(content, path, value))
     with Damaged(root, rel, written):
-        result = repository.validate(root)
+        result = validated(root)
     assert_located(result.problems, rel, written)
 
 
@@ -141,7 +149,7 @@ def test_a_list_where_a_name_belongs_is_one_located_problem(root, rel, path, val
     header, content = header_and_data(root / rel)
     written = as_yaml(header, replaced(content, path, value))
     with Damaged(root, rel, written):
-        result = repository.validate(root)
+        result = validated(root)
     mine = [p for p in result.errors if p.path == rel]
     assert mine, result.problems
     assert_located(result.problems, rel, written)
@@ -340,7 +348,7 @@ def test_stray_bytes_anywhere_give_located_problems(root, position, byte, count)
     i = position % len(text)
     written = text[:i] + bytes([byte]) * count + text[i:]
     with Damaged(root, UNIT, written):
-        result = repository.validate(root, [root / UNIT])
+        result = validated(root, [root / UNIT])
     assert_located(result.problems, UNIT, written)
     if byte < 0x20 and chr(byte) not in "\t\n\r" or byte == 0x7F:
         line = text[:i].count(b"\n") + 1
@@ -382,7 +390,7 @@ def test_a_unit_that_validates_renders_its_cards(root, name, klass, source, poin
     content["history"]["top_speed"]["source"] = source
     written = as_yaml(header, content)
     with Damaged(root, UNIT, written):
-        result = repository.validate(root)
+        result = validated(root)
     assert_located(result.problems, UNIT, written)
     if result.repository is None:
         assert any(p.path == UNIT for p in result.errors)
@@ -423,7 +431,7 @@ def test_a_scenario_that_validates_renders_its_views(root, title, briefing, side
     content["terrain"] = [{"kind": "island", "name": "Isle", "points": [list(p) for p in island]}]
     written = as_yaml(header, content)
     with Damaged(root, SCENARIO, written):
-        result = repository.validate(root)
+        result = validated(root)
     assert_located(result.problems, SCENARIO, written)
     scenarios = result.usable.extra["scenarios"] if result.usable else {}
     if "skirmish" not in scenarios:
@@ -529,7 +537,7 @@ def test_something_named_like_a_data_file_that_is_no_file_is_refused_by_name(roo
     target = root / "cards/uk/not-a-file.yaml"
     target.mkdir() if kind == "folder" else os.mkfifo(target)
     try:
-        result = repository.validate(root)
+        result = validated(root)
         import subprocess
         import sys
 
@@ -605,7 +613,7 @@ def test_line_ranges_in_a_rules_register_are_never_expanded(root, low, high, par
     written = as_yaml(header, content)
     started = time.perf_counter()
     with Damaged(root, rel, written):
-        result = repository.validate(root)
+        result = validated(root)
     assert time.perf_counter() - started < 30
     assert_located(result.problems, rel, written)
     valid = len(str(low)) <= 5 and len(str(high)) <= 5 and low <= high and (parts == 1 or low == high)
@@ -667,7 +675,7 @@ def test_a_schema_pattern_that_backtracks_is_stopped_with_a_located_problem(root
         expected = ({(before.count(b"\n") + n, 3) for n in (1, 2)}, NEAR_MISS[:10])  # the key, or its value
     with Damaged(root, "schemas/unit.schema.json", json.dumps(schema).encode()), Damaged(root, UNIT, unit):
         started = time.perf_counter()
-        result = repository.validate(root)
+        result = validated(root)
         seconds = time.perf_counter() - started
     assert seconds < 10, seconds
     found = [p for p in result.errors if p.path == UNIT and p.field.startswith(expected[1])]
@@ -709,7 +717,7 @@ def test_a_schema_pattern_that_cannot_be_timed_is_refused_where_it_is(root, sche
     for key, value in schema_part.items():
         schema[key] = value if key != "properties" else schema["properties"] | value
     with Damaged(root, "schemas/unit.schema.json", json.dumps(schema, indent=1).encode()):
-        result = repository.validate(root)
+        result = validated(root)
     found = [p for p in result.errors if p.path == "schemas/unit.schema.json"]
     assert found and found[0].field.startswith(where[0]), result.errors
     assert found[0].line > 1

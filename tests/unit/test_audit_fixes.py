@@ -115,6 +115,26 @@ def test_hex_aid_torpedo_damage_and_flights_between_min_and_max(repo):
     assert "aircraft are placed with their targets" not in text
 
 
+def test_hex_aircraft_torpedoes_reach_1_hex_on_the_card_whatever_an_ability_says(repo):
+    """'Aircraft may make torpedo attacks against enemy ships 1 hex directly ahead with 2 dice
+    per flight': an ability that lets torpedoes reach further in the base game (Harass from a
+    Distance) gives no reach past 1 hex on the hex card, in its table or in its words."""
+    import re
+
+    from wastools.render import cards
+
+    harassers = [u for u in repo.units.values() if u.is_aircraft and u.has_ability("Harass from a Distance")]
+    assert harassers
+    v = VARIANTS["hex"]
+    for unit in harassers:
+        view = cards.card_view(v.adapt(unit, v.defaults()), v, repo)
+        (torpedo,) = [a for a in v.adapt(unit, v.defaults()).attacks if a.type == "torpedo"]
+        assert [(b.band, b.dice, b.max) for b in torpedo.bands] == [(0, 2, 1)]
+        (said,) = [a["summary"] for a in view.abilities if a["name"] == "Harass from a Distance"]
+        assert "1 hex straight ahead" in said
+        assert not re.search(r"\b([2-9]|\d\d+)(-\d+)? hexes", said), said
+
+
 def test_hex_crippled_one_die_attack_is_lost(repo):
     """'A crippled ship reduces its attack by 1 die'; '(minimum 1 each)' is armour, vital armour and speed."""
     cossack = repo.units["hms-cossack"]

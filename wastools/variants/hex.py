@@ -40,10 +40,16 @@ CARD_LABELS = {
 }
 
 
-# Abilities whose words the hex grid settles otherwise (the project's reading: a ship that enters
-# a hex next to land runs aground, so "island and shoal sectors" are the hexes next to land).
+# Abilities whose words the hex grid settles otherwise. Shallow Draft is the project's reading (a
+# ship that enters a hex next to land runs aground, so "island and shoal sectors" are the hexes
+# next to land). Harass from a Distance lets an aircraft's torpedoes reach one range further,
+# but the rules fix aircraft torpedoes at 1 hex directly ahead whatever the card says: the
+# card follows the rules' own figure, as its attack table does.
 AMENDED_ABILITIES = {
     "Shallow Draft": "may enter hexes next to islands and shoals without running aground",
+    "Harass from a Distance": (
+        "no extra reach on the hex grid: aircraft torpedoes attack 1 hex straight ahead, with 2 dice a flight"
+    ),
 }
 
 

@@ -14,7 +14,7 @@ that does not fit) gets None, and WeasyPrint lays it out as before (``cards.lay_
 Text reaches the PDF as glyph numbers of the card fonts, never as operators: data cannot
 write a drawing command.
 
-The geometry is card.css's, through card_fit's constants: change them together.
+The geometry and colors are card.css's, read by ``card_style`` (directly or through card_fit).
 """
 
 from __future__ import annotations
@@ -26,17 +26,22 @@ from functools import cache
 
 from ..content.card_view import CardView
 from . import card_fit as fit
+from .card_style import em, pt, rgb
 
 REGULAR, BOLD = "Vera.ttf", "VeraBd.ttf"
 FONT_NAMES = {REGULAR: "/WasBodyR", BOLD: "/WasBodyB"}  # in the card page's resources
-INK = (0x11, 0x11, 0x11)  # card.css: text
-GREY_TEXT = (0x44, 0x44, 0x44)  # table headers, reaches, the footer
-ARC_TEXT = (0x33, 0x33, 0x33)
-SUMMARY_TEXT = (0x22, 0x22, 0x22)  # an ability's summary
-HEAD_RULE, ROW_RULE, FOOT_RULE = (0x66, 0x66, 0x66), (0xCC, 0xCC, 0xCC), (0x88, 0x88, 0x88)
-HEAD_RULE_W, ROW_RULE_W, FOOT_RULE_W = 0.5, 0.3, 0.4
-DICE_LINE = 1.15  # .dice and .reach line heights, in their own ems
-FOOT_PT, FOOT_LINE, FOOT_PAD, FOOT_BOTTOM = 6.0, 1.2, 1.5, 5.0
+# card.css's colors and rules, as card_style reads them
+_HEAD_ROW, _ROW = "table.attacks thead tr:last-child th", "table.attacks td"
+INK = rgb("html", "color")
+GREY_TEXT = rgb("table.attacks th", "color")  # table headers, reaches, the footer
+ARC_TEXT = rgb("table.attacks tr.arcs td", "color")
+SUMMARY_TEXT = rgb(".abilities > div", "color")  # an ability's summary
+HEAD_RULE, HEAD_RULE_W = rgb(_HEAD_ROW, "border-bottom"), pt(_HEAD_ROW, "border-bottom")
+ROW_RULE, ROW_RULE_W = rgb(_ROW, "border-bottom"), pt(_ROW, "border-bottom")
+FOOT_RULE, FOOT_RULE_W = rgb(".foot", "border-top"), pt(".foot", "border-top")
+DICE_LINE = em("table.attacks td .dice", "line-height")  # .dice and .reach line heights, in their own ems
+FOOT_PT, FOOT_LINE = pt(".foot", "font-size"), em(".foot", "line-height")
+FOOT_PAD, FOOT_BOTTOM = pt(".foot", "padding-top"), pt(".foot", "bottom")
 # a body line may end this far below the body's space: cards.overflows allows half a CSS px
 OVERFLOW_SLACK = 0.375
 # a line break decided by less than this (in pt) might go the other way in Pango's units

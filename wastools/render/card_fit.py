@@ -7,7 +7,9 @@ blocks, so the body fills the card. Only when a card cannot fit at MIN_PT do its
 ability texts move to the player aid (the card keeps a short reference). Deciding the size
 here means every card is laid out once; the layout then confirms the fit.
 
-The geometry constants mirror templates/cards/card.css: change them together.
+Every length card.css sets (the card, its border, the body's place, line heights, the
+title's width) is read from card.css (``card_style``); the constants set here are the
+fitting's own (sizes tried, gaps, safety margins, the body's space above the footer).
 """
 
 from __future__ import annotations
@@ -17,21 +19,22 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..content.card_view import SIDE_LABELS, CardView
+from .card_style import em, pt
 
 MIN_PT = 6.0
 MAX_PT = 8.0
 STEP_PT = 1.0  # a few sizes a deck (8, 7, 6 pt), so neighboring cards read alike
-CARD_W, CARD_H = 180.0, 252.0
-BODY_LEFT = BODY_RIGHT = 7.0
-BORDER = 0.6  # absolute boxes sit inside the card's border
-BODY_TOP = 68.0 + BORDER  # below the nation band, the title and the stats row
-BODY_BOTTOM = 17.0  # above the footer
+CARD_W, CARD_H = pt(".card", "width"), pt(".card", "height")
+BODY_LEFT, BODY_RIGHT = pt(".body", "left"), pt(".body", "right")
+BORDER = pt(".card", "border")  # absolute boxes sit inside the card's border
+BODY_TOP = pt(".body", "top") + BORDER  # below the nation band, the title and the stats row
+BODY_BOTTOM = 17.0  # the body's text ends this far above the card's bottom edge, clear of the footer
 BODY_W = CARD_W - 2 * BORDER - BODY_LEFT - BODY_RIGHT
 WRAP_SLACK = 0.985  # Pango's shaping and kerning differ slightly from the advance widths
 BODY_H = CARD_H - BODY_TOP - BODY_BOTTOM
-LINE = 1.22  # body line height, in ems
-DICE = 1.15  # dice numbers, in ems of the body size
-ROW_PAD = 0.12  # top and bottom padding of a table row, in ems
+LINE = em(".body", "line-height")  # body line height, in ems
+DICE = em("table.attacks td .dice", "font-size")  # dice numbers, in ems of the body size
+ROW_PAD = em("table.attacks td", "padding")  # top and bottom padding of a table row, in ems
 ROW_EXTRA = 0.5  # a row's border and the baseline of its larger dice, in pt
 LABEL_GAP = 4.0  # space after the longest weapon label
 MAX_LABEL_COL = 0.42  # share of the table width the weapon labels may take
@@ -39,7 +42,7 @@ MIN_GAP = 0.35  # in ems, between blocks
 MAX_GAP = 2.0
 SAFETY = 0.985  # the estimate must fit in this share of the body height
 NAME_MAX, NAME_MIN = 12.5, 7.5
-NAME_W = CARD_W - 14 - 30  # beside the points box
+NAME_W = CARD_W - pt(".title", "left") - pt(".title", "right")  # beside the points box
 NAME_SLACK = 0.96  # kerning and rounding
 
 

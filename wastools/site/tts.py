@@ -71,6 +71,7 @@ def card_images(cards: list[bytes], dpi: int = DPI, alone: bool = False) -> list
     if alone:
         layout = dict(layout, slots=layout["slots"][:1])
     per, height = len(layout["slots"]), layout["page"]["height"]
+    card_w, card_h = layout["card"]["width"], layout["card"]["height"]
     pdf, _pages = sheets.impose(cards, layout, "Tabletop Simulator cards")
     scale, size = dpi / 72, (round(2.5 * dpi), round(3.5 * dpi))
     doc = pdfium.PdfDocument(pdf)
@@ -79,14 +80,14 @@ def card_images(cards: list[bytes], dpi: int = DPI, alone: bool = False) -> list
         for first in range(0, len(cards), per):
             if alone:  # only the card's own area rendered: a ninth of the page's work
                 slot, width = layout["slots"][0], layout["page"]["width"]
-                crop = (slot["x"], slot["y"], width - slot["x"] - 180, height - slot["y"] - 252)
+                crop = (slot["x"], slot["y"], width - slot["x"] - card_w, height - slot["y"] - card_h)
                 card = doc[first].render(scale=scale, crop=crop).to_pil().convert("RGB")
                 out.append(card if card.size == size else card.resize(size, Image.Resampling.LANCZOS))
                 continue
             page = doc[first // per].render(scale=scale).to_pil().convert("RGB")
             for slot in layout["slots"][: len(cards) - first]:
-                left, top = slot["x"] * scale, (height - slot["y"] - 252) * scale
-                box = (round(left), round(top), round(left + 180 * scale), round(top + 252 * scale))
+                left, top = slot["x"] * scale, (height - slot["y"] - card_h) * scale
+                box = (round(left), round(top), round(left + card_w * scale), round(top + card_h * scale))
                 card = page.crop(box)
                 out.append(card if card.size == size else card.resize(size, Image.Resampling.LANCZOS))
     finally:

@@ -1,9 +1,12 @@
-"""One full build of the fixture repository, shared by the end-to-end tests that only read it."""
+"""One full build of the fixture repository, shared by the end-to-end tests that only read it
+(and by every test process of a run: the first to ask builds it, the others wait for it)."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,13 +30,35 @@ def digests(out: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="session")
-def full_build(tmp_path_factory) -> Path:
-    """The fixture data, built whole (every variant, both papers, the site) into root/build."""
-    root = copy_data(tmp_path_factory.mktemp("full") / "data")
+def built_once(tmp_path_factory, worker_id: str, name: str, make: Callable[[Path], None]) -> Path:
+    """``make(root)`` run once per test run: under pytest-xdist the first test process to ask
+    makes it in the run's shared temporary folder while the others wait on a lock, then all
+    read it. Its store's folder is written beside it, for ``_copy_with_store``. Only for
+    builds that tests read, never build into."""
+    if worker_id == "master":  # one process: nothing to share
+        folder = tmp_path_factory.mktemp(name)
+    else:
+        folder = tmp_path_factory.getbasetemp().parent / f"shared-{name}"  # this run's, all processes'
+        folder.mkdir(exist_ok=True)
+    root = folder / "data"
+    with open(folder.parent / f"shared-{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "store").exists():
+            make(root)
+            (folder / "store").write_text(str(Store.for_repository(root).folder))
+    return root
+
+
+def _full(root: Path) -> None:
+    copy_data(root)
     result = run_build(root)
     assert result.exit_code == 0, result.output
-    return root
+
+
+@pytest.fixture(scope="session")
+def full_build(tmp_path_factory, worker_id) -> Path:
+    """The fixture data, built whole (every variant, both papers, the site) into root/build."""
+    return built_once(tmp_path_factory, worker_id, "full", _full)
 
 
 @pytest.fixture
@@ -46,19 +71,22 @@ def full_copy(full_build, tmp_path) -> Path:
 KEPT_UNITS = {"hms-cossack", "bismarck"}  # the units the tests edit or name
 
 
-@pytest.fixture(scope="session")
-def small_build(tmp_path_factory) -> Path:
-    """The fixture data cut to the units its scenarios field (and those the tests edit), built
-    whole: every variant, both papers, the packs and the site, in a fifth of the time. For the
-    tests that build it again, cold, after each edit."""
-    root = copy_data(tmp_path_factory.mktemp("small") / "data")
+def _small(root: Path) -> None:
+    copy_data(root)
     fielded = " ".join(p.read_text(encoding="utf-8") for p in (root / "scenarios").glob("*.yaml"))
     for unit in (root / "cards").glob("*/*.yaml"):
         if unit.stem not in KEPT_UNITS and unit.stem not in fielded:
             unit.unlink()
     result = run_build(root)
     assert result.exit_code == 0, result.output
-    return root
+
+
+@pytest.fixture(scope="session")
+def small_build(tmp_path_factory, worker_id) -> Path:
+    """The fixture data cut to the units its scenarios field (and those the tests edit), built
+    whole: every variant, both papers, the packs and the site, in a fifth of the time. For the
+    tests that build it again, cold, after each edit."""
+    return built_once(tmp_path_factory, worker_id, "small", _small)
 
 
 @pytest.fixture
@@ -68,8 +96,11 @@ def small_copy(small_build, tmp_path) -> Path:
 
 
 def _copy_with_store(built: Path, root: Path) -> Path:
+    """A copy of a shared build's data and outputs, with a copy of its store (made by whichever
+    test process built it) as the copy's own: the copy builds as the original would."""
     shutil.copytree(built, root, symlinks=True)
-    shutil.copytree(Store.for_repository(built).folder, Store.for_repository(root).folder)
+    store = Path((built.parent / "store").read_text())
+    shutil.copytree(store, Store.for_repository(root).folder)
     return root
 
 

@@ -25,7 +25,7 @@ def data_files(root: Path) -> list[Path]:
 
 def canonical_text(path: Path, root: Path) -> tuple[str | None, list[Problem]]:
     shown = display_path(path, root)
-    doc, problems = load_document(path, shown)
+    doc, problems = load_document(path, shown, comments=True)
     if doc is None:
         return None, problems
     kind = repository.kind_of(path, root)

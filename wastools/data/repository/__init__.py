@@ -24,7 +24,7 @@ from .cache import FileCache
 from .canonical import FIGURE_KEY_ORDER, HISTORY_KEY_ORDER, UNIT_KEY_ORDER, canonical_unit
 from .files import CATALOGUE_FILES, SCHEMA_REFS, LoadedFile, existing_units, kind_of, load_file, read_plain
 from .integrity import Context, KnownUnits, check_unit, cross_unit_problems
-from .schema import SCHEMA_FILES, schema_problems, schema_validator, schemas, validator
+from .schema import SCHEMA_FILES, schema_problems, schema_validator, schemas, schemas_checked, validator
 
 __all__ = [
     "CATALOGUE_FILES",
@@ -70,6 +70,20 @@ class Validation:
         return [p for p in self.problems if not p.is_error]
 
 
+def _schema_faults(root: Path, limits: Limits, files_cache: FileCache | None) -> list[Problem]:
+    """The schemas' own problems. Their check against the meta-schema (a tenth of a second) is
+    left out when the store holds that these very schemas passed it: the entry's key holds
+    their bytes' hash, the code's version and the limits (``FileCache``)."""
+    passed = files_cache.key(b"", "schemas passed the meta-schema") if files_cache and files_cache.folder else None
+    if passed is not None and files_cache is not None and files_cache.get(passed):
+        with schemas_checked():
+            return schemas(root, limits).problems
+    faults = schemas(root, limits).problems
+    if passed is not None and files_cache is not None and not faults:
+        files_cache.put(passed, True)
+    return faults
+
+
 def validate(
     root: Path, paths: Iterable[Path] | None = None, limits: Limits = DEFAULT_LIMITS, cache: Store | None = None
 ) -> Validation:
@@ -80,7 +94,7 @@ def validate(
     files always run whole."""
     problems: list[Problem] = []
     files_cache = FileCache(cache, root, limits) if cache is not None else None
-    schema_faults = schemas(root, limits).problems  # reported whatever files were asked for
+    schema_faults = _schema_faults(root, limits, files_cache)  # reported whatever files were asked for
     catalogues = {
         kind: load_file(root / "cards" / name, root, kind, limits, problems, files_cache)
         for name, kind in CATALOGUE_FILES.items()

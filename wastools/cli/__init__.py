@@ -101,13 +101,13 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool, sources: b
 
         result.problems += repository_problems(root, result.repository)
     shown = result.errors if quiet else result.problems
-    weak = [p for p in shown if is_weak_source(p)]
-    if weak and not (paths or sources):
-        shown = [p for p in shown if not is_weak_source(p)]
-    print_problems(shown)
-    if weak and not (paths or sources):
+    fold = not (paths or sources)  # the whole repository: figures with a weak source in one line
+    counted = [p for p in shown if fold and is_weak_source(p)]
+    print_problems([p for p in shown if not (fold and is_weak_source(p))])
+    if counted:
+        n = len(counted)
         click.echo(
-            f"warning: {len(weak)} historical {'figure cites' if len(weak) == 1 else 'figures cite'} a weak source "
+            f"warning: {n} historical {'figure cites' if n == 1 else 'figures cite'} a weak source "
             "(a copy of Wikipedia, a fan wiki, a blog): `wastools validate --sources` lists them",
             err=True,
         )

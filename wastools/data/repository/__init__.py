@@ -74,12 +74,14 @@ def _schema_faults(root: Path, limits: Limits, files_cache: FileCache | None) ->
     """The schemas' own problems. Their check against the meta-schema (a tenth of a second) is
     left out when the store holds that these very schemas passed it: the entry's key holds
     their bytes' hash, the code's version and the limits (``FileCache``)."""
-    passed = files_cache.key(b"", "schemas passed the meta-schema") if files_cache and files_cache.folder else None
-    if passed is not None and files_cache is not None and files_cache.get(passed):
+    if files_cache is None or files_cache.folder is None:
+        return schemas(root, limits).problems
+    passed = files_cache.key(b"", "schemas passed the meta-schema")
+    if files_cache.get(passed):
         with schemas_checked():
             return schemas(root, limits).problems
     faults = schemas(root, limits).problems
-    if passed is not None and files_cache is not None and not faults:
+    if not faults:
         files_cache.put(passed, True)
     return faults
 

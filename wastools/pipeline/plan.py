@@ -27,6 +27,15 @@ from .selection import Options, Selection, card_bleed, deck_name, layout_name, p
 
 
 @dataclass(frozen=True)
+class Faces:
+    """Card faces an output reads from the store, and the sheet they are imposed on when the
+    output is a deck: while the store holds that sheet, the deck reads it instead of them."""
+
+    keys: tuple[str, ...]
+    sheet: str = ""
+
+
+@dataclass(frozen=True)
 class Target:
     """One output: its path under the output folder, its key, and what makes it (a function
     a worker runs, with its arguments). ``cards``: the card faces it reads from the store;
@@ -37,7 +46,7 @@ class Target:
     key: str
     make: Callable[..., Any]
     args: tuple
-    cards: tuple[str, ...] = ()
+    cards: tuple[Faces, ...] = ()
     note: dict = field(default_factory=dict, compare=False)  # what else the manifest says of it
     reads_store: bool = False  # ``make`` takes the store first (faces, kept parts)
     parts: tuple[tuple[Callable[..., Any], tuple], ...] = ()
@@ -116,7 +125,7 @@ def deck_targets(selection: Selection, options: Options, decks: Decks) -> list[T
             deck_key = key(code_fingerprint(), "deck", keys, back, layout_name(paper, options), profile)
             title = f"{variant.title} cards ({paper})"
             note = {"selection": selection.describe()} if selection.label() else {}
-            cards = tuple(keys) + ((back,) if back else ())
+            cards = tuple(Faces(plan.cards + ((back,) if back else ()), plan.key) for plan in plans)
             targets.append(Target(rel, deck_key, makers.deck, (plans, title, deck_key), cards, note, reads_store=True))
     return targets
 
@@ -157,7 +166,8 @@ def pack_targets(repo: Repository, selection: Selection, options: Options, decks
             pack_key = key(code_fingerprint(), "pack", source, cards, paper, profile, *colour)
             pack = (scenario, list(cards), paper, options.profile, pack_key, options.colour_maps)
             briefing = ((makers.briefing, (scenario, paper)),)
-            targets.append(Target(rel, pack_key, makers.scenario_pack, pack, cards, reads_store=True, parts=briefing))
+            faces = (Faces(cards),)
+            targets.append(Target(rel, pack_key, makers.scenario_pack, pack, faces, reads_store=True, parts=briefing))
         rel = f"scenarios/{scenario.id}-poster.pdf"
         poster_key = key(code_fingerprint(), rel, source, scenario.parameters, profile, *colour)
         poster = (scenario, options.profile, options.colour_maps)

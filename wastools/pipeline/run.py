@@ -26,8 +26,9 @@ from ..core.fingerprints import source_date
 from ..core.model import Repository
 from ..core.store import Store
 from . import cards as faces
+from . import makers
 from .output import OutputFolder
-from .plan import Decks, Target, deck_targets, duplicate_paths, pack_targets, plan_cards, plan_outputs
+from .plan import Decks, Faces, Target, deck_targets, duplicate_paths, pack_targets, plan_cards, plan_outputs
 from .pool import Pool
 from .record import Record
 from .selection import Options, Selection
@@ -179,10 +180,19 @@ def _stale_cards(
     run.report.cards_total = sum(len(specs) for specs in decks.variants.values())
     provisional = deck_targets(selection, options, decks) + pack_targets(run.repo, selection, options, decks)
     stale = [t for t in provisional if t.cards and not _current(run, t)]
-    stale_keys = {k for t in stale for k in t.cards}
+    stale_keys = {k for t in stale for faces_read in t.cards for k in _read(run.store, faces_read)}
     wanted = [s for s in decks.every_card() if s.key in stale_keys]
     wanted += [s for specs in decks.variants.values() for s in specs if not run.store.has(faces.META, s.key)]
     return faces.missing_faces(run.store, wanted), [part for t in stale for part in t.parts]
+
+
+def _read(store: Store, faces: Faces) -> tuple[str, ...]:
+    """The faces a stale output will read: none of a deck's sheet that the store holds (read
+    whole now, so that a damaged sheet counts as missing and its faces are checked too). A
+    one-unit edit then checks the faces of a few sheets, not those of every deck."""
+    if faces.sheet and store.get(makers.SHEET, faces.sheet) is not None:
+        return ()
+    return faces.keys
 
 
 def submit_faces(store: Store, pool: Pool, specs: list[faces.CardSpec]) -> list[tuple[int, Future]]:

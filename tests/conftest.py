@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ from click.testing import CliRunner
 from hypothesis import settings
 
 from wastools.cli import main
+from wastools.core.store import Store
 from wastools.data import repository
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout: code, docs, tools, the shipped data
@@ -48,10 +51,34 @@ def repo():
 
 
 def copy_data(target: Path, folders: tuple[str, ...] = ("cards", "schemas", "scenarios")) -> Path:
-    """A plain copy of the fixture repository (the schemas link becomes real files)."""
+    """A plain copy of the fixture repository (the schemas link becomes real files), whose
+    store starts with what validating the fixture data keeps (``_validated_fixture``)."""
     for folder in folders:
         shutil.copytree(DATA / folder, target / folder)
+    copy_store(_validated_fixture(), target)
     return target
+
+
+def copy_store(source: Path, target: Path) -> None:
+    """The entries the store keeps for repository ``source`` copied into ``target``'s, so
+    that ``target`` is validated and built as ``source`` would be next."""
+    folder = Store.for_repository(source).folder
+    if folder.is_dir():
+        shutil.copytree(folder, Store.for_repository(target).folder, dirs_exist_ok=True)
+
+
+@functools.cache
+def _validated_fixture() -> Path:
+    """A copy of the fixture data, validated once per test process with its store. Its
+    entries (each file's parse and checks, keyed by the file's bytes, its name and the
+    schemas) serve every copy a test makes, as a user's second run finds them: a file the
+    test changes is read afresh. The tests of the cache itself give it stores of their own."""
+    root = Path(tempfile.mkdtemp(dir=os.environ["WASTOOLS_CACHE"])) / "validated-fixture"
+    for folder in ("cards", "schemas", "scenarios"):
+        shutil.copytree(DATA / folder, root / folder)
+    result = repository.validate(root, cache=Store.for_repository(root))
+    assert result.repository is not None and not result.errors, "\n".join(map(str, result.errors))
+    return root
 
 
 @pytest.fixture

@@ -100,7 +100,7 @@ def _copy_with_store(built: Path, root: Path) -> Path:
     test process built it) as the copy's own: the copy builds as the original would."""
     shutil.copytree(built, root, symlinks=True)
     store = Path((built.parent / "store").read_text())
-    shutil.copytree(store, Store.for_repository(root).folder)
+    shutil.copytree(store, Store.for_repository(root).folder, dirs_exist_ok=True)
     return root
 
 

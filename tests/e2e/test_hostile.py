@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import DATA, ROOT
+from tests.conftest import DATA, ROOT, copy_store
 from wastools.cli import main
 from wastools.core.store import Store
 
@@ -93,8 +93,10 @@ def built_mini(tmp_path_factory):
 
 @pytest.fixture
 def mini(built_mini, tmp_path):
+    """A copy of the built mini repository and its store: it builds as the original would."""
     root = tmp_path / "repo"
     shutil.copytree(built_mini, root)
+    copy_store(built_mini, root)
     return root
 
 

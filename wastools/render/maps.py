@@ -14,6 +14,7 @@ where it shows: nothing clipped is left in the file for a reader to find.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import string
@@ -652,6 +653,7 @@ def _inside_word(holds, others, how: Placing, taken: labels.Taken, region: Box, 
     s = how.scale
     grid = labels.spread(region, max(6.0, how.size * 2))
 
+    @functools.cache  # the tries below test the same places again
     def inside_page(p: tuple[float, float]) -> bool:
         return holds((p[0] / s, p[1] / s))
 

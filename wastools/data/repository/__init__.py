@@ -12,6 +12,7 @@ Every problem is collected with its file, line and column; nothing stops at the 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,20 +71,21 @@ class Validation:
         return [p for p in self.problems if not p.is_error]
 
 
-def _schema_faults(root: Path, limits: Limits, files_cache: FileCache | None) -> list[Problem]:
-    """The schemas' own problems. Their check against the meta-schema (a tenth of a second) is
-    left out when the store holds that these very schemas passed it: the entry's key holds
-    their bytes' hash, the code's version and the limits (``FileCache``)."""
+def _schema_faults(root: Path, limits: Limits, files_cache: FileCache | None) -> tuple[list[Problem], bool]:
+    """The schemas' own problems, and whether these very schemas are known to pass the
+    meta-schema: the store holds that they did (the entry's key holds their bytes' hash, the
+    code's version and the limits, ``FileCache``). Their check (a tenth of a second, and
+    again for every file read afresh) is then left out for the whole validation."""
     if files_cache is None or files_cache.folder is None:
-        return schemas(root, limits).problems
+        return schemas(root, limits).problems, False
     passed = files_cache.key(b"", "schemas passed the meta-schema")
     if files_cache.get(passed):
         with schemas_checked():
-            return schemas(root, limits).problems
+            return schemas(root, limits).problems, True
     faults = schemas(root, limits).problems
     if not faults:
         files_cache.put(passed, True)
-    return faults
+    return faults, False
 
 
 def validate(
@@ -94,9 +96,17 @@ def validate(
     With ``cache`` (the store), each file's own parse and problems are kept there and reused
     while its bytes are unchanged (written only when the data can be used); checks across
     files always run whole."""
-    problems: list[Problem] = []
     files_cache = FileCache(cache, root, limits) if cache is not None else None
-    schema_faults = _schema_faults(root, limits, files_cache)  # reported whatever files were asked for
+    schema_faults, passed = _schema_faults(root, limits, files_cache)  # reported whatever files were asked for
+    with schemas_checked() if passed else nullcontext():
+        return _validated(root, paths, limits, files_cache, schema_faults)
+
+
+def _validated(
+    root: Path, paths: Iterable[Path] | None, limits: Limits, files_cache: FileCache | None, schema_faults: list
+) -> Validation:
+    """``validate`` once the schemas' own problems are known."""
+    problems: list[Problem] = []
     catalogues = {
         kind: load_file(root / "cards" / name, root, kind, limits, problems, files_cache)
         for name, kind in CATALOGUE_FILES.items()

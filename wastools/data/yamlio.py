@@ -155,7 +155,7 @@ def _child_position(node: Any, part: Any) -> tuple[tuple[int, int], Any] | None:
     if isinstance(node, dict) and part in node:
         _key_at, value_at, child = node[part]
         return value_at, child
-    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+    if isinstance(node, list) and _index_in(node, part):
         return node[part]
     return None
 

@@ -38,7 +38,8 @@ class Faces:
 @dataclass(frozen=True)
 class Target:
     """One output: its path under the output folder, its key, and what makes it (a function
-    a worker runs, with its arguments). ``cards``: the card faces it reads from the store;
+    a worker runs, with its arguments). ``cards``: the card faces it reads from the store,
+    grouped by the sheet they are imposed on (``Faces``);
     ``parts``: jobs (function, arguments; the store first) that keep in the store a part of
     it that needs no face, run while the faces are laid out when the output is stale."""
 

@@ -180,13 +180,13 @@ def _stale_cards(
     run.report.cards_total = sum(len(specs) for specs in decks.variants.values())
     provisional = deck_targets(selection, options, decks) + pack_targets(run.repo, selection, options, decks)
     stale = [t for t in provisional if t.cards and not _current(run, t)]
-    stale_keys = {k for t in stale for faces_read in t.cards for k in _read(run.store, faces_read)}
+    stale_keys = {k for t in stale for group in t.cards for k in _faces_to_check(run.store, group)}
     wanted = [s for s in decks.every_card() if s.key in stale_keys]
     wanted += [s for specs in decks.variants.values() for s in specs if not run.store.has(faces.META, s.key)]
     return faces.missing_faces(run.store, wanted), [part for t in stale for part in t.parts]
 
 
-def _read(store: Store, faces: Faces) -> tuple[str, ...]:
+def _faces_to_check(store: Store, faces: Faces) -> tuple[str, ...]:
     """The faces a stale output will read: none of a deck's sheet that the store holds (read
     whole now, so that a damaged sheet counts as missing and its faces are checked too). A
     one-unit edit then checks the faces of a few sheets, not those of every deck."""

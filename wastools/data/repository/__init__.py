@@ -103,7 +103,11 @@ def validate(
 
 
 def _validated(
-    root: Path, paths: Iterable[Path] | None, limits: Limits, files_cache: FileCache | None, schema_faults: list
+    root: Path,
+    paths: Iterable[Path] | None,
+    limits: Limits,
+    files_cache: FileCache | None,
+    schema_faults: list[Problem],
 ) -> Validation:
     """``validate`` once the schemas' own problems are known."""
     problems: list[Problem] = []

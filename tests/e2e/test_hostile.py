@@ -486,7 +486,9 @@ def test_a_command_writing_docs_writes_plain_files(tmp_path, command):
     assert (root / rel).is_file() and not (root / rel).is_symlink() and (root / rel).stat().st_size > 100
 
 
-def test_a_killed_build_leaves_every_output_whole(mini):
+def test_a_killed_build_leaves_every_output_whole(mini, tmp_path):
+    """... and what it left in the temporary folder goes with the next build, which itself
+    leaves nothing there."""
     from pypdf import PdfReader
 
     before = snapshot(mini / "build")
@@ -507,7 +509,10 @@ def test_a_killed_build_leaves_every_output_whole(mini):
         "--jobs",
         "2",
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**os.environ, "TMPDIR": str(temporary)}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env)
     deadline = time.time() + 300
     changed = False
     while time.time() < deadline and proc.poll() is None:
@@ -525,8 +530,10 @@ def test_a_killed_build_leaves_every_output_whole(mini):
     assert set(after) - set(before) <= {k for k in after if k.startswith(".cache/")}, "a stray file appeared in build/"
     for name in outputs:
         PdfReader(mini / "build" / name)  # every output parses: old or new, never half
-    rerun = run(mini, "build", "--variant", "hex", "--paper", "letter", "--scale-x", "1.01", "--jobs", "1")
-    assert rerun.exit_code == 0, rerun.output
+    assert list(temporary.iterdir()), "the killed build left no scratch folder: nothing to clear"
+    rerun = subprocess.run([*cmd[:-1], "1"], capture_output=True, text=True, env=env, timeout=300)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert list(temporary.iterdir()) == []
     import json
 
     manifest = json.loads((mini / "build" / "manifest.json").read_text())

@@ -24,6 +24,7 @@ from ..core.resources import TEMPLATES
 from ..core.store import Store
 from ..variants.base import AdaptedUnit, Variant
 from . import card_body, card_fit, emblems, shared_fonts, sheets
+from .libraries import load_weasyprint
 
 CARD_DIR = TEMPLATES / "cards"
 
@@ -277,6 +278,7 @@ def warm(full: bool = False) -> None:
     import pikepdf  # noqa: F401
 
     if full:
+        load_weasyprint()
         _card_stylesheet()
     card_body.warm()
 

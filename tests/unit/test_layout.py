@@ -128,3 +128,21 @@ def test_weasyprint_is_the_major_version_the_renderers_were_written_for():
     major = int(metadata.version("weasyprint").split(".")[0])
     pinned = (ROOT / "pyproject.toml").read_text()
     assert f'"weasyprint>={major},<{major + 1}"' in pinned, f"weasyprint {major} is installed"
+
+
+def test_the_pipeline_package_offers_its_names_and_loads_a_module_only_when_asked():
+    import subprocess
+    import sys
+
+    import wastools.pipeline as pipeline
+
+    for name in pipeline.__all__:
+        home = __import__(f"wastools.pipeline.{pipeline._HOME[name]}", fromlist=[name])
+        assert getattr(pipeline, name) is getattr(home, name), name
+    # a build that finds nothing to do reads the output folder and the record, not the renderers
+    check = (
+        "import sys, wastools.pipeline.output, wastools.pipeline.record; "
+        "print(sorted(m for m in sys.modules if m.startswith(('wastools.render', 'jinja2', 'weasyprint'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]", loaded

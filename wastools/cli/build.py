@@ -147,11 +147,11 @@ def build(
         jobs,
         report_path,
     )
-    from ..pipeline import OutputError, PlanError
+    from .. import pipeline
 
     try:
         _build(ctx, request)
-    except (OutputError, PlanError) as exc:
+    except (pipeline.OutputError, pipeline.PlanError) as exc:  # looked up (imported) only on an error
         click.echo(f"error: {exc}", err=True)
         ctx.exit(1)
 

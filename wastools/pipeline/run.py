@@ -140,8 +140,6 @@ def build(
         card_jobs = _submit_faces(run, specs)
         part_jobs = [run.pool.submit(fn, store, *args) for fn, args in parts]  # the other worker, meanwhile
         _wait_for_faces(run, card_jobs)
-        for job in part_jobs:
-            run.report.timed("output parts", job.result()[1])
         report.card_text = {name: faces.deck_text(store, specs) for name, specs in decks.variants.items()}
         # the site first: the longest job (every page, an image a card), so the other worker
         # makes the decks, packs and aids meanwhile instead of waiting for it at the end
@@ -150,7 +148,12 @@ def build(
         if twice := duplicate_paths(targets):
             raise PlanError("two outputs would be written to " + ", ".join(twice))
         stale = [t for t in targets if not _current(run, t)]
-        _write_outputs(run, stale, _submit(run, stale))
+        # queued behind the parts, so planned while they are made; an output that reads a part
+        # (a pack, its briefing) finds it in the store, or makes it itself if it gets there first
+        output_jobs = _submit(run, stale)
+        for job in part_jobs:
+            run.report.timed("output parts", job.result()[1])
+        _write_outputs(run, stale, output_jobs)
         if whole:
             _remove_unplanned(run, targets)
         run.record.stamp = stamp

@@ -376,6 +376,9 @@ allowed += [sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"], sysco
 allowed += ["/dev/null", "/dev/urandom"]
 from wastools.core.store import cache_home
 allowed += [str(cache_home())]  # the user's store, outside every repository
+import tempfile
+from wastools.pipeline.pool import SCRATCH_PREFIX
+scratch = os.path.join(tempfile.gettempdir(), SCRATCH_PREFIX)  # the pool's own temporary folders
 # import what a build imports (a library reading its own files at import is not the data's doing)
 from wastools import cli, pipeline
 import wastools.render.cards, wastools.render.maps, wastools.render.rulers, wastools.render.counters
@@ -386,7 +389,8 @@ def hook(event, args):
     if event == "open" and isinstance(args[0], (str, bytes)):
         path = os.path.abspath(os.fsdecode(args[0]))
         if not any(path == a or path.startswith(a.rstrip("/") + "/") for a in allowed):
-            bad.append(path)
+            if not path.startswith(scratch):
+                bad.append(path)
     elif event in ("socket.__new__", "socket.connect", "socket.getaddrinfo", "urllib.Request"):
         bad.append(event)
 sys.addaudithook(hook)

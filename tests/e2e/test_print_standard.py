@@ -221,6 +221,7 @@ def test_scenario_briefing_and_map_keep_the_print_standard(repo, scenario_id):
 
     s = repo.extra["scenarios"][scenario_id]
     assert check(scenario_pack.briefing_pdf(s, "letter")) == []
+    assert check(scenario_pack.briefing_pdf(s, "a4")) == []
     spec, to_map = scenario_pack.map_spec(s)
     spec = dataclasses.replace(spec, features=scenario_pack.features(s, to_map))
     area = scenario_pack.play_area(s, spec, to_map)
@@ -350,3 +351,24 @@ def test_hex_names_stay_readable_on_islands(packs):
                     on_land += 1
                     assert darkest < 180, (index + 1, word["text"], darkest)
     assert on_land > 0
+
+
+def test_a_briefing_is_set_once_and_printed_in_the_middle_of_either_paper(repo):
+    """Letter and A4 briefings: pages of the paper's size, the same words on each page, the
+    text block in the middle of the sheet (Letter: 8.36 pt more left and right, A4: 24.95 pt
+    more above and below than on the shared page)."""
+    from wastools.render import scenario_pack
+    from wastools.render.pages import PAPERS
+
+    s = repo.extra["scenarios"]["mers-el-kebir-1940"]
+    words, boxes = {}, {}
+    for paper in ("letter", "a4"):
+        with pdfplumber.open(io.BytesIO(scenario_pack.briefing_pdf(s, paper))) as doc:
+            assert all((p.width, p.height) == pytest.approx(PAPERS[paper], abs=0.01) for p in doc.pages)
+            words[paper] = [[w["text"] for w in page.extract_words()] for page in doc.pages]
+            title = next(w for w in doc.pages[0].extract_words() if w["text"] == "Mers-el-Kebir,")
+            boxes[paper] = (title["x0"], title["top"])
+    assert words["letter"] == words["a4"] and len(words["letter"]) >= 2
+    (lx, ly), (ax, ay) = boxes["letter"], boxes["a4"]
+    assert lx - ax == pytest.approx((612 - 595.28) / 2, abs=0.05)
+    assert ay - ly == pytest.approx((841.89 - 792) / 2, abs=0.05)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from ..core.fingerprints import code_fingerprint, key
 from ..core.geometry import PT_PER_CM
@@ -17,7 +16,7 @@ from ..render import pdf_parts, sheets
 from ..variants import VARIANTS
 from .cards import face
 
-SHEET, PART = "sheet", "part"
+SHEET, PART, BRIEFING = "sheet", "part", "briefing"
 
 
 @dataclass(frozen=True)
@@ -74,15 +73,21 @@ def scenario_pack(
 
     cards = [face(store, k) for k in card_keys]
     remember = lambda inputs, make: remembered(store, inputs, make)  # noqa: E731
-    return scenario_pack_pdf(scenario, cards, paper, profile, doc_id, colour, remember=remember)
+    laid_out = briefing(store, scenario)
+    return scenario_pack_pdf(scenario, cards, paper, profile, doc_id, colour, remember, laid_out)
 
 
-def briefing(store: Store, scenario, paper: str) -> None:
-    """A pack's briefing kept in the store (it shows no card face), as ``scenario_pack``
-    reads it back."""
-    from ..render.scenario_pack import briefing_inputs, briefing_part
+def briefing(store: Store, scenario) -> bytes:
+    """A scenario's briefing laid out for both papers, kept in the store under what it shows
+    (it shows no card face); made here when the store does not hold it."""
+    from ..render.scenario_pack import briefing_inputs, briefing_layout
 
-    remembered(store, briefing_inputs(scenario, paper), partial(briefing_part, scenario, paper))
+    layout_key = key(code_fingerprint(), [repr(i) for i in briefing_inputs(scenario)])
+    data = store.get(BRIEFING, layout_key)
+    if data is None:
+        data = briefing_layout(scenario)
+        store.put(BRIEFING, layout_key, data)
+    return data
 
 
 def aid(repo: Repository, variant: str, params: dict, paper: str, moved: tuple) -> tuple[bytes, int]:

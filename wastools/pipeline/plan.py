@@ -166,7 +166,8 @@ def pack_targets(repo: Repository, selection: Selection, options: Options, decks
             rel = f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf"
             pack_key = key(code_fingerprint(), "pack", source, cards, paper, profile, *colour)
             pack = (scenario, list(cards), paper, options.profile, pack_key, options.colour_maps)
-            briefing = ((makers.briefing, (scenario, paper)),)
+            # one briefing layout serves every paper: made ahead with the first paper's pack
+            briefing = ((makers.briefing, (scenario,)),) if paper == options.papers[0] else ()
             faces = (Faces(cards),)
             targets.append(Target(rel, pack_key, makers.scenario_pack, pack, faces, reads_store=True, parts=briefing))
         rel = f"scenarios/{scenario.id}-poster.pdf"

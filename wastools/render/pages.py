@@ -128,6 +128,23 @@ def document(
     return buf.getvalue(), len(pages)
 
 
+def _placed(page: Any, paper: tuple[float, float]) -> bytes:
+    """Make ``page`` a page of ``paper``'s size with its content in the middle; returns the
+    content's shift (a PDF operator) and moves its links by as much."""
+    box = [float(v) for v in page.mediabox]
+    dx = round((paper[0] - (box[2] - box[0])) / 2 - box[0], 3)
+    dy = round((paper[1] - (box[3] - box[1])) / 2 - box[1], 3)
+    for name in ("/CropBox", "/BleedBox", "/TrimBox", "/ArtBox"):
+        if name in page.obj:
+            del page.obj[name]
+    page.mediabox = [0, 0, paper[0], paper[1]]
+    for annotation in page.obj.get("/Annots", []):
+        if "/Rect" in annotation:
+            x1, y1, x2, y2 = (float(v) for v in annotation.Rect)
+            annotation.Rect = [x1 + dx, y1 + dy, x2 + dx, y2 + dy]
+    return f"1 0 0 1 {dx:g} {dy:g} cm\n".encode()
+
+
 def bars_overlay(page: Page) -> bytes:
     """A one-page PDF holding only the check bars and the print note of ``page``."""
     register_fonts()
@@ -161,20 +178,22 @@ def with_check_bars(pdf: bytes, title: str | None = None, doc_id: str | None = N
         return data, len(document.pages)
 
 
-def check_barred_part(pdf: bytes) -> bytes:
+def check_barred_part(pdf: bytes, paper: tuple[float, float] | None = None) -> bytes:
     """``with_check_bars``, as a part to join (``pdf_parts``): a document WeasyPrint wrote
     without the card fonts' programs (``shared_fonts.programs_left_out``) gets them from the
-    file it is joined into, once for its pages and its cards."""
+    file it is joined into, once for its pages and its cards. ``paper`` (width, height):
+    each page is placed in the middle of a page of that size first."""
     from . import pdf_parts, shared_fonts
 
-    with _check_barred(pdf) as document:
+    with _check_barred(pdf, paper) as document:
         shared = shared_fonts.leave_out(document, [page.obj for page in document.pages])
         return pdf_parts.from_pdf(document, {font.objgen: file for file, font in shared.items()}).to_bytes()
 
 
 @contextmanager
-def _check_barred(pdf: bytes) -> Iterator[Any]:
-    """The pikepdf document of ``pdf`` with the check bars drawn on every page."""
+def _check_barred(pdf: bytes, paper: tuple[float, float] | None = None) -> Iterator[Any]:
+    """The pikepdf document of ``pdf`` with the check bars drawn on every page (placed in the
+    middle of a ``paper`` page first, when given)."""
     import pikepdf
 
     document = pikepdf.open(io.BytesIO(pdf))
@@ -184,6 +203,7 @@ def _check_barred(pdf: bytes) -> Iterator[Any]:
     sources = []
     try:
         for page in document.pages:
+            shift = _placed(page, paper) if paper is not None else b""
             box = page.mediabox
             size = (round(float(box[2]) - float(box[0]), 2), round(float(box[3]) - float(box[1]), 2))
             if size not in overlays:
@@ -191,7 +211,7 @@ def _check_barred(pdf: bytes) -> Iterator[Any]:
                 overlays[size] = document.copy_foreign(sources[-1].pages[0].as_form_xobject())
             # as Page.add_overlay does, but under a fixed name (it picks a random one)
             page.add_resource(overlays[size], pikepdf.Name.XObject, pikepdf.Name("/WastoolsBars"))
-            page.contents_add(b"q\n", prepend=True)
+            page.contents_add(b"q\n" + shift, prepend=True)
             page.contents_add(b"\nQ\nq /WastoolsBars Do Q\n")
         yield document
     finally:

@@ -31,12 +31,15 @@ from .maps import (
     sector_name,
     square_map,
 )
-from .pages import check_barred_part
+from .pages import PAPERS, check_barred_part
 from .pdf_parts import Part, part_of_pdf, read_part
 from .sheets import PrinterProfile, assemble, impose_parts, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
 PAGE_SIZES = {"letter": "8.5in 11in", "a4": "210mm 297mm"}
+# a briefing is laid out once, on a page as wide as A4 and as tall as Letter, and placed
+# in the middle of either paper: Letter adds 8 pt left and right, A4 25 pt above and below
+BRIEFING_PAGE = "210mm 11in"
 COLOURS = {"blue": "blue", "red": "axis", "green": "green", "grey": "grey"}
 
 
@@ -379,13 +382,13 @@ def briefing_pdf(s: Scenario, paper: str) -> bytes:
     return assemble([briefing_part(s, paper)], s.title)[0]
 
 
-def briefing_inputs(s: Scenario, paper: str) -> tuple:
-    """Everything a briefing shows: what its part is kept under (a unit's points are in its
+def briefing_inputs(s: Scenario) -> tuple:
+    """Everything a briefing shows: what its layout is kept under (a unit's points are in its
     force list, its guns and abilities are not)."""
-    return ("scenario briefing", briefing_view(s), s.variant, paper)
+    return ("scenario briefing", briefing_view(s), s.variant)
 
 
-def _briefing_html(view: dict[str, Any], variant: str, paper: str, tight: bool = False) -> str:
+def _briefing_html(view: dict[str, Any], variant: str, tight: bool = False) -> str:
     env = Environment(
         loader=FileSystemLoader(str(SCENARIO_DIR)),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -396,18 +399,18 @@ def _briefing_html(view: dict[str, Any], variant: str, paper: str, tight: bool =
     return env.get_template("pack.html.j2").render(
         s=view,
         variant=VARIANTS[variant],
-        page=PAGE_SIZES[paper],
+        page=BRIEFING_PAGE,
         tight=tight,
         colophon=rules_colophon([VARIANTS[variant].seed]),
     )
 
 
-def _laid_out(view: dict[str, Any], variant: str, paper: str):
+def _laid_out(view: dict[str, Any], variant: str):
     """The briefing laid out; laid out again a little tighter when its last page would hold
     only a few lines (a page that holds almost nothing is not worth printing)."""
-    document = _weasyprint_document(_briefing_html(view, variant, paper))
+    document = _weasyprint_document(_briefing_html(view, variant))
     if len(document.pages) > 1 and _last_page_fill(document) < 0.2:
-        tighter = _weasyprint_document(_briefing_html(view, variant, paper, tight=True))
+        tighter = _weasyprint_document(_briefing_html(view, variant, tight=True))
         if len(tighter.pages) < len(document.pages):
             return tighter
     return document
@@ -434,12 +437,18 @@ def _weasyprint_document(html: str):
     return HTML(string=html, base_url=(SCENARIO_DIR / "pack.html.j2").as_uri(), url_fetcher=ProjectFetcher()).render()
 
 
-def briefing_part(s: Scenario, paper: str) -> bytes:
-    """The briefing pages, with the check bars in their margins, as a part to join into the
-    pack (``pdf_parts``), whose card fonts the pack's cards share."""
+def briefing_layout(s: Scenario) -> bytes:
+    """The briefing laid out for either paper (``BRIEFING_PAGE``), as WeasyPrint writes it
+    without the card fonts' programs: the costly step, done once for both papers."""
     with shared_fonts.programs_left_out():
-        pdf = _laid_out(briefing_view(s), s.variant, paper).write_pdf()
-    return check_barred_part(pdf)
+        return _laid_out(briefing_view(s), s.variant).write_pdf()
+
+
+def briefing_part(s: Scenario, paper: str, layout: bytes | None = None) -> bytes:
+    """The briefing's pages (``layout``, else laid out now) placed on ``paper``, with the check
+    bars in their margins, as a part to join into the pack (``pdf_parts``), whose card fonts
+    the pack's cards share."""
+    return check_barred_part(layout if layout is not None else briefing_layout(s), PAPERS[paper])
 
 
 def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering, area, note: str, needed) -> bytes:
@@ -456,17 +465,16 @@ def scenario_pack_pdf(
     key: str | None = None,
     colour: bool = False,
     remember: Callable[[tuple, Callable[[], bytes]], Part] | None = None,
+    briefing_laid_out: bytes | None = None,
 ) -> tuple[bytes, int]:
     """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
     area, numbered as pages of this PDF (``color``: a blue sea and sandy land).
     ``remember(inputs, make)`` may keep the map part under its inputs: it does not change
-    when a unit does, but the cards do. The briefing is kept under what it shows (its force
-    lists name the units, with their points): a change to a unit's guns or abilities
-    remakes the cards, not the briefing."""
-    make_briefing = partial(briefing_part, s, paper)
-    briefing = (
-        remember(briefing_inputs(s, paper), make_briefing) if remember is not None else read_part(make_briefing())
-    )
+    when a unit does, but the cards do. ``briefing_laid_out``: the briefing's layout
+    (``briefing_layout``) when the caller keeps it, under what it shows (its force lists
+    name the units, with their points): a change to a unit's guns or abilities remakes
+    the cards, not the briefing."""
+    briefing = read_part(briefing_part(s, paper, briefing_laid_out))
     cards = impose_parts(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)
     before = len(briefing.pages) + sum(len(part.pages) for part in cards)
     spec, to_map = map_spec(s)

@@ -128,8 +128,8 @@ def check_unit(loaded: LoadedFile, root: Path, ctx: Context, problems: list[Prob
             )
         if (
             nation in ctx.nations
+            and loaded.path.parent.name != nation  # first: resolving paths is slow, a wrong folder rare
             and loaded.path.parent.parent.resolve() == (root / "cards").resolve()
-            and loaded.path.parent.name != nation
         ):
             problems.append(
                 doc.problem(["nation"], f"unit of nation {nation!r} is in folder cards/{loaded.path.parent.name}/")

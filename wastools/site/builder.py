@@ -30,7 +30,7 @@ from .assets import SITE_TEMPLATES, static_files
 from .cards import card_keys, site_cards
 from .data import SiteSpec, safe_id
 from .printview import card_script, print_data
-from .scenario import scenario_page
+from .scenario import map_plan, scenario_page
 from .tabletop import tabletop_deck, tabletop_images
 
 
@@ -121,18 +121,26 @@ def render_site(
             "variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common
         )
     for s in scenarios.values():
-        files[f"scenarios/{s.id}.html"] = _render(
-            "scenario.html.j2",
-            root="../",
-            page=scenario_page(s, spec.unit_ids, frozenset(v.name for v, _p in spec.variants)),
-            **common,
-        )
+        shown = scenario_page(s, spec.unit_ids, frozenset(v.name for v, _p in spec.variants), _map_plan(kept, s))
+        files[f"scenarios/{s.id}.html"] = _render("scenario.html.j2", root="../", page=shown, **common)
     report.pages = sum(1 for name in files if name.endswith(".html"))
     files.update(tabletop_images(repo, spec, store))
     files.update({f"assets/{name}": content for name, content in static_files().items()})
     report.files = len(files)
     report.skipped_ids = tuple(skipped)
     return files, report
+
+
+def _map_plan(kept: _PageCache, s) -> dict[str, Any]:
+    """A scenario's map plan (placing its words is most of a scenario page's work), kept under
+    what it is drawn from: the scenario file alone, so a unit's edit finds it kept. Read
+    back from JSON whether kept or made now, so both give the same page."""
+    plan_key = kept.key(["map plan", s.id, s.variant, s.parameters, s.map_unit, s.data])
+    plan = kept.get(plan_key, ".json")
+    if plan is None:
+        plan = json.dumps(map_plan(s)).encode()
+        kept.put(plan_key, plan, ".json")
+    return json.loads(plan)
 
 
 def _fleet_pages(rows: list[dict[str, Any]], spec: SiteSpec, common: dict[str, Any]) -> dict[str, bytes]:
@@ -189,13 +197,14 @@ class _PageCache:
     def key(self, inputs: list) -> str:
         return hashlib.sha256((self._base + json.dumps(inputs, default=str)).encode()).hexdigest()
 
+    KINDS = {".html": "site-page", ".js": "site-script", ".json": "site-data"}
+
     def get(self, key: str, suffix: str = ".html") -> bytes | None:
-        kind = "site-page" if suffix == ".html" else "site-script"
-        return self.store.get(kind, key) if self.store is not None else None
+        return self.store.get(self.KINDS[suffix], key) if self.store is not None else None
 
     def put(self, key: str, page: bytes, suffix: str = ".html") -> None:
         if self.store is not None:
-            self.store.put("site-page" if suffix == ".html" else "site-script", key, page)
+            self.store.put(self.KINDS[suffix], key, page)
 
 
 def site_fingerprint() -> str:

@@ -105,8 +105,12 @@ def map_plan(s: Scenario) -> dict[str, Any]:
 
 
 def scenario_page(
-    s: Scenario, on_site: frozenset[str], variants_on_site: frozenset[str] = frozenset()
+    s: Scenario,
+    on_site: frozenset[str],
+    variants_on_site: frozenset[str] = frozenset(),
+    plan: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """What a scenario's page shows; ``plan``: its ``map_plan``, when the caller keeps it."""
     from ..variants import VARIANTS
 
     view = briefing_view(s)
@@ -122,7 +126,7 @@ def scenario_page(
         "view": view,
         "variant": variant,
         "units": units,
-        "map": map_plan(s),
+        "map": plan if plan is not None else map_plan(s),
         "pack": [
             {"label": "Scenario pack (Letter)", "href": f"../../scenarios/{s.id}.pdf"},
             {"label": "Scenario pack (A4)", "href": f"../../scenarios/{s.id}-a4.pdf"},

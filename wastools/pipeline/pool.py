@@ -1,9 +1,9 @@
 """The build's one pool of worker processes.
 
-Forked from the build's process when the first job is submitted, which is after the data
-is loaded and the plan made: the workers start with the data, so a job's arguments are
-small, and nothing is imported twice before it is needed. A build with nothing to make
-starts no process at all. The build's process has no thread of its own when it forks.
+Forked from the build's process when the first job is submitted: ``wastools build`` submits
+the workers' warm-up (``warm``) as soon as it knows there is something to make, before it
+loads the data, so the workers load WeasyPrint while it validates. A build with nothing to
+make starts no process at all. The build's process has no thread of its own when it forks.
 
 Workers end without running ``atexit`` (multiprocessing ends them with ``os._exit``), so
 what a library leaves for ``atexit`` or a finaliser to remove (WeasyPrint's folder of loaded

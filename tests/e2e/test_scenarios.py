@@ -370,8 +370,8 @@ def test_a_damaged_pack_part_is_made_again_and_the_pack_is_the_same(repo, tmp_pa
     builder.build(repo, DATA, tmp_path / "out", selection, options, store=store)
     pack = tmp_path / "out" / "scenarios" / "savo-island-1942.pdf"
     first = pack.read_bytes()
-    entries = sorted(p for kind in ("part", "briefing") for p in (store.folder / kind).rglob("*") if p.is_file())
-    assert {e.relative_to(store.folder).parts[0] for e in entries} == {"part", "briefing"}  # a map, a briefing
+    entries = sorted(p for kind in ("part", "layout") for p in (store.folder / kind).rglob("*") if p.is_file())
+    assert {e.relative_to(store.folder).parts[0] for e in entries} == {"part", "layout"}  # a map, a briefing
     for n, entry in enumerate(entries):
         entry.write_bytes([b"%PDF-1.7 not a part", entry.read_bytes()[:-7]][n % 2])  # foreign, cut short
     pack.unlink()

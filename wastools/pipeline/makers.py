@@ -16,7 +16,7 @@ from ..render import pdf_parts, sheets
 from ..variants import VARIANTS
 from .cards import face
 
-SHEET, PART, BRIEFING = "sheet", "part", "briefing"
+SHEET, PART, LAYOUT = "sheet", "part", "layout"  # LAYOUT: a document laid out once for both papers
 
 
 @dataclass(frozen=True)
@@ -77,23 +77,38 @@ def scenario_pack(
     return scenario_pack_pdf(scenario, cards, paper, profile, doc_id, colour, remember, laid_out)
 
 
-def briefing(store: Store, scenario) -> bytes:
-    """A scenario's briefing laid out for both papers, kept in the store under what it shows
-    (it shows no card face); made here when the store does not hold it."""
-    from ..render.scenario_pack import briefing_inputs, briefing_layout
-
-    layout_key = key(code_fingerprint(), [repr(i) for i in briefing_inputs(scenario)])
-    data = store.get(BRIEFING, layout_key)
+def kept_layout(store: Store, layout_key: str, make: Callable[[], bytes]) -> bytes:
+    """A document laid out once for both papers (a briefing, a player aid), kept in the store
+    under ``layout_key``; made here when the store does not hold it."""
+    data = store.get(LAYOUT, layout_key)
     if data is None:
-        data = briefing_layout(scenario)
-        store.put(BRIEFING, layout_key, data)
+        data = make()
+        store.put(LAYOUT, layout_key, data)
     return data
 
 
-def aid(repo: Repository, variant: str, params: dict, paper: str, moved: tuple) -> tuple[bytes, int]:
+def briefing(store: Store, scenario) -> bytes:
+    """A scenario's briefing laid out, kept under what it shows (it shows no card face)."""
+    from ..render.scenario_pack import briefing_inputs, briefing_layout
+
+    layout_key = key(code_fingerprint(), [repr(i) for i in briefing_inputs(scenario)])
+    return kept_layout(store, layout_key, lambda: briefing_layout(scenario))
+
+
+def aid_layout(store: Store, repo: Repository, variant: str, params: dict, moved: tuple, layout_key: str) -> bytes:
+    """A player aid laid out, kept under ``layout_key`` (its content: ``plan.aid_targets``)."""
+    from ..render import aid
+
+    return kept_layout(store, layout_key, lambda: aid.aid_layout(variant, repo, params, moved))
+
+
+def aid(
+    store: Store, repo: Repository, variant: str, params: dict, paper: str, moved: tuple, layout_key: str
+) -> tuple[bytes, int]:
     from ..render.aid import aid_pdf
 
-    return aid_pdf(variant, repo, params, paper, f"aid:{variant}:{paper}", moved)
+    laid_out = aid_layout(store, repo, variant, params, moved, layout_key)
+    return aid_pdf(variant, repo, params, paper, f"aid:{variant}:{paper}", moved, laid_out)
 
 
 def rulers(variant: str, params: dict, paper: str, profile) -> tuple[bytes, int]:

@@ -185,16 +185,15 @@ def aid_targets(repo: Repository, selection: Selection, options: Options, texts:
         params = options.variant_params(variant)
         moved = texts[variant.name].moved() if variant.name in texts else ()
         content = aid_content(repo, variant.name, params, moved)
+        layout_key = key(code_fingerprint(), "aid layout", variant.name, params, content)
         for paper in options.papers:
             rel = f"{variant.name}/player-aid{paper_suffix(paper)}.pdf"
-            targets.append(
-                Target(
-                    rel,
-                    key(code_fingerprint(), rel, params, content),
-                    makers.aid,
-                    (repo, variant.name, params, paper, moved),
-                )
-            )
+            args = (repo, variant.name, params, paper, moved, layout_key)
+            # one layout serves every paper: made ahead with the first paper's aid
+            first = paper == options.papers[0]
+            parts = ((makers.aid_layout, (repo, variant.name, params, moved, layout_key)),) if first else ()
+            aid_key = key(code_fingerprint(), rel, params, content)
+            targets.append(Target(rel, aid_key, makers.aid, args, reads_store=True, parts=parts))
     return targets
 
 

@@ -136,9 +136,9 @@ def build(
         if pool is None:
             workers.warm()  # the workers read what jobs need while this process plans
         run = Run(repo, folder, store, workers, Record.read(store, out), report, _Tracker(progress))
-        specs, parts = _stale_cards(run, decks, selection, options) if pdfs else ([], [])
+        specs, early = _stale_cards(run, decks, selection, options) if pdfs else ([], [])
         card_jobs = _submit_faces(run, specs)
-        part_jobs = [run.pool.submit(fn, store, *args) for fn, args in parts]  # the other worker, meanwhile
+        part_jobs = _submit_parts(run, early)  # the other worker, meanwhile
         _wait_for_faces(run, card_jobs)
         report.card_text = {name: faces.deck_text(store, specs) for name, specs in decks.variants.items()}
         # the site first: the longest job (every page, an image a card), so the other worker
@@ -150,6 +150,8 @@ def build(
         stale = [t for t in targets if not _current(run, t)]
         # queued behind the parts, so planned while they are made; an output that reads a part
         # (a pack, its briefing) finds it in the store, or makes it itself if it gets there first
+        done_early = {t.path for t in early}
+        part_jobs += _submit_parts(run, [t for t in stale if t.path not in done_early])  # the aids' layouts
         output_jobs = _submit(run, stale)
         for job in part_jobs:
             run.report.timed("output parts", job.result()[1])
@@ -174,19 +176,22 @@ def _remove_unplanned(run: Run, targets: list[Target]) -> None:
         del run.record.outputs[rel]
 
 
-def _stale_cards(
-    run: Run, decks: Decks, selection: Selection, options: Options
-) -> tuple[list[faces.CardSpec], list[tuple[Callable, tuple]]]:
+def _stale_cards(run: Run, decks: Decks, selection: Selection, options: Options) -> tuple[list[faces.CardSpec], list]:
     """The faces to make: every card of a deck or pack whose output is stale, or whose text
-    the player aid needs and the store does not hold; and the parts of those outputs that
-    need no face (made meanwhile)."""
+    the player aid needs and the store does not hold; and those stale outputs (whose parts,
+    which need no face, are made meanwhile)."""
     run.report.cards_total = sum(len(specs) for specs in decks.variants.values())
     provisional = deck_targets(selection, options, decks) + pack_targets(run.repo, selection, options, decks)
     stale = [t for t in provisional if t.cards and not _current(run, t)]
     stale_keys = {k for t in stale for group in t.cards for k in _faces_to_check(run.store, group)}
     wanted = [s for s in decks.every_card() if s.key in stale_keys]
     wanted += [s for specs in decks.variants.values() for s in specs if not run.store.has(faces.META, s.key)]
-    return faces.missing_faces(run.store, wanted), [part for t in stale for part in t.parts]
+    return faces.missing_faces(run.store, wanted), stale
+
+
+def _submit_parts(run: Run, targets: list[Target]) -> list[Future]:
+    """The parts of ``targets`` (a pack's briefing, an aid's layout) queued on the pool."""
+    return [run.pool.submit(fn, run.store, *args) for t in targets for fn, args in t.parts]
 
 
 def _faces_to_check(store: Store, faces: Faces) -> tuple[str, ...]:

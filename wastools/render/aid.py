@@ -7,11 +7,14 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from ..content.aids import aid, colophon
 from ..core.resources import TEMPLATES
 from ..variants import VARIANTS
-from .pages import with_check_bars
-from .scenario_pack import PAGE_SIZES
+from .pages import EITHER_PAPER, PAPERS, with_check_bars
+
+SHORT_TABLE = 12  # rows: a table this short is kept on one page, never split a row or two from the rest
 
 
-def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None, moved: tuple = ()) -> tuple[bytes, int]:
+def aid_layout(name: str, repo, params: dict, moved: tuple = ()) -> bytes:
+    """The aid laid out for either paper (``pages.EITHER_PAPER``), as WeasyPrint writes it:
+    the costly step, done once for both papers."""
     from weasyprint import HTML
 
     from .fetcher import ProjectFetcher
@@ -23,9 +26,27 @@ def aid_pdf(name: str, repo, params: dict, paper: str, key: str | None = None, m
     )
     sections = aid(name, repo, params, moved)
     html = env.get_template("aid/aid.html.j2").render(
-        variant=VARIANTS[name], sections=sections, colophon=colophon(sections), page=PAGE_SIZES[paper]
+        variant=VARIANTS[name],
+        sections=sections,
+        colophon=colophon(sections),
+        page=EITHER_PAPER,
+        short_table=SHORT_TABLE,
     )
-    pdf = HTML(
+    return HTML(
         string=html, base_url=(TEMPLATES / "aid" / "aid.html.j2").as_uri(), url_fetcher=ProjectFetcher()
     ).write_pdf()
-    return with_check_bars(pdf, f"{VARIANTS[name].title}: player aid", key)
+
+
+def aid_pdf(
+    name: str,
+    repo,
+    params: dict,
+    paper: str,
+    key: str | None = None,
+    moved: tuple = (),
+    layout: bytes | None = None,
+) -> tuple[bytes, int]:
+    """The player aid on ``paper``: its layout (``layout``, else laid out now) placed in the
+    middle of the sheet, with the check bars."""
+    pdf = layout if layout is not None else aid_layout(name, repo, params, moved)
+    return with_check_bars(pdf, f"{VARIANTS[name].title}: player aid", key, PAPERS[paper])

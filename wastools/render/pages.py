@@ -28,6 +28,10 @@ from .sheets import (
 )
 
 PAPERS = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}
+# a page as wide as A4 and as tall as Letter: a document laid out on it once (a briefing, a
+# player aid) is placed in the middle of either paper (Letter adds 8 pt left and right,
+# A4 25 pt above and below)
+EITHER_PAPER = "210mm 11in"
 MARGIN = 36.0  # half an inch: room for check bars, labels and the printer's own margin
 HEADER_SIZE = 7.0
 
@@ -165,15 +169,18 @@ def bars_overlay(page: Page) -> bytes:
     return buf.getvalue()
 
 
-def with_check_bars(pdf: bytes, title: str | None = None, doc_id: str | None = None) -> tuple[bytes, int]:
+def with_check_bars(
+    pdf: bytes, title: str | None = None, doc_id: str | None = None, paper: tuple[float, float] | None = None
+) -> tuple[bytes, int]:
     """A laid-out document (aid, briefing, roster report) with the check bars on every page,
     whose margins (at least 36 pt) leave the bands free for them; returns (pdf, pages). With a
     ``title`` it is finished as an output (metadata, an id from ``doc_id``); without, its
-    metadata is dropped (it is joined into another PDF). qpdf copies the page content
+    metadata is dropped (it is joined into another PDF). ``paper`` (width, height): each
+    page is placed in the middle of a page of that size first. qpdf copies the page content
     without parsing it."""
     from .sheets import finish_pikepdf, pdf_bytes
 
-    with _check_barred(pdf) as document:
+    with _check_barred(pdf, paper) as document:
         data = finish_pikepdf(document, title, doc_id) if title is not None else pdf_bytes(document)
         return data, len(document.pages)
 

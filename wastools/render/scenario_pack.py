@@ -31,15 +31,12 @@ from .maps import (
     sector_name,
     square_map,
 )
-from .pages import PAPERS, check_barred_part
+from .pages import EITHER_PAPER, PAPERS, check_barred_part
 from .pdf_parts import Part, part_of_pdf, read_part
 from .sheets import PrinterProfile, assemble, impose_parts, load_layout
 
 SCENARIO_DIR = TEMPLATES / "scenario"
 PAGE_SIZES = {"letter": "8.5in 11in", "a4": "210mm 297mm"}
-# a briefing is laid out once, on a page as wide as A4 and as tall as Letter, and placed
-# in the middle of either paper: Letter adds 8 pt left and right, A4 25 pt above and below
-BRIEFING_PAGE = "210mm 11in"
 COLOURS = {"blue": "blue", "red": "axis", "green": "green", "grey": "grey"}
 
 
@@ -399,7 +396,7 @@ def _briefing_html(view: dict[str, Any], variant: str, tight: bool = False) -> s
     return env.get_template("pack.html.j2").render(
         s=view,
         variant=VARIANTS[variant],
-        page=BRIEFING_PAGE,
+        page=EITHER_PAPER,
         tight=tight,
         colophon=rules_colophon([VARIANTS[variant].seed]),
     )
@@ -438,7 +435,7 @@ def _weasyprint_document(html: str):
 
 
 def briefing_layout(s: Scenario) -> bytes:
-    """The briefing laid out for either paper (``BRIEFING_PAGE``), as WeasyPrint writes it
+    """The briefing laid out for either paper (``pages.EITHER_PAPER``), as WeasyPrint writes it
     without the card fonts' programs: the costly step, done once for both papers."""
     with shared_fonts.programs_left_out():
         return _laid_out(briefing_view(s), s.variant).write_pdf()

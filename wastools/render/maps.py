@@ -561,14 +561,19 @@ def _holder(f: Feature) -> Callable[[tuple[float, float]], bool]:
     for cx, cy in f.points:
         cells.setdefault((int(cx // flat), int(cy // flat)), []).append((cx, cy))
 
-    def in_hex(p: tuple[float, float], centre: tuple[float, float]) -> bool:
-        dx, dy = abs(p[0] - centre[0]), abs(p[1] - centre[1])
-        return dy <= flat / 2 + 0.01 and math.sqrt(3) * dx + dy <= math.sqrt(3) * r + 0.01
+    half, root3, reach = flat / 2 + 0.01, math.sqrt(3), math.sqrt(3) * r + 0.01
 
     def holds(p: tuple[float, float]) -> bool:
-        kx, ky = int(p[0] // flat), int(p[1] // flat)
-        near = (q for dx in (-1, 0, 1) for dy in (-1, 0, 1) for q in cells.get((kx + dx, ky + dy), ()))
-        return any(in_hex(p, q) for q in near)
+        """In one of the hexes near ``p`` (written out: called millions of times on a big map)."""
+        x, y = p
+        kx, ky = int(x // flat), int(y // flat)
+        for i in (kx - 1, kx, kx + 1):
+            for j in (ky - 1, ky, ky + 1):
+                for cx, cy in cells.get((i, j), ()):
+                    dy = abs(y - cy)
+                    if dy <= half and root3 * abs(x - cx) + dy <= reach:
+                        return True
+        return False
 
     return holds
 

@@ -36,15 +36,12 @@ def remembered(store: Store, inputs: tuple, make: Callable[[], bytes]) -> pdf_pa
     the code): read when there, else made and kept. The store checks what it returns, so
     its parts are read without the token check (``pdf_parts.read_part``)."""
     part_key = key(code_fingerprint(), [repr(i) for i in inputs])
-    data = store.get(PART, part_key)
-    if data is not None:
-        try:
-            return pdf_parts.read_part(data, trusted=True)
-        except pdf_parts.BadPart:
-            pass
-    data = make()
-    store.put(PART, part_key, data)
-    return pdf_parts.read_part(data, trusted=True)
+    try:
+        return pdf_parts.read_part(kept(store, PART, part_key, make), trusted=True)
+    except pdf_parts.BadPart:  # whole, as the store checked, but not a part: made again
+        data = make()
+        store.put(PART, part_key, data)
+        return pdf_parts.read_part(data, trusted=True)
 
 
 def _sheet(store: Store, plan: SheetPlan) -> pdf_parts.Part:
@@ -77,13 +74,13 @@ def scenario_pack(
     return scenario_pack_pdf(scenario, cards, paper, profile, doc_id, colour, remember, laid_out)
 
 
-def kept_layout(store: Store, layout_key: str, make: Callable[[], bytes]) -> bytes:
-    """A document laid out once for both papers (a briefing, a player aid), kept in the store
-    under ``layout_key``; made here when the store does not hold it."""
-    data = store.get(LAYOUT, layout_key)
+def kept(store: Store, kind: str, entry_key: str, make: Callable[[], bytes]) -> bytes:
+    """What the store keeps under ``kind``/``entry_key``; made and kept when it holds nothing
+    there (or something damaged, which it reads as nothing)."""
+    data = store.get(kind, entry_key)
     if data is None:
         data = make()
-        store.put(LAYOUT, layout_key, data)
+        store.put(kind, entry_key, data)
     return data
 
 
@@ -92,14 +89,14 @@ def briefing(store: Store, scenario) -> bytes:
     from ..render.scenario_pack import briefing_inputs, briefing_layout
 
     layout_key = key(code_fingerprint(), [repr(i) for i in briefing_inputs(scenario)])
-    return kept_layout(store, layout_key, lambda: briefing_layout(scenario))
+    return kept(store, LAYOUT, layout_key, lambda: briefing_layout(scenario))
 
 
 def aid_layout(store: Store, repo: Repository, variant: str, params: dict, moved: tuple, layout_key: str) -> bytes:
     """A player aid laid out, kept under ``layout_key`` (its content: ``plan.aid_targets``)."""
     from ..render import aid
 
-    return kept_layout(store, layout_key, lambda: aid.aid_layout(variant, repo, params, moved))
+    return kept(store, LAYOUT, layout_key, lambda: aid.aid_layout(variant, repo, params, moved))
 
 
 def aid(

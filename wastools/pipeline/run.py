@@ -176,7 +176,9 @@ def _remove_unplanned(run: Run, targets: list[Target]) -> None:
         del run.record.outputs[rel]
 
 
-def _stale_cards(run: Run, decks: Decks, selection: Selection, options: Options) -> tuple[list[faces.CardSpec], list]:
+def _stale_cards(
+    run: Run, decks: Decks, selection: Selection, options: Options
+) -> tuple[list[faces.CardSpec], list[Target]]:
     """The faces to make: every card of a deck or pack whose output is stale, or whose text
     the player aid needs and the store does not hold; and those stale outputs (whose parts,
     which need no face, are made meanwhile)."""

@@ -17,7 +17,7 @@ def _store(tmp_path: Path, cap: int = 10**9) -> Store:
 
 
 def _entry(store: Store, kind: str, key: str) -> Path:
-    return store.folder / kind / key[:2] / key
+    return store.folder / kind / key
 
 
 def test_an_entry_reads_back_as_kept(tmp_path):
@@ -73,6 +73,8 @@ def test_a_link_in_the_store_is_never_followed(tmp_path):
     assert not store.put("face", "kk", b"y")  # refused: the build carries on without it
     assert sorted(p.name for p in outside.iterdir()) == ["secret"]
     assert store.prune() >= 0 and (outside / "secret").read_text() == "private"
+    assert Store(tmp_path, store.folder, cap=0).prune() == 0  # over the cap: the link is passed over
+    assert (outside / "secret").read_text() == "private"
 
 
 def test_the_least_recently_used_go_first_above_the_cap(tmp_path):
@@ -84,6 +86,19 @@ def test_the_least_recently_used_go_first_above_the_cap(tmp_path):
     removed = store.prune()
     kept = sorted(p.name for p in (store.folder / "face").rglob("k*") if p.is_file())
     assert removed == 4 and kept == ["k0", "k5"]
+
+
+def test_entries_of_the_older_layout_go_at_the_next_prune(tmp_path):
+    """Entries were once kept a folder deeper (``kind/ab/abcd``): a store of that layout is
+    read as empty, and its folders go when it is next pruned."""
+    store = _store(tmp_path)
+    old = store.folder / "face" / "ab" / "abcd"
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"old entry")
+    store.put("face", "ef01", b"new entry")
+    assert store.get("face", "abcd") is None
+    assert store.prune() == 1
+    assert not old.parent.exists() and store.get("face", "ef01") == b"new entry"
 
 
 def test_no_links_names_the_link(tmp_path):

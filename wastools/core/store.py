@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import shutil
 import stat
 import tempfile
 import time
@@ -27,7 +28,6 @@ MAGIC = b"wastools-store 1\n"
 DEFAULT_CAP = 3 * 1024**3  # bytes kept per repository before the least recently used go
 PRUNE_EVERY = 3600.0  # seconds between two looks at every entry
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
-_CHECKED: set[tuple[Path, str]] = set()  # (cache home, folder) found free of links by this process
 
 
 class UnsafePath(Exception):
@@ -117,29 +117,23 @@ class Store:
         # plain strings: a build reads thousands of entries, and pathlib was most of the cost
         if not kind or not key or not set(kind) <= _NAME_CHARS or not set(key) <= _NAME_CHARS:
             raise ValueError(f"not a store name: {kind!r}/{key!r}")
-        return os.path.join(self.folder, kind, key[:2], key)
-
-    def _checked(self, folder: str, make: bool = False) -> None:
-        """``folder`` has no link on the way from the cache home (checked once a process:
-        the entry itself is opened without following a link); ``make``: made if missing."""
-        if (self.base, folder) not in _CHECKED:
-            if make:
-                safe_folder(self.base, Path(folder))
-            else:
-                no_links(self.base, Path(folder))
-            if os.path.isdir(folder):
-                _CHECKED.add((self.base, folder))
+        # one folder per kind: a folder per key prefix as well made a third of a store's
+        # files folders, each made and checked for links once per process
+        return os.path.join(self.folder, kind, key)
 
     def get(self, kind: str, key: str) -> bytes | None:
         """The entry's bytes, or None when it is missing, damaged or not this entry."""
         path = self._path(kind, key)
         try:
-            self._checked(os.path.dirname(path))
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        except (OSError, UnsafePath):
+            no_links(self.base, Path(os.path.dirname(path)))  # every time: a folder may become a link
+            handle = open(path, "rb", opener=_no_follow)  # noqa: SIM115 (closed below)
+        except (OSError, UnsafePath):  # missing, unreadable, a link or a folder
             return None
-        with os.fdopen(fd, "rb") as handle:
-            blob = handle.read()
+        with handle:
+            try:
+                blob = handle.read()
+            except OSError:
+                return None
             data = _unwrap(blob, kind, key)
             if data is not None:
                 try:
@@ -155,7 +149,7 @@ class Store:
         an entry is only a speed-up, so the build carries on without it."""
         path = Path(self._path(kind, key))
         try:
-            self._checked(str(path.parent), make=True)
+            safe_folder(self.base, path.parent)
             write_atomically(path, _wrap(kind, key, data))
         except (OSError, UnsafePath):
             return False
@@ -199,6 +193,16 @@ class Store:
             pass
         return removed
 
+    def _entries(self) -> list[tuple[Path, os.stat_result]]:
+        """What each kind's folder holds, not following a link (a linked kind is passed over)."""
+        found: list[tuple[Path, os.stat_result]] = []
+        if not os.path.isdir(self.folder):
+            return found
+        for kind in os.scandir(self.folder):
+            if kind.is_dir(follow_symlinks=False):
+                found += [(Path(e.path), e.stat(follow_symlinks=False)) for e in os.scandir(kind.path)]
+        return found
+
     def prune(self) -> int:
         """Delete the least recently used entries until the store is under its cap; returns how
         many went. Temporary files of killed writers go too."""
@@ -208,13 +212,12 @@ class Store:
             return 0
         entries = []
         removed = 0
-        for path in self.folder.glob("*/*/*"):
-            try:
-                info = path.lstat()
-            except OSError:
-                continue
+        for path, info in self._entries():
             if path.name.startswith("."):  # a temporary file left by a killed process
                 path.unlink(missing_ok=True)
+                removed += 1
+            elif stat.S_ISDIR(info.st_mode):  # entries of an older layout (a folder per key prefix)
+                shutil.rmtree(path, ignore_errors=True)
                 removed += 1
             elif stat.S_ISREG(info.st_mode):
                 entries.append((info.st_mtime, info.st_size, path))
@@ -226,6 +229,10 @@ class Store:
             total -= size
             removed += 1
         return removed
+
+
+def _no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NOFOLLOW)
 
 
 def _wrap(kind: str, key: str, data: bytes) -> bytes:

@@ -122,3 +122,25 @@ def test_a_build_looks_at_every_entry_only_now_and_then(tmp_path):
         store.put("face", f"k{i}", bytes(1000))
     assert store.prune_now_and_then() == 0  # pruned a moment ago
     assert store.prune_now_and_then(every=0.0) == 3
+
+
+def test_a_kind_folder_removed_and_made_again_is_the_one_used(tmp_path):
+    """Entries are opened relative to a descriptor of their kind's folder held by the process:
+    a folder removed (a user clearing the cache mid-session) is let go, not written into."""
+    import shutil
+
+    store = _store(tmp_path)
+    assert store.put("face", "k1", b"one")
+    shutil.rmtree(store.folder)
+    assert store.get("face", "k1") is None
+    assert store.put("face", "k2", b"two") and _entry(store, "face", "k2").is_file()
+    assert store.get("face", "k2") == b"two"
+
+
+def test_a_process_holds_few_folders_open_however_many_stores_it_uses(tmp_path):
+    before = len(os.listdir("/proc/self/fd"))
+    for i in range(300):
+        store = _store(tmp_path / f"s{i}")
+        assert store.put("face", "k", b"x") and store.get("face", "k") == b"x"
+    assert len(os.listdir("/proc/self/fd")) - before <= 64
+    assert _store(tmp_path / "s0").get("face", "k") == b"x"  # let go of, and opened again

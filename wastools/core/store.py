@@ -14,11 +14,13 @@ size-capped: ``prune`` drops the least recently used entries above the cap.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import pickle
 import shutil
 import stat
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +30,18 @@ MAGIC = b"wastools-store 1\n"
 DEFAULT_CAP = 3 * 1024**3  # bytes kept per repository before the least recently used go
 PRUNE_EVERY = 3600.0  # seconds between two looks at every entry
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+_FOLDERS: dict[str, int] = {}  # kind folder -> the descriptor this process holds open on it
+_FOLDERS_HELD = 64  # at most (a test run opens many stores in one process)
+_HOLDING = threading.Lock()  # a descriptor is not closed while another thread uses it
+
+
+def _new_lock() -> None:
+    global _HOLDING
+    _HOLDING = threading.Lock()  # a fork's child has one thread: a lock held by another is free
+
+
+os.register_at_fork(after_in_child=_new_lock)
+_WRITES = itertools.count()  # names this process's temporary files
 
 
 class UnsafePath(Exception):
@@ -113,51 +127,94 @@ class Store:
             return absolute.relative_to(self.root).as_posix()
         return absolute.as_posix()
 
-    def _path(self, kind: str, key: str) -> str:
-        # plain strings: a build reads thousands of entries, and pathlib was most of the cost
+    def _kind_folder(self, kind: str, key: str, make: bool = False) -> int:
+        """An open descriptor of ``kind``'s folder, entries being opened relative to it (never
+        through a link): checked for links from the cache home when first opened, and opened
+        again when the folder at its path is no longer the one held (removed, or replaced by a
+        link, which is then refused). Raises OSError or UnsafePath."""
         if not kind or not key or not set(kind) <= _NAME_CHARS or not set(key) <= _NAME_CHARS:
             raise ValueError(f"not a store name: {kind!r}/{key!r}")
-        # one folder per kind: a folder per key prefix as well made a third of a store's
-        # files folders, each made and checked for links once per process
-        return os.path.join(self.folder, kind, key)
+        # plain strings: a build reads thousands of entries, and pathlib was most of the cost
+        path = os.path.join(self.folder, kind)
+        held = _FOLDERS.get(path)
+        try:
+            now = os.lstat(path)
+        except FileNotFoundError:
+            if not make:
+                raise
+            now = None
+        if held is not None and now is not None and _same(os.fstat(held), now):
+            return held
+        (safe_folder if make else no_links)(self.base, Path(path))
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        if held is not None:
+            os.close(_FOLDERS.pop(path))
+        while len(_FOLDERS) >= _FOLDERS_HELD:  # the one opened longest ago
+            os.close(_FOLDERS.pop(next(iter(_FOLDERS))))
+        _FOLDERS[path] = fd
+        return fd
 
     def get(self, kind: str, key: str) -> bytes | None:
         """The entry's bytes, or None when it is missing, damaged or not this entry."""
-        path = self._path(kind, key)
+        with _HOLDING:
+            return self._get(kind, key)
+
+    def _get(self, kind: str, key: str) -> bytes | None:
         try:
-            no_links(self.base, Path(os.path.dirname(path)))  # every time: a folder may become a link
-            handle = open(path, "rb", opener=_no_follow)  # noqa: SIM115 (closed below)
-        except (OSError, UnsafePath):  # missing, unreadable, a link or a folder
+            folder = self._kind_folder(kind, key)
+            fd = os.open(key, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=folder)
+        except (OSError, UnsafePath):  # missing, unreadable or a link
             return None
-        with handle:
-            try:
-                blob = handle.read()
-            except OSError:
-                return None
-            data = _unwrap(blob, kind, key)
+        data = None
+        try:
+            blob = _read_all(fd)
+            data = _unwrap(blob, kind, key) if blob is not None else None
             if data is not None:
-                try:
-                    os.utime(handle.fileno())  # recently used: ``prune`` keeps it
-                except OSError:
-                    pass
+                os.utime(fd)  # recently used: ``prune`` keeps it
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
         if data is None:
-            Path(path).unlink(missing_ok=True)
+            try:
+                os.unlink(key, dir_fd=folder)
+            except OSError:
+                pass
         return data
 
     def put(self, kind: str, key: str, data: bytes) -> bool:
-        """Keep an entry; False when the store cannot be written (full, read-only, a link):
-        an entry is only a speed-up, so the build carries on without it."""
-        path = Path(self._path(kind, key))
+        """Keep an entry, written whole (a temporary file in its folder, then a rename, so two
+        processes may share a store); False when the store cannot be written (full, read-only,
+        a link): an entry is only a speed-up, so the build carries on without it."""
+        with _HOLDING:
+            return self._put(kind, key, data)
+
+    def _put(self, kind: str, key: str, data: bytes) -> bool:
+        temporary = f".{key}.{os.getpid()}.{next(_WRITES)}.tmp"
         try:
-            safe_folder(self.base, path.parent)
-            write_atomically(path, _wrap(kind, key, data))
+            folder = self._kind_folder(kind, key, make=True)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
         except (OSError, UnsafePath):
+            return False
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_wrap(kind, key, data))
+            os.replace(temporary, key, src_dir_fd=folder, dst_dir_fd=folder)
+        except OSError:
+            try:
+                os.unlink(temporary, dir_fd=folder)
+            except OSError:
+                pass
             return False
         return True
 
     def has(self, kind: str, key: str) -> bool:
         """Whether an entry is there (unchecked: ``get`` checks it when it is read)."""
-        return os.path.isfile(self._path(kind, key))
+        with _HOLDING:
+            try:
+                return stat.S_ISREG(os.stat(key, dir_fd=self._kind_folder(kind, key), follow_symlinks=False).st_mode)
+            except (OSError, UnsafePath):
+                return False
 
     def get_object(self, kind: str, key: str) -> Any | None:
         """A pickled entry. The store is the user's own folder, outside every data repository,
@@ -231,8 +288,18 @@ class Store:
         return removed
 
 
-def _no_follow(path: str, flags: int) -> int:
-    return os.open(path, flags | os.O_NOFOLLOW)
+def _same(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _read_all(fd: int) -> bytes | None:
+    """A plain file's bytes (None for anything else: a folder, a device, a pipe)."""
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        return None
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _wrap(kind: str, key: str, data: bytes) -> bytes:

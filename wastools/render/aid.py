@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-
 from ..content.aids import aid, colophon
+from ..core import templating
 from ..core.resources import TEMPLATES
 from ..variants import VARIANTS
 from .pages import EITHER_PAPER, PAPERS, with_check_bars
@@ -19,11 +18,7 @@ def aid_layout(name: str, repo, params: dict, moved: tuple = ()) -> bytes:
 
     from .fetcher import ProjectFetcher
 
-    env = Environment(
-        loader=FileSystemLoader(str(TEMPLATES)),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-    )
+    env = templating.environment(TEMPLATES)
     sections = aid(name, repo, params, moved)
     html = env.get_template("aid/aid.html.j2").render(
         variant=VARIANTS[name],

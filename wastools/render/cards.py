@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 from markupsafe import Markup
 
 from ..content.card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
 from ..content.card_view import card_view as build_view
+from ..core import templating
 from ..core.model import Repository
 from ..core.resources import TEMPLATES
 from ..core.store import Store
@@ -31,12 +32,7 @@ CARD_DIR = TEMPLATES / "cards"
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    return Environment(
-        loader=FileSystemLoader(str(CARD_DIR)),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-        keep_trailing_newline=False,
-    )
+    return templating.environment(CARD_DIR)
 
 
 def template_fingerprint() -> str:

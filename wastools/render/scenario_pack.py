@@ -7,8 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-
+from ..core import templating
 from ..core.geometry import PT_PER_CM, PT_PER_IN
 from ..core.resources import TEMPLATES
 from ..data import terrain
@@ -386,11 +385,7 @@ def briefing_inputs(s: Scenario) -> tuple:
 
 
 def _briefing_html(view: dict[str, Any], variant: str, tight: bool = False) -> str:
-    env = Environment(
-        loader=FileSystemLoader(str(SCENARIO_DIR)),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-    )
+    env = templating.environment(SCENARIO_DIR)
     from ..content.aids import rules_colophon
 
     return env.get_template("pack.html.j2").render(

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 
 from .. import __version__
+from ..core import templating
 from ..core.model import Repository
 from ..core.store import Store
 from ..variants import VARIANTS
@@ -45,12 +46,7 @@ class SiteReport:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    env = Environment(
-        loader=FileSystemLoader(str(SITE_TEMPLATES)),
-        undefined=StrictUndefined,
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        keep_trailing_newline=True,
-    )
+    env = templating.environment(SITE_TEMPLATES, keep_trailing_newline=True)
     env.filters["num"] = lambda v: f"{v:g}" if isinstance(v, float) else v
     return env
 

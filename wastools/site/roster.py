@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from jsonschema import Draft202012Validator
 from markupsafe import Markup
 
+from ..core import templating
 from ..core.model import Repository, Unit
 from ..core.problems import DataError, Problem, display_path, format_field
 from ..core.resources import PACKAGE, TEMPLATES
@@ -196,11 +196,7 @@ def report_pdf(roster: Roster, repo: Repository, paper: str, address: str = "") 
     from ..render.pages import with_check_bars
     from ..render.scenario_pack import PAGE_SIZES
 
-    env = Environment(
-        loader=FileSystemLoader(str(TEMPLATES / "site")),
-        undefined=StrictUndefined,
-        autoescape=select_autoescape(default=True, default_for_string=True),
-    )
+    env = templating.environment(TEMPLATES / "site")
     html = env.get_template(REPORT_TEMPLATE).render(r=report_view(roster, repo, address), page=PAGE_SIZES[paper])
     pdf = HTML(
         string=html, base_url=(TEMPLATES / "site" / REPORT_TEMPLATE).as_uri(), url_fetcher=ProjectFetcher()

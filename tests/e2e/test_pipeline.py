@@ -52,16 +52,27 @@ def test_two_builds_started_together_leave_a_manifest_that_matches_the_files(ful
     with open(out / ".wastools-lock", "a") as held:  # a third build holds the folder meanwhile
         fcntl.flock(held, fcntl.LOCK_EX)
         builds = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
-        time.sleep(8)  # both have loaded the data and wait for the folder
+        said = [_said(b, b"another build is writing") for b in builds]  # both wait for the folder
         fcntl.flock(held, fcntl.LOCK_UN)
     results = [b.communicate(timeout=600) for b in builds]
     assert all(b.returncode == 0 for b in builds), results
-    assert all(b"another build is writing" in err for _out, err in results), results
+    assert all(b"another build is writing" in early + err for early, (_out, err) in zip(said, results, strict=True))
     manifest = json.loads((out / "manifest.json").read_text())["outputs"]
     files = digests(out)
     assert {rel: entry["sha256"] for rel, entry in manifest.items()} == {
         rel: d for rel, d in files.items() if rel.endswith(".pdf")
     }
+
+
+def _said(process: subprocess.Popen, text: bytes, within: float = 300.0) -> bytes:
+    """What ``process`` wrote on stderr until it wrote ``text`` (it is still running)."""
+    os.set_blocking(process.stderr.fileno(), False)
+    said, deadline = b"", time.monotonic() + within
+    while text not in said and process.poll() is None and time.monotonic() < deadline:
+        said += process.stderr.read() or b""
+        time.sleep(0.05)
+    os.set_blocking(process.stderr.fileno(), True)
+    return said
 
 
 @pytest.mark.parametrize("link", ["build", "build/site", "build/hex", "build/site/units/bismarck.html"])

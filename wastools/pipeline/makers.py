@@ -64,11 +64,12 @@ def deck(store: Store, plans: list[SheetPlan], title: str, doc_id: str) -> tuple
 
 
 def scenario_pack(
-    store: Store, scenario, card_keys: list[str], paper: str, profile, doc_id: str, colour: bool
+    store: Store, scenario, plans: list[SheetPlan], paper: str, profile, doc_id: str, colour: bool
 ) -> tuple[bytes, int]:
+    """A scenario's pack, its card sheets kept and read back as a deck's are."""
     from ..render.scenario_pack import scenario_pack_pdf
 
-    cards = [face(store, k) for k in card_keys]
+    cards = [_sheet(store, plan) for plan in plans]
     remember = lambda inputs, make: remembered(store, inputs, make)  # noqa: E731
     laid_out = briefing(store, scenario)
     return scenario_pack_pdf(scenario, cards, paper, profile, doc_id, colour, remember, laid_out)

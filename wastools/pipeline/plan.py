@@ -20,7 +20,7 @@ from ..core.fingerprints import code_fingerprint, key
 from ..core.model import Repository
 from ..render import cards as card_render
 from ..render import sheets
-from ..variants import VARIANTS, Variant
+from ..variants import VARIANTS
 from . import makers
 from .cards import CardSpec, CardText, deck_cards, fixed_card, scenario_cards
 from .selection import Options, Selection, card_bleed, deck_name, layout_name, paper_suffix
@@ -122,7 +122,7 @@ def deck_targets(selection: Selection, options: Options, decks: Decks) -> list[T
         keys = [s.key for s in specs]
         for paper in options.papers:
             rel = deck_name(name, paper, options, selection.label())
-            plans = sheet_plans(variant, paper, options, keys, back)
+            plans = sheet_plans(f"{variant.title} cards ({paper})", layout_name(paper, options), options, keys, back)
             deck_key = key(code_fingerprint(), "deck", keys, back, layout_name(paper, options), profile)
             title = f"{variant.title} cards ({paper})"
             note = {"selection": selection.describe()} if selection.label() else {}
@@ -132,18 +132,17 @@ def deck_targets(selection: Selection, options: Options, decks: Decks) -> list[T
 
 
 def sheet_plans(
-    variant: Variant, paper: str, options: Options, card_keys: list[str], back: str | None
+    title: str, name: str, options: Options, card_keys: list[str], back: str | None = None
 ) -> list[makers.SheetPlan]:
-    """The sheets of one deck, in order, each keyed by everything it prints: a one-unit change
-    remakes only the sheets that hold that unit."""
-    name = layout_name(paper, options)
+    """The sheets of a deck or a pack's cards, in order, on sheet layout ``name``, each keyed
+    by everything it prints: a one-unit change remakes only the sheets that hold that unit."""
     layout = sheets.shared_layout(name)
     per, total = len(layout["slots"]), sheets.sheets_needed(len(card_keys), layout)
     profile, code = asdict(options.profile), code_fingerprint()
     plans = []
     for index in range(total):
         chunk = tuple(card_keys[index * per : (index + 1) * per])
-        label = sheets.sheet_label(f"{variant.title} cards ({paper})", index, total)
+        label = sheets.sheet_label(title, index, total)
         plans.append(
             makers.SheetPlan(
                 key(code, "sheet", chunk, back, name, profile, label), chunk, back, name, label, options.profile
@@ -165,10 +164,11 @@ def pack_targets(repo: Repository, selection: Selection, options: Options, decks
         for paper in options.papers:
             rel = f"scenarios/{scenario.id}{paper_suffix(paper)}.pdf"
             pack_key = key(code_fingerprint(), "pack", source, cards, paper, profile, *colour)
-            pack = (scenario, list(cards), paper, options.profile, pack_key, options.colour_maps)
+            plans = sheet_plans(f"{scenario.title}: cards", paper, options, list(cards))
+            pack = (scenario, plans, paper, options.profile, pack_key, options.colour_maps)
             # one briefing layout serves every paper: made ahead with the first paper's pack
             briefing = ((makers.briefing, (scenario,)),) if paper == options.papers[0] else ()
-            faces = (Faces(cards),)
+            faces = tuple(Faces(plan.cards, plan.key) for plan in plans)
             targets.append(Target(rel, pack_key, makers.scenario_pack, pack, faces, reads_store=True, parts=briefing))
         rel = f"scenarios/{scenario.id}-poster.pdf"
         poster_key = key(code_fingerprint(), rel, source, scenario.parameters, profile, *colour)

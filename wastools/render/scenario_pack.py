@@ -32,7 +32,7 @@ from .maps import (
 )
 from .pages import EITHER_PAPER, PAPERS, check_barred_part
 from .pdf_parts import Part, part_of_pdf, read_part
-from .sheets import PrinterProfile, assemble, impose_parts, load_layout
+from .sheets import PrinterProfile, assemble
 
 SCENARIO_DIR = TEMPLATES / "scenario"
 PAGE_SIZES = {"letter": "8.5in 11in", "a4": "210mm 297mm"}
@@ -451,7 +451,7 @@ def _map_part(spec, paper: str, profile: PrinterProfile, colour: bool, numbering
 
 def scenario_pack_pdf(
     s: Scenario,
-    card_pdfs: list[bytes],
+    cards: list[Part],
     paper: str,
     profile: PrinterProfile = PrinterProfile(),
     key: str | None = None,
@@ -459,15 +459,15 @@ def scenario_pack_pdf(
     remember: Callable[[tuple, Callable[[], bytes]], Part] | None = None,
     briefing_laid_out: bytes | None = None,
 ) -> tuple[bytes, int]:
-    """Briefing, cards, then the map: a plan of the whole map and the tiles of the play
-    area, numbered as pages of this PDF (``color``: a blue sea and sandy land).
+    """Briefing, cards (their sheets, ``sheets.sheet_part``), then the map: a plan of the whole
+    map and the tiles of the play area, numbered as pages of this PDF (``color``: a blue sea
+    and sandy land).
     ``remember(inputs, make)`` may keep the map part under its inputs: it does not change
     when a unit does, but the cards do. ``briefing_laid_out``: the briefing's layout
     (``briefing_layout``) when the caller keeps it, under what it shows (its force lists
     name the units, with their points): a change to a unit's guns or abilities remakes
     the cards, not the briefing."""
     briefing = read_part(briefing_part(s, paper, briefing_laid_out))
-    cards = impose_parts(card_pdfs, load_layout(paper), f"{s.title}: cards", profile)
     before = len(briefing.pages) + sum(len(part.pages) for part in cards)
     spec, to_map = map_spec(s)
     spec = dataclasses.replace(spec, features=features(s, to_map))

@@ -63,3 +63,20 @@ def test_environments_with_other_settings_keep_their_own_code(folder):
     assert _render(folder, newline=False) == "<p>&lt;Hood &amp; Co&gt;</p>"
     templating.environment.cache_clear()
     assert _render(folder, newline=True) == "<p>&lt;Hood &amp; Co&gt;</p>\n"
+
+
+def test_every_template_environment_is_made_in_one_place():
+    """One place sets the escaping of every page and card the tool renders: a module that made
+    its own Jinja environment could leave data unescaped."""
+    import ast
+
+    from tests.conftest import ROOT
+
+    makers = []
+    for path in (ROOT / "wastools").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                if name in ("Environment", "Template"):
+                    makers.append(path.relative_to(ROOT).as_posix())
+    assert makers == ["wastools/core/templating.py"]

@@ -30,9 +30,8 @@ from .libraries import load_weasyprint
 CARD_DIR = TEMPLATES / "cards"
 
 
-@lru_cache(maxsize=1)
 def environment() -> Environment:
-    return templating.environment(CARD_DIR)
+    return templating.environment(CARD_DIR)  # made once per process there
 
 
 def template_fingerprint() -> str:

@@ -356,7 +356,7 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
     assert "Is it legal?" in fleet_text and f"{cards} cards" in fleet_text
     entries = [(repo.units[u], n) for u, n in counts.items()]
     for name in VARIANTS:
-        check = check_fleet(name, entries, 150)
+        check = check_fleet(VARIANTS[name], entries, 150)
         said = f"legal: {check.points} of {check.effective_limit}" if check.legal else check.problems[0]
         assert said in fleet_text.replace("\n", " "), (name, said)
 
@@ -410,7 +410,7 @@ def test_text_export_and_roster_import_round_trip(page, site, repo, tmp_path):
     points = sum(u.points * n for u, n in entries)
     assert text.startswith(f"Night Raiders ({points} of 75 points, 6 cards, {VARIANTS['tabletop-cm'].title} deck)")
     assert "3 x USS Fletcher (DD 445) (United States, destroyer, 7 points each, 21 in all)" in text
-    for name, check in ((n, check_fleet(n, entries, 75)) for n in VARIANTS):
+    for name, check in ((n, check_fleet(VARIANTS[n], entries, 75)) for n in VARIANTS):
         said = f"legal: {check.points} of {check.effective_limit}" if check.legal else "; ".join(check.problems)
         assert f"- {VARIANTS[name].title}: {said}" in text
     shared = page.url

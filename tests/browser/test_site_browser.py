@@ -222,7 +222,7 @@ def test_readable_on_a_phone(browser, site):
 
 
 def fleet_verdict(variant: str, fleet: list, limit: int) -> str:
-    check = check_fleet(variant, fleet, limit)
+    check = check_fleet(VARIANTS[variant], fleet, limit)
     if check.legal:
         return f"legal: {check.points} of {check.effective_limit}" + (
             f" ({'; '.join(check.notes)})" if check.notes else ""

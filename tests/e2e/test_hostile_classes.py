@@ -448,7 +448,7 @@ def _render_scenario(scenario) -> None:
     view = scenario_pack.briefing_view(scenario)
     assert view["title"] == scenario.title
     spec = scenario_pack.scenario_map(scenario)
-    assert spec.width == scenario_geometry(scenario.variant, scenario.parameters, scenario.data["map"]).width
+    assert spec.width == scenario_geometry(scenario.board, scenario.data["map"]).width
     assert map_plan(scenario)["width"] > 0
 
 

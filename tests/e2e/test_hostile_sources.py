@@ -412,7 +412,7 @@ def test_the_pages_validation_counts_are_the_pages_the_pack_prints(variant, data
     if area:
         map_data["play_area"] = [[area[0], area[1]], [area[2], area[3]]]
     scenario = Scenario("s", "S", variant, params, {"map": map_data}, ())
-    geo = scenario_geometry(variant, params, map_data)
+    geo = scenario_geometry(VARIANTS[variant].board(params), map_data)
     if map_problems(geo, None, 10**9, 10**9, "the map"):
         return  # too small to draw: validation refuses it
     region = printed_region(geo, scenario.data)

@@ -22,6 +22,8 @@ from wastools.render import calibration, counters, labels, maps, rulers, sheets
 from wastools.render.pages import Page
 from wastools.variants import VARIANTS
 
+SMOKE = (3.0, "radius 1 leg = 3 in", "Off the grid (compass legs)")  # the off-grid smoke template
+
 
 def card_pdf() -> bytes:
     """A stand-in card face: a framed white 180 x 252 pt page with text to its edges."""
@@ -45,13 +47,13 @@ def outputs():
             layout = sheets.load_layout(name)
             yield f"cards {name}", sheets.impose([card_pdf()] * 10, layout, "t", back_pdf=card_pdf())[0]
         yield f"calibration {paper}", calibration.calibration_pdf(sheets.load_layout(paper))[0]
-        yield f"counters {paper}", counters.counters_pdf(paper, 3.0)[0]
+        yield f"counters {paper}", counters.counters_pdf(paper, SMOKE)[0]
         yield f"wide map {paper}", maps.map_pdf(maps.square_map("wide", 5, 2, 4 * PT_PER_IN), paper)[0]
         yield f"tall map {paper}", maps.map_pdf(maps.square_map("tall", 2, 3, 4 * PT_PER_IN), paper)[0]
         yield f"hex map {paper}", maps.map_pdf(maps.hex_map("hex", 900, 500, 170.08), paper)[0]
         for variant in ("off-grid", "tabletop-cm", "tabletop-inches", "hex", "large-map"):
             v = VARIANTS[variant]
-            yield f"rulers {variant} {paper}", rulers.rulers_pdf(v.extras["rulers"](v.defaults()), paper, "t")[0]
+            yield f"rulers {variant} {paper}", rulers.rulers_pdf(v.rulers(v.defaults()), paper, "t")[0]
 
 
 OUTPUTS = dict(outputs())

@@ -17,6 +17,8 @@ from wastools.data.repository import rules_register
 from wastools.render import cards
 from wastools.variants import VARIANTS
 
+SMOKE = (3.0, "radius 1 leg = 3 in", "Off the grid (compass legs)")  # the off-grid smoke template
+
 SEEDS = ROOT.parent / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.exists(), reason="the seed documents (../shared/seeds) are not present")
 
@@ -115,7 +117,7 @@ def outputs(repo, registers):
     from wastools.render.rulers import rulers_pdf
 
     out = {}
-    counters = _pdf_text(counters_pdf("letter", 3.0)[0])
+    counters = _pdf_text(counters_pdf("letter", SMOKE)[0])
     for name, variant in VARIANTS.items():
         params = variant.defaults()
         wanted = {}
@@ -128,8 +130,8 @@ def outputs(repo, registers):
         pdfs = cards.lay_out_cards([str(cards.render_card_html(v)) for v in views])
         out[name] = {
             "aid": _pdf_text(aid_pdf(name, repo, params, "letter")[0]),
-            "ruler": _pdf_text(rulers_pdf(variant.extras["rulers"](params), "letter", "rulers")[0])
-            if "rulers" in variant.extras
+            "ruler": _pdf_text(rulers_pdf(variant.rulers(params), "letter", "rulers")[0])
+            if variant.rulers_fn is not None
             else "",
             "counters": counters,
             "cards": {uid: _pdf_text(pdf) for uid, pdf in zip(wanted, pdfs, strict=True)},
@@ -263,7 +265,7 @@ def test_the_register_records_the_variants_translation_of_the_base_games_words(r
     v = VARIANTS[variant]
     entry = registers[variant].entry("sector-words")
     traced = [normalised(p.text) for p in entry.printed_in if p.kind == "aid"]
-    measure = v.extras["measure"](v.defaults())
+    measure = v.measure(v.defaults())
     for said, read in measure.table():
         row = normalised(f"{said} {read}")
         assert any(t.startswith(row) for t in traced), (variant, row)

@@ -45,7 +45,7 @@ def fixture_scenarios(tmp_path_factory):
 )
 def test_plain_sea_scale_bars_measure_their_label(fixture_scenarios, scenario_id, label, length):
     s = fixture_scenarios[scenario_id]
-    assert scenario_pack.scale_bar(s) == (label, pytest.approx(length))
+    assert s.board.scale_bar() == (label, pytest.approx(length))
     pdf, _pages = map_pdf(scenario_pack.scenario_map(s), "letter")
     measured = 0
     with pdfplumber.open(io.BytesIO(pdf)) as doc:

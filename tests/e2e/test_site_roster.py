@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from tests import printcheck
 from wastools.core.problems import DataError
 from wastools.site.roster import MAX_CARDS, load_roster
+from wastools.variants import VARIANTS
 from wastools.variants.fleet import check_fleet
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def test_a_good_roster_loads_with_counts_and_points(repo, tmp_path):
     assert [(u.id, n) for u, n in roster.entries] == [("u-47", 3), ("hms-cossack", 1)]
     assert roster.cards == 4 and roster.points == 3 * repo.units["u-47"].points + repo.units["hms-cossack"].points
     verdict = dict((n, c) for n, _t, c in roster.checks())["tabletop-cm"]
-    assert verdict == check_fleet("tabletop-cm", list(roster.entries), 100)
+    assert verdict == check_fleet(VARIANTS["tabletop-cm"], list(roster.entries), 100)
     assert not verdict.legal  # three U-boats are over a quarter of 100 points
 
 
@@ -108,7 +109,7 @@ def test_a_roster_builds_a_deck_of_exactly_its_cards(cli, repo, tmp_path):
         small = printcheck.small_text(doc.pages[0])
     edges = printcheck.ink_near_edges(pdf.read_bytes())
     assert f"{cards} cards, {points} points" in first and "Mixed <squadron>" in first
-    check = check_fleet("hex", [(repo.units[u], n) for u, n in entries.items()], 150)
+    check = check_fleet(VARIANTS["hex"], [(repo.units[u], n) for u, n in entries.items()], 150)
     assert (f"legal: {points} of 150" in first) == check.legal
     assert sheets.count("Bismarck") >= entries["bismarck"]
     assert small == [] and edges == []  # the print standard on every page (the report page's bars: see below)

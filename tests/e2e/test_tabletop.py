@@ -17,6 +17,8 @@ from wastools.render.pages import Page, check_bars
 from wastools.render.sheets import PrinterProfile
 from wastools.variants import VARIANTS
 
+SMOKE = (3.0, "radius 1 leg = 3 in", "Off the grid (compass legs)")  # the off-grid smoke template
+
 
 def open_pdf(data: bytes):
     return pdfplumber.open(io.BytesIO(data))
@@ -54,7 +56,7 @@ def horizontal_lines(page, min_len=0.0):
 )
 def test_ruler_ticks_are_one_unit_apart(variant, params, unit_pt):
     v = VARIANTS[variant]
-    ruler = v.extras["rulers"](v.resolve(params))[0]
+    ruler = v.rulers(v.resolve(params))[0]
     pdf, _pages = rulers.rulers_pdf([ruler], "letter", "t")
     steps = []
     with open_pdf(pdf) as doc:
@@ -66,7 +68,7 @@ def test_ruler_ticks_are_one_unit_apart(variant, params, unit_pt):
 
 def test_inch_rulers_mark_the_seed_distances():
     v = VARIANTS["tabletop-inches"]
-    heavy = v.extras["rulers"](v.defaults())[0]
+    heavy = v.rulers(v.defaults())[0]
     assert [(z.start, z.end) for z in heavy.zones] == [(0, 5), (5, 10), (10, 20), (20, 30), (30, 35), (35, 40)]
     pdf, pages = rulers.rulers_pdf([heavy], "a4", "t")
     with open_pdf(pdf) as doc:
@@ -81,7 +83,7 @@ def test_inch_rulers_mark_the_seed_distances():
 @pytest.mark.parametrize("scale, sector", [("6 ft", 10), ("8 ft", 15)])
 def test_centimetre_rulers(scale, sector):
     v = VARIANTS["tabletop-cm"]
-    ruler = next(r for r in v.extras["rulers"](v.defaults()) if scale in r.title)
+    ruler = next(r for r in v.rulers(v.defaults()) if scale in r.title)
     assert ruler.zones[1].end == 2 * sector  # range 1 reaches 2 sectors: 20 cm at 6 ft
     pdf, _ = rulers.rulers_pdf([ruler], "letter", "t")
     with open_pdf(pdf) as doc:
@@ -94,7 +96,7 @@ def test_centimetre_rulers(scale, sector):
 
 def test_long_rulers_split_with_join_marks():
     v = VARIANTS["tabletop-inches"]
-    pdf, pages = rulers.rulers_pdf(v.extras["rulers"](v.defaults()), "letter", "t")
+    pdf, pages = rulers.rulers_pdf(v.rulers(v.defaults()), "letter", "t")
     with open_pdf(pdf) as doc:
         text = " ".join(p.extract_text() for p in doc.pages)
         turned = {t for p in doc.pages for t, _box, vertical in printcheck.labels(p) if vertical}
@@ -215,10 +217,10 @@ def test_maps_have_an_assembly_page_on_both_papers():
 
 def sheets_to_check():
     yield (
-        rulers.rulers_pdf(VARIANTS["off-grid"].extras["rulers"](VARIANTS["off-grid"].defaults()), "letter", "t")[0],
+        rulers.rulers_pdf(VARIANTS["off-grid"].rulers(VARIANTS["off-grid"].defaults()), "letter", "t")[0],
         Page.of("letter", True),
     )
-    yield counters.counters_pdf("a4", 3.0)[0], Page.of("a4")
+    yield counters.counters_pdf("a4", SMOKE)[0], Page.of("a4")
     yield maps.map_pdf(maps.square_map("b", 4, 2, 288), "a4")[0], Page.of("a4", True)
 
 
@@ -235,8 +237,8 @@ def test_check_bars_and_no_scaling_on_every_sheet(index):
 
 
 def test_printer_profile_scales_everything():
-    plain, _ = counters.counters_pdf("letter", 3.0)
-    scaled, _ = counters.counters_pdf("letter", 3.0, PrinterProfile(1.02, 0.98))
+    plain, _ = counters.counters_pdf("letter", SMOKE)
+    scaled, _ = counters.counters_pdf("letter", SMOKE, PrinterProfile(1.02, 0.98))
     with open_pdf(plain) as a, open_pdf(scaled) as b:
         bar_a = max(ln["height"] for ln in vertical_lines(a.pages[0], 280, 290))
         bar_b = max(ln["height"] for ln in vertical_lines(b.pages[0], 280, 300))
@@ -244,7 +246,7 @@ def test_printer_profile_scales_everything():
 
 
 def test_smoke_template_is_one_leg_in_radius():
-    pdf, _ = counters.counters_pdf("letter", 3.0)
+    pdf, _ = counters.counters_pdf("letter", SMOKE)
     with open_pdf(pdf) as doc:
         last = doc.pages[-1]
         circle = max(last.curves, key=lambda c: c["x1"] - c["x0"])
@@ -252,7 +254,7 @@ def test_smoke_template_is_one_leg_in_radius():
 
 
 def test_counters_are_three_quarters_of_an_inch():
-    pdf, _ = counters.counters_pdf("letter", 3.0)
+    pdf, _ = counters.counters_pdf("letter", SMOKE)
     with open_pdf(pdf) as doc:
         sizes = {(round(r["width"], 2), round(r["height"], 2)) for r in doc.pages[0].rects}
     assert (54.0, 54.0) in sizes
@@ -293,7 +295,7 @@ def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back(
     page = Page.of("letter")
     slots = counters.counter_positions(page)
     profile = PrinterProfile(duplex_edge=edge)
-    pdf, pages = counters.counters_pdf("letter", 3.0, profile)
+    pdf, pages = counters.counters_pdf("letter", SMOKE, profile)
     items = counters.counter_set()
     subs = [i for i, c in enumerate(items) if c.kind == "submarine"]
     assert {items[i].text for i in subs} == {"SUB"} and {items[i].back for i in subs} == {"REAL", "DUMMY"}
@@ -322,14 +324,14 @@ def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back(
 
 def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
     v = VARIANTS["off-grid"]
-    aa = next(r for r in v.extras["rulers"](v.defaults()) if "Anti-air" in r.title)
+    aa = next(r for r in v.rulers(v.defaults()) if "Anti-air" in r.title)
     sets = rulers.band_sets(aa.zones)
     assert [[z.label for z in s] for s in sets] == [
         ["AA short", "AA long (-1)"],
         ["Heavy AA short", "Heavy AA long (-1)"],
     ]
     for variant in ("off-grid", "tabletop-cm", "tabletop-inches", "hex", "large-map"):
-        for ruler in VARIANTS[variant].extras["rulers"](VARIANTS[variant].defaults()):
+        for ruler in VARIANTS[variant].rulers(VARIANTS[variant].defaults()):
             for bands in rulers.band_sets(ruler.zones):
                 assert all(a.end <= b.start + 1e-9 for a, b in pairwise(bands))
     pdf, _ = rulers.rulers_pdf([aa], "letter", "t")
@@ -341,7 +343,7 @@ def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
 def test_each_band_strip_ends_where_its_own_bands_end():
     """Normal AA reaches 2 legs, heavy AA 3: the normal strip stops at 2, measured in the PDF."""
     v = VARIANTS["off-grid"]
-    aa = next(r for r in v.extras["rulers"](v.defaults()) if "Anti-air" in r.title)
+    aa = next(r for r in v.rulers(v.defaults()) if "Anti-air" in r.title)
     strips = rulers.pieces([aa], 10_000)
     assert len(strips) == 2
     for strip in strips:

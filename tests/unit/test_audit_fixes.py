@@ -70,7 +70,9 @@ def test_tabletop_cm_objectives_are_seized_at_the_range_1_reach(repo):
     assert adapt(repo, "tabletop-cm", fletcher).rules["objective_clear"].value == 20
     assert adapt(repo, "tabletop-cm", fletcher, table_scale="8ft").rules["objective_clear"].value == 30
     assert "objective" not in adapt(repo, "tabletop-cm", fletcher).rules["range_0_reach"].source
-    assert "no enemy vessel within 20 cm (30 cm on the 8 ft scale)" in fleet.victory_rules("tabletop-cm").claim
+    assert (
+        "no enemy vessel within 20 cm (30 cm on the 8 ft scale)" in fleet.victory_rules(VARIANTS["tabletop-cm"]).claim
+    )
 
 
 def test_tabletop_cm_doc_describes_the_movement_the_cards_print(repo):

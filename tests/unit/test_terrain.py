@@ -12,9 +12,10 @@ from wastools.core.geometry import hex_center
 from wastools.core.outline import points_in_polygon
 from wastools.data import terrain
 from wastools.render.pages import MARGIN, PAPERS
+from wastools.variants.board import HexBoard, SquareBoard, TableBoard
 
-HEX = terrain.frame_of({"map": {"width": 40, "height": 24}}, "hex", {"hex_cm": 6.0})
-SQUARE = terrain.frame_of({"map": {"width": 24, "height": 12}}, "large-map", {})
+HEX = terrain.frame_of({"map": {"width": 40, "height": 24}}, HexBoard())
+SQUARE = terrain.frame_of({"map": {"width": 24, "height": 12}}, SquareBoard())
 assert HEX is not None and SQUARE is not None
 
 
@@ -88,7 +89,7 @@ def test_the_page_budget_uses_the_sheets_own_margins():
 
 
 def test_a_plain_table_prints_only_the_tiles_that_hold_terrain():
-    frame = terrain.frame_of({"map": {"width": 72, "height": 48}}, "off-grid", {})
+    frame = terrain.frame_of({"map": {"width": 72, "height": 48}}, TableBoard())
     data = {
         "map": {"width": 72, "height": 48},
         "terrain": [{"kind": "shoal", "name": "Ice", "points": [[0, 0], [30, 0], [22, 8], [10, 16], [0, 22]]}],

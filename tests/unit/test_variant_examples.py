@@ -79,13 +79,15 @@ def test_seed_001_fleet_limits(repo):
     us_cruiser = repo.units["uss-cleveland-cl-55"]
     ijn = repo.units["yamato"]
     count = -(-95 // us_cruiser.points)  # at least 95 US points: legal at 100, not at 90
-    capped = fleet.check_fleet("tabletop-cm", [(us_cruiser, count)], 100)
+    capped = fleet.check_fleet(VARIANTS["tabletop-cm"], [(us_cruiser, count)], 100)
     assert capped.effective_limit == 90 and not capped.legal
-    assert fleet.check_fleet("standard", [(us_cruiser, count)], 100).legal == (count * us_cruiser.points <= 100)
-    assert fleet.check_fleet("tabletop-cm", [(us_cruiser, 1)], 200).effective_limit == 180
-    assert fleet.check_fleet("tabletop-cm", [(ijn, 1)], 100).effective_limit == 100
+    assert fleet.check_fleet(VARIANTS["standard"], [(us_cruiser, count)], 100).legal == (
+        count * us_cruiser.points <= 100
+    )
+    assert fleet.check_fleet(VARIANTS["tabletop-cm"], [(us_cruiser, 1)], 200).effective_limit == 180
+    assert fleet.check_fleet(VARIANTS["tabletop-cm"], [(ijn, 1)], 100).effective_limit == 100
     sub = repo.units["i-19"]
-    subs = fleet.check_fleet("tabletop-cm", [(sub, 3)], 100)
+    subs = fleet.check_fleet(VARIANTS["tabletop-cm"], [(sub, 3)], 100)
     assert subs.submarine_points == 3 * sub.points
     assert subs.legal == (3 * sub.points <= 25)
 
@@ -243,7 +245,7 @@ def test_seed_004_hedgehog(repo):
 
 def test_victory_rules_per_variant():
     for name in VARIANTS:
-        rules = fleet.victory_rules(name)
+        rules = fleet.victory_rules(VARIANTS[name])
         assert (rules.objective_points, rules.win_points) == (50, 150) and rules.claim
 
 

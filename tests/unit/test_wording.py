@@ -53,7 +53,7 @@ def test_a_span_reads_low_to_high(low, high):
 
 def _measure(variant: str, unit=None, **params):
     v = VARIANTS[variant]
-    return v.extras["measure"](dict(v.defaults(), **params), unit)
+    return v.measure(dict(v.defaults(), **params), unit)
 
 
 def test_off_grid_terms_follow_playing_off_the_grid():
@@ -139,7 +139,7 @@ def test_every_ability_summary_reads_in_the_variants_measure(repo, variant):
 def test_variants_with_sectors_keep_the_text():
     text = "smokes its sector until end of next turn"
     assert w.in_variant_terms(text, None) == text
-    assert "measure" not in VARIANTS["large-map"].extras and "measure" not in VARIANTS["standard"].extras
+    assert VARIANTS["large-map"].measure_fn is None and VARIANTS["standard"].measure_fn is None
 
 
 def test_die_faces_read_as_a_player_says_them():

@@ -10,18 +10,9 @@ from ..core.model import AIRCRAFT_TYPES, Repository
 from ..core.slug import slugify
 from ..core.suggest import unknown
 from ..data import repository, yamlio
-from ..data.scenarios import MAP_UNITS
+from ..variants import VARIANTS
 
 UNIT_WORDS = {"in": "inches", "cm": "centimeters"}  # the comment is for people, not the parser
-
-DEFAULT_MAPS = {
-    "standard": (11, 7),
-    "large-map": (24, 12),
-    "hex": (40, 24),
-    "off-grid": (72, 48),
-    "tabletop-inches": (72, 48),
-    "tabletop-cm": (180, 120),
-}
 
 
 class ScaffoldError(ValueError):
@@ -79,10 +70,11 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
     path = root / "scenarios" / f"{scenario_id}.yaml"
     if path.exists():
         raise ScaffoldError(f"{path.relative_to(root)} exists already")
-    width, height = DEFAULT_MAPS[variant]
+    board = VARIANTS[variant].board()
+    width, height = board.default_size
     first = lambda nation: next(u.id for u in repo.units.values() if u.nation == nation and u.type == "destroyer")  # noqa: E731
     points = max(repo.units[first("us")].points, repo.units[first("japan")].points)
-    low = 1 if variant == "hex" else 0
+    low = board.first
     doc = CommentedMap(
         id=scenario_id,
         title=title or scenario_id.replace("-", " ").title(),
@@ -103,7 +95,7 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
     doc.yaml_set_comment_before_after_key(
         "map",
         before=(
-            f"Map size and every coordinate are in {UNIT_WORDS.get(MAP_UNITS[variant], MAP_UNITS[variant])}; "
+            f"Map size and every coordinate are in {UNIT_WORDS.get(board.unit, board.unit)}; "
             "x from the west edge, y from the north edge."
         ),
     )

@@ -70,8 +70,22 @@ def main(ctx: click.Context, root: str | None, limits: tuple[str, ...]) -> None:
             )
         values[name] = number
     ctx.obj["limits"] = dataclasses.replace(DEFAULT_LIMITS, **values)
+    _use_house_variants(root)
     if ctx.invoked_subcommand in ("build", "serve"):  # both write the manifest, dated by it
         check_source_date()
+
+
+def _use_house_variants(root: str | None) -> None:
+    """The repository's house variants join the registry before any option names a variant
+    (and before a build forks its workers); their problems are reported where the settings are read."""
+    from ..core import data_paths
+    from ..data import house_variants
+
+    try:
+        found = data_paths.find_root(Path(root) if root else Path.cwd())
+    except (data_paths.RepositoryNotFound, OSError):
+        return
+    house_variants.register(found)
 
 
 @main.command()
@@ -334,7 +348,8 @@ def new_unit(ctx, name, nation, unit_type, card_set, number) -> None:
 @click.option(
     "--variant",
     required=True,
-    type=click.Choice(["standard", "large-map", "tabletop-cm", "hex", "off-grid", "tabletop-inches"]),
+    type=Name("variant"),
+    help="The variant it is played in (`wastools variants` lists them).",
 )
 @click.option("--title", help="Title (default: from the id).")
 @click.pass_context

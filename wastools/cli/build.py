@@ -49,7 +49,11 @@ from .common import Name, check_names, effective_settings, print_problems, repo_
     "params",
     multiple=True,
     metavar="[VARIANT.]KEY=VALUE",
-    help="Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with one --variant (repeatable).",
+    help=(
+        "Variant parameter, e.g. off-grid.leg_in=2.5; plain KEY=VALUE with one --variant (repeatable). Builds only "
+        "that variant, into a folder named after the change (build/off-grid+leg-in-2.5/); a house variant in "
+        "wastools.toml gives your settings a name."
+    ),
 )
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="all cores")
 @click.option("--out", type=click.Path(file_okay=False), default="build", show_default=True)
@@ -135,14 +139,17 @@ def build(
             param_hint="--name",
         )
     root = repo_root(ctx)
+    settings = effective_settings(ctx, given, params)
+    if params and not (roster or tts):
+        settings = _command_line_variants(settings)
     request = _Request(
         root,
         Path(out) if Path(out).is_absolute() else root / out,
-        effective_settings(ctx, given, params),
+        settings,
         (nations, sets, types, units, subset_name, scenarios),
         roster,
         site_only,
-        bool(variants or nations or sets or types or units or scenarios),
+        bool(variants or nations or sets or types or units or scenarios or params),
         bool(paper),
         jobs,
         report_path,
@@ -226,6 +233,28 @@ def _outcome(root: Path, out_dir: Path, written: int, unchanged: int, laid_out: 
         f"{written} files written, {unchanged} unchanged; {laid_out} cards laid out "
         f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
     )
+
+
+def _command_line_variants(settings):
+    """``--param`` never overwrites a variant's own files: each variant it changes is built
+    (alone) as a variant of its own, named after the change (``off-grid+leg-in-2.5``)."""
+    from ..data.config import Setting, Settings
+    from ..variants import VARIANTS, add
+    from ..variants.house import command_line_variant
+
+    changed: dict[str, dict[str, str]] = {}
+    for name, setting in settings.values.items():
+        if name.startswith("params.") and setting.source == "command line":
+            variant, key = name.removeprefix("params.").split(".", 1)
+            changed.setdefault(variant, {})[key] = str(setting.value)
+    made = []
+    for variant, given in sorted(changed.items()):
+        own = {k: str(v) for k, v in settings.params().get(variant, {}).items()}  # wastools.toml's, then these
+        made.append(command_line_variant(VARIANTS[variant], {**own, **given}))
+        add(made[-1])
+    values = dict(settings.values)
+    values["build.variants"] = Setting([v.name for v in made], "command line")
+    return Settings(values)
 
 
 def _build(ctx, request: _Request) -> None:

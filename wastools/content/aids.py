@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.model import Repository
-from ..variants import VARIANTS, large_map, off_grid, tabletop_cm, tabletop_inches
+from ..variants import SHIPPED, VARIANTS, Variant, large_map, off_grid, tabletop_cm, tabletop_inches
 from ..variants import hex as hexv
 from ..variants.fleet import victory_rules
+from ..variants.house import changed_words
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def _sequence(
 
 
 def _victory(name: str, params: dict | None = None) -> Section:
-    rules = victory_rules(name, params)
+    rules = victory_rules(SHIPPED[name], params)
     return Section(
         "Objectives and victory",
         rules.source,
@@ -592,7 +593,25 @@ def aid(
     variant = VARIANTS[name]
     params = params if params is not None else variant.defaults()
     measure = abilities_in_measure(name, params)
-    return AIDS[name](repo, params) + MORE_RULES[name](params) + measure + abilities_in_full(moved)
+    family = variant.family  # a house variant prints its base's rules at its own values
+    own = house_rules(variant)
+    return own + AIDS[family](repo, params) + MORE_RULES[family](params) + measure + abilities_in_full(moved)
+
+
+def house_rules(variant: Variant) -> list[Section]:
+    """What a house variant is, in words: whose rules it follows and which settings it changes."""
+    if not variant.base:
+        return []
+    base = SHIPPED[variant.base]
+    changed = changed_words(variant, SHIPPED)
+    lines = [
+        f"{variant.title} is a house variant: it follows {base.title} ({base.seed}) in every rule, "
+        + ("with these settings of its own:" if changed else "at the rules' own settings.")
+    ]
+    lines += [f"{line[0].upper()}{line[1:]}." for line in changed]
+    if variant.description and variant.description != base.description:
+        lines.append(variant.description)
+    return [Section("This house variant", base.seed, tuple(lines))]
 
 
 UNIT_WORDS = {"legs": "legs", "hexes": "hexes", "cm": "centimeters", "in": "inches"}
@@ -602,16 +621,19 @@ def abilities_in_measure(name: str, params: dict) -> list[Section]:
     """How the cards read the base game's sector words and ranges in this variant's measure:
     the same table the cards were written with (the variant's ``measure``)."""
     variant = VARIANTS[name]
-    make = variant.extras.get("measure")
-    if make is None:
+    if variant.measure_fn is None:
         return []
-    if name == "tabletop-cm":
-        scales = [(f"{s.removesuffix('ft')} ft scale", dict(params, table_scale=s)) for s in tabletop_cm.SECTOR_CM]
+    scale = next((p for p in variant.parameters if p.name == variant.scale_parameter), None)
+    if scale is not None and scale.choices:
+        scales = [
+            (variant.measure(dict(params, **{scale.name: c})).scale, dict(params, **{scale.name: c}))
+            for c in scale.choices
+        ]
     else:
         scales = [("read", params)]
-    tables = [make(p).table() for _label, p in scales]
+    tables = [variant.measure(p).table() for _label, p in scales]
     rows = tuple((said,) + tuple(t[i][1] for t in tables) for i, (said, _read) in enumerate(tables[0]))
-    words = UNIT_WORDS[make(params).unit]
+    words = UNIT_WORDS[variant.measure(params).unit]
     lines = [
         (
             f"The cards give every ability in {words}. Where the base game's rules count the \u201csectors\u201d "
@@ -624,7 +646,7 @@ def abilities_in_measure(name: str, params: dict) -> list[Section]:
             "movement, as far as a ship moves for that much speed."
         )
     ]
-    if name == "tabletop-inches":
+    if variant.measure(params).per_weapon:
         after.append("A range that belongs to a weapon (main guns, torpedoes, anti-air) reads off that weapon's table.")
     return [
         Section(

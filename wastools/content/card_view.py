@@ -40,17 +40,7 @@ TYPE_LABELS = {
     "torpedo-bomber": "Torpedo bomber",
     "patrol-bomber": "Patrol bomber",
 }
-# The variant as a card's footer names it (short: the footer also holds the set and number).
-CARD_VARIANT_LABELS = {
-    "standard": "Base game",
-    "large-map": "Large map",
-    "hex": "Hex grid",
-    "off-grid": "Off the grid",
-    "tabletop-cm": "Tabletop cm",
-    "tabletop-inches": "Tabletop inches",
-}
 SIDE_LABELS = {"allies": "Allies", "axis": "Axis", "neutral": "Neutral"}
-VARIANTS_WITH_SECTORS = {"standard", "large-map", "tabletop-cm", "tabletop-inches"}
 # Where the player aid holds the full text of an ability that does not fit on its card.
 AID_ABILITIES_SECTION = aids.AID_ABILITIES_SECTION
 # A band's condition is marked the same way on every card of every deck: * is always Extended
@@ -265,7 +255,7 @@ def movement_text(adapted: AdaptedUnit, variant: Variant) -> tuple[str, str]:
     text = w.quantity(move.value, move.unit)
     if scale_of(adapted, variant):
         text += f" ({scale_of(adapted, variant)})"
-    if variant.name == "off-grid" and "movement_in" in adapted.rules and adapted.rules["movement_in"].value is not None:
+    if "movement_in" in adapted.rules and adapted.rules["movement_in"].value is not None:  # legs, and in inches
         text += f" ({w.quantity(adapted.rules['movement_in'].value, 'in')})"
     return label, text
 
@@ -273,10 +263,9 @@ def movement_text(adapted: AdaptedUnit, variant: Variant) -> tuple[str, str]:
 def _no_movement(move: Value, adapted: AdaptedUnit, variant: Variant) -> str:
     if move.note == "not derived":
         return "no historical speed recorded"
-    if variant.name == "tabletop-inches":
-        return "in the air mission phase, no set distance; stops within 5 in of intercepting or escorting fighters"
-    if variant.name == "off-grid":
-        return "placed with its nose touching its target"
+    own = variant.placement(adapted.parameters)
+    if own:
+        return own
     measure = measure_of(adapted, variant)
     if measure is not None:
         return f"placed within {measure.q(measure.local)} of its target"
@@ -285,7 +274,7 @@ def _no_movement(move: Value, adapted: AdaptedUnit, variant: Variant) -> str:
 
 def footer_variant(adapted: AdaptedUnit, variant: Variant) -> str:
     """The variant as the card's foot names it (short: the foot also holds the set and number)."""
-    return CARD_VARIANT_LABELS.get(variant.name, variant.title) + (" \u00b7 crippled" if adapted.crippled else "")
+    return variant.short + (" \u00b7 crippled" if adapted.crippled else "")
 
 
 def scale_of(adapted: AdaptedUnit, variant: Variant) -> str:
@@ -305,14 +294,14 @@ def _reach(band: Band) -> str:
 
 
 def attack_table(
-    adapted: AdaptedUnit, variant: str, marks: dict[str, str]
+    adapted: AdaptedUnit, distance_unit: str, marks: dict[str, str]
 ) -> tuple[list[int], list[str] | None, list[AttackRow]]:
     """Bands shown, the shared reach per band (None when the bands are the reach), and rows."""
     attacks = table_attacks(adapted)
     bands = sorted({b.band for a in attacks for b in a.bands}) or [0]
     common = shared_reach(attacks)
     header: list[str] | None = [common.get(b, "") for b in bands]
-    if variant in ("standard", "large-map"):
+    if distance_unit == "sectors":
         header = None  # the band number is the reach in sectors
     rows = []
     for attack in attacks:
@@ -419,8 +408,7 @@ def _conditions(attacks: tuple[AdaptedAttack, ...]) -> list[str]:
 
 def measure_of(adapted: AdaptedUnit, variant: Variant) -> w.Measure | None:
     """How the variant reads the base game's sector words and ranges (None: it has sectors)."""
-    make = variant.extras.get("measure")
-    return make(adapted.parameters, adapted.unit) if make else None
+    return variant.measure(adapted.parameters, adapted.unit)
 
 
 def ability_lines(adapted: AdaptedUnit, repo: Repository, variant: Variant) -> list[dict[str, Any]]:
@@ -450,7 +438,7 @@ def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardV
     abilities = ability_lines(adapted, repo, variant)
     marks, footnotes = _marks(conditions, abilities)
     notation_rows = "card_notation" in adapted.rules
-    bands, header, rows = attack_table(adapted, variant.name, marks)
+    bands, header, rows = attack_table(adapted, variant.distance_unit, marks)
     if notation_rows:
         rows, header = hex_rows(adapted, marks), None
     label, movement = movement_text(adapted, variant)

@@ -66,7 +66,7 @@ def variants_text(variants: list[Variant]) -> str:
             choices = f" (one of {', '.join(map(str, p.choices))})" if p.choices else ""
             default = str(p.default).lower() if isinstance(p.default, bool) else fmt_value(p.default)
             lines.append(f"  --param {v.name}.{p.name}={default}{choices}: {p.help}")
-        for pattern in v.extras.get("per_unit", ()):
+        for pattern in v.per_unit:
             lines.append(f"  --param {v.name}.{pattern.replace('*', '<unit-id>')}=N: per-unit override")
     return "\n".join(lines)
 

@@ -117,6 +117,7 @@ class Measure:
     discrete: bool  # counted in whole legs or hexes ("6 legs or more"), or measured ("more than 30 cm")
     band: Callable[[int, str | None], tuple[float, float] | None]  # (band, weapon) -> first and last as printed
     scale: str = ""  # what the numbers depend on, where a player chooses it: "6 ft table"
+    per_weapon: bool = False  # a range in an ability reads off the weapon's own range table
 
     def q(self, value: float) -> str:
         return quantity(value, self.unit)

@@ -37,14 +37,14 @@ from ..core.data_paths import refusal
 from ..core.problems import DataError, Problem
 from ..core.safe_text import bad_characters
 from ..core.suggest import did_you_mean
-from ..variants import VARIANTS, ParameterError
+from ..variants import SHIPPED, VARIANTS, ParameterError, Variant
 from .yamlio import DEFAULT_LIMITS, read_limited
 
 CONFIG_NAME = "wastools.toml"
 PAPERS = ("letter", "a4")
 DEFAULTS: dict[str, Any] = {
     "build.papers": list(PAPERS),
-    "build.variants": list(VARIANTS),
+    "build.variants": list(SHIPPED),  # and the house variants: ``effective``
     "build.backs": False,
     "build.bleed": False,
     "build.colour_maps": False,
@@ -57,7 +57,7 @@ DEFAULTS: dict[str, Any] = {
 }
 SITE_ADDRESS_MAX = 200
 SCALE_RANGE = (0.5, 1.5)
-SECTIONS = ["build", "printer", "params", "site"]
+SECTIONS = ["build", "printer", "params", "site", "variants"]
 
 
 @dataclass(frozen=True)
@@ -107,12 +107,18 @@ def read(root: Path) -> dict[str, Setting]:
     text, data = parsed
     problems: list[Problem] = []
     out: dict[str, Setting] = {}
+    from .house_variants import from_table
+
+    house, problems = from_table(text, data["variants"], CONFIG_NAME) if "variants" in data else ([], [])
+    variants = {**SHIPPED, **{v.name: v for v in house}}
     for section, table in data.items():
         if section not in SECTIONS or not isinstance(table, dict):
             problems.append(_problem(text, section, section, f"unknown section{did_you_mean(section, SECTIONS)}"))
             continue
+        if section == "variants":
+            continue
         if section == "params":
-            _read_params(text, table, out, problems)
+            _read_params(text, table, out, problems, variants)
             continue
         for key, value in table.items():
             name = f"{section}.{key}"
@@ -120,7 +126,7 @@ def read(root: Path) -> dict[str, Setting]:
             if name not in DEFAULTS:
                 problems.append(_problem(text, key, name, f"unknown setting{did_you_mean(key, known)}"))
                 continue
-            complaint = check(name, value)
+            complaint = check(name, value, variants)
             if complaint:
                 problems.append(_problem(text, key, name, complaint))
             else:
@@ -158,28 +164,44 @@ def _parse(root: Path) -> tuple[str, dict[str, Any]] | None:
     return text, data
 
 
-def _read_params(text: str, table: dict, out: dict[str, Setting], problems: list[Problem]) -> None:
+def house_table(root: Path) -> tuple[str, Any]:
+    """The settings file's text and its ``[variants]`` table (None when it has none, or when
+    the file cannot be read: ``read`` reports why)."""
+    try:
+        parsed = _parse(root)
+    except DataError:
+        return "", None
+    if parsed is None:
+        return "", None
+    text, data = parsed
+    return text, data.get("variants")
+
+
+def _read_params(
+    text: str, table: dict, out: dict[str, Setting], problems: list[Problem], known: dict[str, Variant]
+) -> None:
     for variant, values in table.items():
-        if variant not in VARIANTS or not isinstance(values, dict):
+        if variant not in known or not isinstance(values, dict):
             problems.append(
-                _problem(text, variant, f"params.{variant}", f"not a variant{did_you_mean(variant, VARIANTS)}")
+                _problem(text, variant, f"params.{variant}", f"not a variant{did_you_mean(variant, known)}")
             )
             continue
         from .params import check as check_params
 
         for key, value in values.items():
             try:
-                check_params({variant: {key: _text(value)}})
+                check_params({variant: {key: _text(value)}}, known)
             except ParameterError as exc:
                 problems.append(_problem(text, key, f"params.{variant}.{key}", str(exc)))
                 continue
             out[f"params.{variant}.{key}"] = Setting(value, f"{CONFIG_NAME}:{_line(text, key)}")
 
 
-def check(name: str, value: Any) -> str | None:
-    """Why ``value`` cannot be the setting ``name``, or None."""
+def check(name: str, value: Any, known: dict[str, Variant] | None = None) -> str | None:
+    """Why ``value`` cannot be the setting ``name``, or None (``known``: the variants there are,
+    by default the registry's)."""
     if name in ("build.papers", "build.variants"):
-        allowed = PAPERS if name == "build.papers" else tuple(VARIANTS)
+        allowed = PAPERS if name == "build.papers" else tuple(known if known is not None else VARIANTS)
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             return f"expected a list of names from: {', '.join(allowed)}"
         wrong = [v for v in value if v not in allowed]
@@ -239,6 +261,7 @@ def _problem(text: str, key: str, name: str, message: str) -> Problem:
 def effective(root: Path, given: dict[str, Any]) -> Settings:
     """Defaults, overlaid by wastools.toml, overlaid by ``given`` (command-line values; None = not given)."""
     values = {name: Setting(value, "default") for name, value in DEFAULTS.items()}
+    values["build.variants"] = Setting(list(VARIANTS), "default")  # the shipped six and the house variants
     values.update(read(root))
     for name, value in given.items():
         if value is not None and value != ():
@@ -254,37 +277,27 @@ def with_params(settings: Settings, cli: dict[str, dict[str, str]]) -> Settings:
     return Settings(values)
 
 
-BOARD_SETTINGS = ("params.large-map.columns", "params.large-map.rows", "params.large-map.sector_in")
-
-
 def board_problems(settings: Settings, max_pages: int, max_cells: int) -> list[str]:
-    """The boards a build of ``build.variants`` draws (the large-map board, and the hex board
-    over the same table) against the map limits (``map_size``); each message names the
-    settings that make the board and where each came from."""
-    from .map_size import board_geometry, map_problems
+    """The boards a build of ``build.variants`` draws (each variant's ``sheet``) against the map
+    limits (``map_size``); each message names the settings that make the board and where each
+    came from."""
+    from .map_size import map_problems, sheet_geometry
 
     given = settings.params()
-    try:
-        board = VARIANTS["large-map"].resolve(given.get("large-map", {}))
-        hex_cm = VARIANTS["hex"].resolve(given.get("hex", {}))["hex_cm"]
-    except ParameterError:
-        return []  # said where the values are read
-    boards = {
-        "large-map": (board_geometry(board["columns"], board["rows"], board["sector_in"], None), BOARD_SETTINGS),
-        "hex": (
-            board_geometry(board["columns"], board["rows"], board["sector_in"], hex_cm),
-            BOARD_SETTINGS + ("params.hex.hex_cm",),
-        ),
-    }
     out = []
-    for variant, (geo, names) in boards.items():
-        if variant not in settings["build.variants"]:
+    for name in settings["build.variants"]:
+        variant = VARIANTS.get(name)
+        try:
+            sheet = variant.sheet(variant.resolve(given.get(name, {}))) if variant else None
+        except ParameterError:
+            continue  # said where the values are read
+        if sheet is None:
             continue
         made = ", ".join(
-            f"{n.removeprefix('params.')}={_text(settings.values[n].value)} ({settings.values[n].source})"
-            for n in names
-            if n in settings.values
+            f"{n.removeprefix('params.')}={_text(v.value)} ({v.source})"
+            for n, v in settings.values.items()
+            if n.startswith(f"params.{name}.")
         )
-        for _limit, message in map_problems(geo, None, max_pages, max_cells, f"the {variant} board"):
+        for _limit, message in map_problems(sheet_geometry(sheet), None, max_pages, max_cells, f"the {name} board"):
             out.append(message + (f" (made by {made})" if made else ""))
     return out

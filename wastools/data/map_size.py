@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_grid_extent, hex_grid_size, hex_radius, tile_grid
+from ..core.geometry import PT_PER_IN, tile_grid
+from ..variants import BoardSheet
+from ..variants.board import Board
 
 MAX_POSTER_IN = 200.0  # PDF's largest page side (14,400 units), and so the poster's
 PAPER_SIZES = {"letter": (612.0, 792.0), "a4": (595.28, 841.89)}  # as render.pages.PAPERS
 PAGE_MARGIN = 36.0  # as render.pages.MARGIN: the tiles fill the page inside it
-PLAIN_SEA = ("off-grid", "tabletop-inches", "tabletop-cm")
 Region = tuple[float, float, float, float]  # x, y, width, height in points
 
 
@@ -29,13 +30,17 @@ Region = tuple[float, float, float, float]  # x, y, width, height in points
 class MapGeometry:
     """A scenario map's size and grid in points, and where its coordinates lie."""
 
-    variant: str
+    board: Board
     width: float  # points
     height: float
     columns: int  # sectors or hexes across (0 on a plain table)
     rows: int
-    cell: float  # a sector's side, a hex's flat-to-flat size, or the table's unit, in points
     overlap: float  # tiles overlap their neighbours by this many points
+
+    @property
+    def cell(self) -> float:
+        """A sector's side, a hex's flat-to-flat size, or the table's unit, in points."""
+        return self.board.unit_pt
 
     @property
     def cells(self) -> int:
@@ -43,28 +48,16 @@ class MapGeometry:
 
     def to_map(self, x: float, y: float) -> tuple[float, float]:
         """A scenario position (the map's own units) as a point on the map."""
-        if self.variant == "hex":
-            if float(x).is_integer() and float(y).is_integer():
-                return hex_center(int(x) - 1, self.rows - int(y), self.cell)
-            r = hex_radius(self.cell)
-            return r + (x - 1) * 1.5 * r, self.cell / 2 + (self.rows - y) * self.cell
-        return x * self.cell, self.height - y * self.cell
+        return self.board.to_map(x, y, self.rows, self.height)
 
 
-def scenario_geometry(variant: str, params: dict[str, Any], map_data: dict[str, Any]) -> MapGeometry:
-    """The geometry of a scenario's ``map`` (width and height in its variant's units)."""
+def scenario_geometry(board: Board, map_data: dict[str, Any]) -> MapGeometry:
+    """The geometry of a scenario's ``map`` (width and height in its board's units)."""
     width, height = map_data["width"], map_data["height"]
     overlap = map_data.get("overlap_in", 0.5) * PT_PER_IN
-    if variant in ("standard", "large-map"):
-        sector = params.get("sector_in", 4.0) * PT_PER_IN
-        cols, rows = int(round(width)), int(round(height))
-        return MapGeometry(variant, cols * sector, rows * sector, cols, rows, sector, overlap)
-    if variant == "hex":
-        flat = params["hex_cm"] * PT_PER_CM
-        cols, rows = int(width), int(height)
-        return MapGeometry(variant, *hex_grid_extent(cols, rows, flat), cols, rows, flat, overlap)
-    unit = PT_PER_CM if variant == "tabletop-cm" else PT_PER_IN
-    return MapGeometry(variant, width * unit, height * unit, 0, 0, unit, overlap)
+    cols, rows = board.cells(width, height)
+    size = board.extent(cols, rows) if board.gridded else board.extent(width, height)
+    return MapGeometry(board, *size, cols, rows, overlap)
 
 
 def printed_region(geo: MapGeometry, data: dict[str, Any]) -> Region | None:
@@ -72,7 +65,7 @@ def printed_region(geo: MapGeometry, data: dict[str, Any]) -> Region | None:
     table without a grid only the terrain (open sea needs no paper), or nothing when there is
     no terrain; otherwise (None) the whole map."""
     corners = data["map"].get("play_area")
-    if not corners and geo.variant in PLAIN_SEA:
+    if not corners and not geo.board.gridded:
         points = [geo.to_map(*p) for t in data.get("terrain", []) for p in t["points"]]
         if not points:
             return 0.0, 0.0, 0.0, 0.0
@@ -82,10 +75,9 @@ def printed_region(geo: MapGeometry, data: dict[str, Any]) -> Region | None:
     if not corners:
         return None
     (x0, y0), (x1, y1) = geo.to_map(*corners[0]), geo.to_map(*corners[1])
-    if geo.variant == "hex":  # corners name hexes: take them whole
-        pad_x, pad_y = hex_radius(geo.cell), geo.cell / 2
-        x0, x1 = min(x0, x1) - pad_x, max(x0, x1) + pad_x
-        y0, y1 = min(y0, y1) - pad_y, max(y0, y1) + pad_y
+    pad_x, pad_y = geo.board.corner_pad()  # corners that name hexes take them whole
+    x0, x1 = min(x0, x1) - pad_x, max(x0, x1) + pad_x
+    y0, y1 = min(y0, y1) - pad_y, max(y0, y1) + pad_y
     return _clip(geo, x0, y0, x1, y1)
 
 
@@ -112,16 +104,17 @@ def map_problems(
 ) -> list[tuple[str, str]]:
     """(the limit, why) for each limit a map passes; ``what`` names the map in the message."""
     found = []
-    if geo.variant in PLAIN_SEA and min(geo.width, geo.height) < geo.cell:
-        unit = "cm" if geo.variant == "tabletop-cm" else "in"
-        found.append(("size", f"{what} is less than 1 {unit} across: a table is at least 1 {unit} each way"))
-    elif geo.variant not in PLAIN_SEA and min(geo.columns, geo.rows) < 1:
-        cells = "hex" if geo.variant == "hex" else "sector"
-        found.append(("size", f"{what} is less than one {cells} across: give whole {cells}s each way (1 or more)"))
+    board = geo.board
+    if not board.gridded and min(geo.width, geo.height) < geo.cell:
+        found.append(
+            ("size", f"{what} is less than 1 {board.unit} across: a table is at least 1 {board.unit} each way")
+        )
+    elif board.gridded and min(geo.columns, geo.rows) < 1:
+        cell = board.cell
+        found.append(("size", f"{what} is less than one {cell} across: give whole {cell}s each way (1 or more)"))
         return found  # nothing else can be measured
     if geo.cells > max_cells:
-        cells = "hexes" if geo.variant == "hex" else "sectors"
-        found.append(("max_map_cells", f"{what} has {geo.cells} {cells}, over the limit of {max_cells}"))
+        found.append(("max_map_cells", f"{what} has {geo.cells} {board.unit}, over the limit of {max_cells}"))
     side = max(geo.width, geo.height) / PT_PER_IN
     if side > MAX_POSTER_IN:
         why = f"{what} is {side:.0f} in on its longer side: its true-size poster would be larger than a PDF page"
@@ -133,12 +126,7 @@ def map_problems(
     return found
 
 
-def board_geometry(columns: int, rows: int, sector_in: float, hex_cm: float | None) -> MapGeometry:
-    """The large-map board (``hex_cm`` None) or the hex board laid over the same table."""
-    sector = sector_in * PT_PER_IN
-    width, height = columns * sector, rows * sector
-    if hex_cm is None:
-        return MapGeometry("large-map", width, height, columns, rows, sector, 36.0)
-    flat = hex_cm * PT_PER_CM
-    cols, hex_rows = hex_grid_size(width, height, flat)
-    return MapGeometry("hex", *hex_grid_extent(cols, hex_rows, flat), cols, hex_rows, flat, 36.0)
+def sheet_geometry(sheet: BoardSheet) -> MapGeometry:
+    """A variant's own board (``Variant.sheet``) as a map."""
+    board = sheet.board
+    return MapGeometry(board, *board.extent(sheet.columns, sheet.rows), sheet.columns, sheet.rows, 36.0)

@@ -8,7 +8,7 @@ is allowed wherever exactly one variant is selected. Per-unit keys keep their ow
 from __future__ import annotations
 
 from ..core.suggest import did_you_mean
-from ..variants import VARIANTS, ParameterError
+from ..variants import VARIANTS, ParameterError, Variant
 
 
 def split_pair(pair: str) -> tuple[str, str]:
@@ -41,14 +41,16 @@ def parse(pairs: tuple[str, ...] | list[str], selected: list[str]) -> dict[str, 
     return out
 
 
-def check(given: dict[str, dict[str, str]]) -> None:
+def check(given: dict[str, dict[str, str]], variants: dict[str, Variant] | None = None) -> None:
+    """Each ``variant.key=value`` against the variant's parameters (``variants``: by default the registry)."""
+    variants = variants if variants is not None else VARIANTS
     for variant, values in given.items():
-        if variant not in VARIANTS:
-            raise ParameterError(f"{variant!r} is not a variant{did_you_mean(variant, VARIANTS)}")
-        v = VARIANTS[variant]
+        if variant not in variants:
+            raise ParameterError(f"{variant!r} is not a variant{did_you_mean(variant, variants)}")
+        v = variants[variant]
         for key in values:
             known = [p.name for p in v.parameters]
-            per_unit = any(key.startswith(pattern[:-1]) for pattern in v.extras.get("per_unit", ()))
+            per_unit = any(key.startswith(pattern[:-1]) for pattern in v.per_unit)
             if key not in known and not per_unit:
                 listed = ", ".join(f"{variant}.{k}" for k in known) or "none"
                 raise ParameterError(

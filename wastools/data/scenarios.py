@@ -19,19 +19,12 @@ from typing import Any
 from ..core import model
 from ..core.problems import Problem, Severity
 from ..variants import VARIANTS, ParameterError
+from ..variants.board import Board
 from ..variants.fleet import FleetCheck, check_fleet
 from . import terrain
 from .map_size import map_problems, printed_region, scenario_geometry
 from .yamlio import DEFAULT_LIMITS, Limits
 
-MAP_UNITS = {
-    "standard": "sectors",
-    "large-map": "sectors",
-    "hex": "hexes",
-    "off-grid": "in",
-    "tabletop-inches": "in",
-    "tabletop-cm": "cm",
-}
 PLACED = ("air_bases", "shore_batteries", "garrisons", "objectives")
 
 
@@ -70,6 +63,11 @@ class Scenario:
     sides: tuple[Side, ...]
     map_unit: str = field(default="sectors")
     air_bases: tuple[AirBase, ...] = ()
+
+    @property
+    def board(self) -> Board:
+        """The table it is played on: its variant's board at its parameters."""
+        return VARIANTS[self.variant].board(self.parameters)
 
     def units(self) -> list[model.Unit]:
         """Every unit whose card the pack prints, once each, in force order."""
@@ -185,16 +183,16 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem], measurab
         if isinstance(base, dict)
     ]
     if variant is not None and isinstance(data.get("map"), dict):
-        _coordinates(doc, data, variant.name, found)
+        _coordinates(doc, data, variant.board(params), found)
     if variant is not None and measurable:
-        frame = terrain.frame_of(data, variant.name, params)
+        frame = terrain.frame_of(data, variant.board(params))
         if frame is not None:
             _land_and_sea(doc, data, frame, found)
     problems.extend(found)
     if any(p.is_error for p in found) or variant is None or len(sides) != 2:
         return None
     scenario = Scenario(
-        data["id"], data["title"], variant.name, params, data, tuple(sides), MAP_UNITS[variant.name], tuple(bases)
+        data["id"], data["title"], variant.name, params, data, tuple(sides), variant.board(params).unit, tuple(bases)
     )
     if measurable:
         _page_budget(doc, scenario, problems)
@@ -210,7 +208,7 @@ def _map_problems(doc, limits: Limits) -> list[Problem]:
         params = variant.resolve({str(k): _param_text(v) for k, v in (data.get("parameters") or {}).items()})
     except ParameterError:
         return []  # reported by the scenario's own checks
-    geo = scenario_geometry(variant.name, params, data["map"])
+    geo = scenario_geometry(variant.board(params), data["map"])
     found = map_problems(geo, printed_region(geo, data), limits.max_map_pages, limits.max_map_cells, "the map")
     pages_at = ["map", "play_area"] if data["map"].get("play_area") else ["map"]
     return [doc.problem(pages_at if name == "max_map_pages" else ["map"], message) for name, message in found]
@@ -295,7 +293,7 @@ def _side(doc, parts, side: dict, units, data, variant, found) -> Side | None:
     limit = data.get("points_limit") if isinstance(data.get("points_limit"), int) else None
     if variant is None or limit is None:
         return None
-    fleet = check_fleet(variant.name, fleet_units, limit)
+    fleet = check_fleet(variant, fleet_units, limit)
     for message in fleet.problems:
         found.append(doc.problem(parts + ["forces"], f"{side.get('name', side.get('side'))}: {message}"))
     return Side(str(side.get("side", "")), side.get("name", ""), tuple(forces), side.get("briefing"), fleet)
@@ -321,12 +319,11 @@ def _air_base(doc, parts, base: dict, units, found) -> AirBase:
     return AirBase(str(base.get("name")), str(base.get("side")), tuple(squadrons))
 
 
-def _coordinates(doc, data: dict, variant: str, found) -> None:
+def _coordinates(doc, data: dict, board: Board, found) -> None:
     width, height = data["map"].get("width"), data["map"].get("height")
     if not isinstance(width, (int, float)) or not isinstance(height, (int, float)):
         return
-    low = 1 if variant == "hex" else 0
-    unit = MAP_UNITS[variant]
+    low, unit = board.first, board.unit
 
     def check(parts, point) -> None:
         if isinstance(point, list) and len(point) == 2 and all(isinstance(v, (int, float)) for v in point):
@@ -434,7 +431,7 @@ def _at_sea(land: terrain.Land, point: terrain.Point) -> str:
 def _zone_sea(doc, land: terrain.Land, i: int, zone: dict, found: list[Problem]) -> None:
     frame = land.frame
     outline = [frame.to_map(*p) for p in zone["points"]]
-    if frame.is_hex:
+    if frame.land_in_cells:
         points = [frame.hex_centre(h) for h in terrain.hexes_in(frame, zone["points"])]
     else:
         points = terrain.samples(outline)
@@ -469,9 +466,9 @@ def _reachable(doc, land: terrain.Land, i: int, objective: dict, found: list[Pro
     island = land.island_at(point)
     if island is None:
         return
-    if frame.is_hex:
+    if frame.land_in_cells:
         reached, rule = land.hex_reaches_sea(point), "on a hex at or next to the sea"
-    elif frame.unit == "sectors":
+    elif frame.board.gridded:
         col, row = min(int(objective["at"][0]), frame.columns - 1), min(int(objective["at"][1]), frame.rows - 1)
         sector = [frame.to_map(col + dx, row + dy) for dx, dy in ((0, 0), (1, 0), (1, 1), (0, 1))]
         reached, rule = any(land.is_sea(p) for p in terrain.samples(sector)), "in a sector with sea in it"
@@ -491,7 +488,7 @@ def _reachable(doc, land: terrain.Land, i: int, objective: dict, found: list[Pro
 
 def _page_budget(doc, s: Scenario, problems: list[Problem]) -> None:
     """A warning when the pack would pass the page budget the docs keep packs within."""
-    frame = terrain.frame_of(s.data, s.variant, s.parameters)
+    frame = terrain.frame_of(s.data, s.board)
     if frame is None:
         return
     blocks = sum(len(s.data.get(k) or []) for k in ("air_bases", "shore_batteries", "garrisons"))

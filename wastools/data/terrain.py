@@ -17,62 +17,53 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..core.geometry import PT_PER_CM, PT_PER_IN, Tile, hex_center, hex_grid_extent, hex_radius, tiles
+from ..core.geometry import PT_PER_IN, Tile, hex_center, hex_radius, tiles
 from ..core.outline import points_in_polygon
+from ..variants.board import Board
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in map points
 
-PLAIN_SEA = ("off-grid", "tabletop-inches", "tabletop-cm")  # tables without a grid: the table is the sea
-SQUARES = ("standard", "large-map")
 ON_OUTLINE_PT = 4.0  # a point this close to an island's outline stands on its shore
 
 
 @dataclass(frozen=True)
 class Frame:
-    """Where a scenario's coordinates land on its printed map."""
+    """Where a scenario's coordinates land on its printed map: its board at its size."""
 
-    variant: str
+    board: Board
     width: float  # the map's size in points
     height: float
-    unit: str  # sectors, hexes, in or cm: how positions are given
-    unit_pt: float  # one map unit in points (a hex: flat to flat)
     columns: int = 0  # sectors or hexes across and down; 0 on a plain table
     rows: int = 0
 
     @property
-    def is_hex(self) -> bool:
-        return self.variant == "hex"
+    def unit(self) -> str:
+        return self.board.unit
+
+    @property
+    def unit_pt(self) -> float:
+        return self.board.unit_pt
+
+    @property
+    def land_in_cells(self) -> bool:
+        return self.board.land_in_cells
 
     def to_map(self, x: float, y: float) -> Point:
         """A scenario position [x, y] as a point on the printed map."""
-        if self.is_hex:
-            flat = self.unit_pt
-            if float(x).is_integer() and float(y).is_integer():
-                return hex_center(int(x) - 1, self.rows - int(y), flat)
-            r = hex_radius(flat)
-            return r + (x - 1) * 1.5 * r, flat / 2 + (self.rows - y) * flat
-        return x * self.unit_pt, self.height - y * self.unit_pt
+        return self.board.to_map(x, y, self.rows, self.height)
 
     def holds(self, position: Sequence[float]) -> bool:
         """Whether a scenario position lies on the map (validation reports those that do not)."""
         x, y = position
-        if self.is_hex:
-            return 1 <= x <= self.columns and 1 <= y <= self.rows
-        return 0 <= x * self.unit_pt <= self.width and 0 <= y * self.unit_pt <= self.height
+        return self.board.holds(x, y, self.columns, self.rows, self.width, self.height)
 
     def hex_centre(self, hex_: tuple[int, int]) -> Point:
         return hex_center(hex_[0], hex_[1], self.unit_pt)
 
     def units(self, distance_pt: float) -> str:
-        """A distance on the map in the scenario's own measure ("0.4 sectors", "2 hexes"; on
-        a hex map a whole number of hexes: ``Land`` measures hexes in steps)."""
-        value = distance_pt / self.unit_pt
-        if self.is_hex:
-            n = max(1, round(value))
-            return f"{n} hex" if n == 1 else f"{n} hexes"
-        shown = f"{value:.2g}" if value < 10 else f"{value:.0f}"
-        return f"{shown} {'sector' if self.unit == 'sectors' and shown == '1' else self.unit}"
+        """A distance on the map in the scenario's own measure ("0.4 sectors", "2 hexes")."""
+        return self.board.distance(distance_pt)
 
     def hex_at(self, point: Point) -> tuple[int, int]:
         """(column, row from the bottom) of the hex a point of the map lies in: the nearest centre."""
@@ -93,23 +84,16 @@ class Frame:
         return best[1], best[2]
 
 
-def frame_of(data: dict[str, Any], variant: str, params: dict[str, Any]) -> Frame | None:
+def frame_of(data: dict[str, Any], board: Board) -> Frame | None:
     """The frame of a scenario's map, or None when its size is unusable (the schema says why)."""
     size: dict[str, Any] = data["map"] if isinstance(data.get("map"), dict) else {}
     width, height = size.get("width"), size.get("height")
     if not isinstance(width, (int, float)) or not isinstance(height, (int, float)) or width <= 0 or height <= 0:
         return None
-    if variant in SQUARES:
-        sector = float(params.get("sector_in", 4.0)) * PT_PER_IN
-        cols, rows = max(1, int(round(width))), max(1, int(round(height)))
-        return Frame(variant, cols * sector, rows * sector, "sectors", sector, cols, rows)
-    if variant == "hex":
-        flat = float(params.get("hex_cm", 6.0)) * PT_PER_CM
-        cols, rows = max(1, int(width)), max(1, int(height))
-        w, h = hex_grid_extent(cols, rows, flat)
-        return Frame(variant, w, h, "hexes", flat, cols, rows)
-    unit, unit_pt = ("cm", PT_PER_CM) if variant == "tabletop-cm" else ("in", PT_PER_IN)
-    return Frame(variant, width * unit_pt, height * unit_pt, unit, unit_pt)
+    if not board.gridded:
+        return Frame(board, *board.extent(width, height))
+    cols, rows = (max(1, n) for n in board.cells(width, height))
+    return Frame(board, *board.extent(cols, rows), cols, rows)
 
 
 # --- polygons ----------------------------------------------------------------------------------
@@ -235,7 +219,7 @@ class Land:
         return tuple(a for a in self.areas if a.kind == "island")
 
     def _on(self, area: Area, point: Point) -> bool:
-        if self.frame.is_hex:
+        if self.frame.land_in_cells:
             return self.frame.hex_at(point) in area.hexes
         return inside(point, area.outline, ON_OUTLINE_PT)
 
@@ -249,7 +233,7 @@ class Land:
         return found
 
     def island_at(self, point: Point) -> Area | None:
-        if self.frame.is_hex:
+        if self.frame.land_in_cells:
             return self._island_of_hex.get(self.frame.hex_at(point))
         return next((a for a in self.islands if self._on(a, point)), None)
 
@@ -263,7 +247,7 @@ class Land:
         """The island whose land lies nearest a point, and how far it is (map points)."""
         best: tuple[Area, float] | None = None
         for area in self.islands:
-            if self.frame.is_hex:
+            if self.frame.land_in_cells:
                 here = self.frame.hex_at(point)
                 d = min(hex_steps(here, h) for h in area.hexes) * self.frame.unit_pt
             else:
@@ -308,7 +292,7 @@ def land_of(frame: Frame, data: dict[str, Any]) -> Land:
         if not isinstance(points, list) or len(points) < 3 or not all(is_point(p) for p in points):
             continue
         outline = tuple(frame.to_map(*p) for p in points)
-        hexes = frozenset(hexes_in(frame, points)) if frame.is_hex else frozenset()
+        hexes = frozenset(hexes_in(frame, points)) if frame.land_in_cells else frozenset()
         areas.append(Area(item["kind"], str(item.get("name", item["kind"])), outline, hexes))
     return Land(frame, tuple(areas))
 
@@ -330,7 +314,7 @@ def play_area(frame: Frame, data: dict[str, Any]) -> tuple[float, float, float, 
     the terrain (open sea needs no paper: the table is the sea), or nothing at all when
     there is no terrain; otherwise (None) the whole map."""
     corners = data["map"].get("play_area")
-    if not corners and frame.variant in PLAIN_SEA:
+    if not corners and not frame.board.gridded:
         points = [p for area in land_of(frame, data).areas for p in area.outline]
         if not points:
             return 0.0, 0.0, 0.0, 0.0
@@ -339,10 +323,9 @@ def play_area(frame: Frame, data: dict[str, Any]) -> tuple[float, float, float, 
     if not corners:
         return None
     (x0, y0), (x1, y1) = frame.to_map(*corners[0]), frame.to_map(*corners[1])
-    if frame.is_hex:  # corners name hexes: take them whole
-        pad_x, pad_y = hex_radius(frame.unit_pt), frame.unit_pt / 2
-        x0, x1 = min(x0, x1) - pad_x, max(x0, x1) + pad_x
-        y0, y1 = min(y0, y1) - pad_y, max(y0, y1) + pad_y
+    pad_x, pad_y = frame.board.corner_pad()  # corners that name hexes take them whole
+    x0, x1 = min(x0, x1) - pad_x, max(x0, x1) + pad_x
+    y0, y1 = min(y0, y1) - pad_y, max(y0, y1) + pad_y
     return _clip(frame, x0, y0, x1, y1)
 
 
@@ -369,7 +352,7 @@ def tile_needed(frame: Frame, land: Land) -> Callable[[Tile], bool] | None:
     """Which tiles a pack prints: on a table without a grid only those that hold terrain,
     about a square inch of it at least (a page of open sea, or with a sliver of a coast in
     its corner, holds nothing a player needs); on a grid every one (None)."""
-    if frame.variant not in PLAIN_SEA:
+    if frame.board.gridded:
         return None
 
     def needed(tile: Tile) -> bool:

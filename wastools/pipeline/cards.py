@@ -87,7 +87,7 @@ def deck_cards(
                 bleed,
             )
         )
-    if stat_blocks and variant.name == "large-map":
+    if stat_blocks and variant.stat_blocks:
         for block in card_render.large_map_stat_blocks():
             view = card_render.statblock_view(block, variant)
             html = str(card_render.render_card_html(view))

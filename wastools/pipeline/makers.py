@@ -9,11 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.fingerprints import code_fingerprint, key
-from ..core.geometry import PT_PER_CM
 from ..core.model import Repository
 from ..core.store import Store
 from ..render import pdf_parts, sheets
-from ..variants import VARIANTS
+from ..variants import BoardSheet, Variant
 from .cards import face
 
 SHEET, PART, LAYOUT = "sheet", "part", "layout"  # LAYOUT: a document laid out once for both papers
@@ -109,40 +108,24 @@ def aid(
     return aid_pdf(variant, repo, params, paper, f"aid:{variant}:{paper}", moved, laid_out)
 
 
-def rulers(variant: str, params: dict, paper: str, profile) -> tuple[bytes, int]:
+def rulers(variant: Variant, params: dict, paper: str, profile) -> tuple[bytes, int]:
     from ..render.rulers import rulers_pdf
 
-    v = VARIANTS[variant]
-    return rulers_pdf(v.extras["rulers"](params), paper, f"{v.title}: range rulers ({paper})", profile)
+    return rulers_pdf(variant.rulers(params), paper, f"{variant.title}: range rulers ({paper})", profile)
 
 
-def square_map(columns: int, rows: int, sector: float, paper: str, profile, colour: bool) -> tuple[bytes, int]:
-    from ..render.maps import map_pdf
-    from ..render.maps import square_map as square
+def board_sheet(sheet: BoardSheet, paper: str, profile, colour: bool) -> tuple[bytes, int]:
+    """A variant's own board (``Variant.sheet``), tiled over ``paper``."""
+    from ..render.maps import board_map, map_pdf
 
-    return map_pdf(square(f"Large map board ({paper})", columns, rows, sector), paper, profile, colour=colour)
-
-
-def hex_map(width: float, height: float, hex_cm: float, paper: str, profile, colour: bool) -> tuple[bytes, int]:
-    from ..render.maps import hex_map as hexes
-    from ..render.maps import map_pdf
-
-    board = hexes(f"hex board, {hex_cm:g} cm hexes ({paper})", width, height, hex_cm * PT_PER_CM)
-    return map_pdf(board, paper, profile, colour=colour)
+    spec = board_map(f"{sheet.title} ({paper})", sheet.board, sheet.columns, sheet.rows)
+    return map_pdf(spec, paper, profile, colour=colour)
 
 
-def square_poster(columns: int, rows: int, sector: float, profile, colour: bool) -> tuple[bytes, int]:
-    from ..render.maps import poster_pdf
-    from ..render.maps import square_map as square
+def board_poster(sheet: BoardSheet, profile, colour: bool) -> tuple[bytes, int]:
+    from ..render.maps import board_map, poster_pdf
 
-    return poster_pdf(square("Large map board", columns, rows, sector), profile, colour)
-
-
-def hex_poster(width: float, height: float, hex_cm: float, profile, colour: bool) -> tuple[bytes, int]:
-    from ..render.maps import hex_map as hexes
-    from ..render.maps import poster_pdf
-
-    return poster_pdf(hexes(f"hex board, {hex_cm:g} cm hexes", width, height, hex_cm * PT_PER_CM), profile, colour)
+    return poster_pdf(board_map(sheet.title, sheet.board, sheet.columns, sheet.rows), profile, colour)
 
 
 def scenario_poster(scenario, profile, colour: bool) -> tuple[bytes, int]:
@@ -152,10 +135,10 @@ def scenario_poster(scenario, profile, colour: bool) -> tuple[bytes, int]:
     return poster_pdf(scenario_map(scenario), profile, colour)
 
 
-def counters(paper: str, leg_in: float, profile) -> tuple[bytes, int]:
+def counters(paper: str, smoke: tuple[float, str, str] | None, profile) -> tuple[bytes, int]:
     from ..render.counters import counters_pdf
 
-    return counters_pdf(paper, leg_in, profile)
+    return counters_pdf(paper, smoke, profile)
 
 
 def calibration(paper: str, profile) -> tuple[bytes, int]:
@@ -170,10 +153,8 @@ STAGES = {  # what the build report and `make bench` call each kind of job
     calibration: "calibration sheets",
     rulers: "rulers",
     counters: "counters",
-    square_map: "maps",
-    hex_map: "maps",
-    square_poster: "map posters",
-    hex_poster: "map posters",
+    board_sheet: "maps",
+    board_poster: "map posters",
     scenario_poster: "map posters",
     aid: "player aids",
 }

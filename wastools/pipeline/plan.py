@@ -20,7 +20,7 @@ from ..core.fingerprints import code_fingerprint, key
 from ..core.model import Repository
 from ..render import cards as card_render
 from ..render import sheets
-from ..variants import VARIANTS
+from ..variants import SHIPPED, VARIANTS, Variant
 from . import makers
 from .cards import CardSpec, CardText, deck_cards, fixed_card, scenario_cards
 from .selection import Options, Selection, card_bleed, deck_name, layout_name, paper_suffix
@@ -216,8 +216,8 @@ def _plain(value: Any) -> Any:
 
 def sheet_targets(repo: Repository, selection: Selection, options: Options) -> list[Target]:
     """Rulers, boards and their posters, counters and calibration sheets: each keyed by the
-    arguments that make it (they read no unit data)."""
-    chosen = {v.name for v in selection.chosen_variants()}
+    arguments that make it (they read no unit data). Each variant says which it has."""
+    chosen = sorted(selection.chosen_variants(), key=lambda v: v.name)
     jobs: list[tuple[str, Callable[..., Any], tuple]] = []
     for paper in options.papers:
         jobs += _paper_sheets(chosen, options, paper)
@@ -225,48 +225,43 @@ def sheet_targets(repo: Repository, selection: Selection, options: Options) -> l
     return [Target(rel, key(code_fingerprint(), rel, make.__name__, args), make, args) for rel, make, args in jobs]
 
 
-def _board(options: Options) -> tuple[dict, float, float]:
-    board = options.variant_params(VARIANTS["large-map"])
-    return board, board["columns"] * board["sector_in"] * 72, board["rows"] * board["sector_in"] * 72
+def _smoke(variant: Variant, options: Options) -> tuple[float, str, str] | None:
+    """The smoke templates a variant's counters carry (radius in inches, label, for whom)."""
+    if variant.smoke_fn is None:
+        return None
+    radius, label = variant.smoke_fn(options.variant_params(variant))
+    return radius, label, variant.title
 
 
-def _paper_sheets(chosen: set[str], options: Options, paper: str) -> list[tuple[str, Callable[..., Any], tuple]]:
+def _paper_sheets(chosen: list[Variant], options: Options, paper: str) -> list[tuple[str, Callable[..., Any], tuple]]:
     sfx, profile, colour = paper_suffix(paper), options.profile, options.colour_maps
     jobs: list[tuple[str, Callable[..., Any], tuple]] = []
-    for name in sorted(chosen):
-        if "rulers" in VARIANTS[name].extras:
+    for variant in chosen:
+        params = options.variant_params(variant)
+        if variant.rulers_fn is not None:
+            jobs.append((f"{variant.name}/rulers{sfx}.pdf", makers.rulers, (variant, params, paper, profile)))
+        sheet = variant.sheet(params)
+        if sheet is not None:
+            jobs.append((f"{variant.name}/{sheet.stem}{sfx}.pdf", makers.board_sheet, (sheet, paper, profile, colour)))
+        if variant.base and variant.smoke_fn is not None:  # a house variant's templates at its own scale
             jobs.append(
-                (
-                    f"{name}/rulers{sfx}.pdf",
-                    makers.rulers,
-                    (name, options.variant_params(VARIANTS[name]), paper, profile),
-                )
+                (f"{variant.name}/counters{sfx}.pdf", makers.counters, (paper, _smoke(variant, options), profile))
             )
-    board, width, height = _board(options)
-    if "large-map" in chosen:
-        args = (board["columns"], board["rows"], board["sector_in"] * 72, paper, profile, colour)
-        jobs.append((f"large-map/map-square{sfx}.pdf", makers.square_map, args))
-    if "hex" in chosen:
-        hex_cm = options.variant_params(VARIANTS["hex"])["hex_cm"]
-        jobs.append((f"hex/map-hex{sfx}.pdf", makers.hex_map, (width, height, hex_cm, paper, profile, colour)))
-    leg = options.variant_params(VARIANTS["off-grid"])
-    leg_in = leg["grid_in"] * 0.56 if leg["grid_in"] > 0 else leg["leg_in"]
-    jobs.append((f"counters{sfx}.pdf", makers.counters, (paper, leg_in, profile)))
+    shipped = next((v for v in SHIPPED.values() if v.smoke_fn is not None), None)
+    smoke = _smoke(shipped, options) if shipped is not None else None
+    jobs.append((f"counters{sfx}.pdf", makers.counters, (paper, smoke, profile)))
     jobs.append((f"calibration/duplex-{paper}.pdf", makers.calibration, (paper, profile)))
     return jobs
 
 
-def _posters(chosen: set[str], options: Options) -> list[tuple[str, Callable[..., Any], tuple]]:
+def _posters(chosen: list[Variant], options: Options) -> list[tuple[str, Callable[..., Any], tuple]]:
     """One true-size poster of each board, whatever the papers."""
-    board, width, height = _board(options)
-    profile, colour = options.profile, options.colour_maps
     jobs: list[tuple[str, Callable[..., Any], tuple]] = []
-    if "large-map" in chosen:
-        args = (board["columns"], board["rows"], board["sector_in"] * 72, profile, colour)
-        jobs.append(("large-map/map-square-poster.pdf", makers.square_poster, args))
-    if "hex" in chosen:
-        hex_cm = options.variant_params(VARIANTS["hex"])["hex_cm"]
-        jobs.append(("hex/map-hex-poster.pdf", makers.hex_poster, (width, height, hex_cm, profile, colour)))
+    for variant in chosen:
+        sheet = variant.sheet(options.variant_params(variant))
+        if sheet is not None:
+            args = (sheet, options.profile, options.colour_maps)
+            jobs.append((f"{variant.name}/{sheet.stem}-poster.pdf", makers.board_poster, args))
     return jobs
 
 

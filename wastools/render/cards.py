@@ -17,7 +17,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup
 
-from ..content.card_view import CARD_VARIANT_LABELS, SIDE_LABELS, AttackRow, CardView
+from ..content.card_view import SIDE_LABELS, AttackRow, CardView
 from ..content.card_view import card_view as build_view
 from ..core import templating
 from ..core.model import Repository
@@ -85,7 +85,7 @@ def render_back_html(variant: Variant) -> Markup:
         .get_template("back.html.j2")
         .render(
             title=variant.title,
-            motif=emblems.back_motif_svg(variant.name),
+            motif=emblems.back_motif_svg(variant.motif),
         )
     )
 
@@ -541,7 +541,7 @@ def statblock_view(block: StatBlock, variant: Variant) -> CardView:
         abilities=[],
         footnotes=[],
         footer_left=block.source,
-        footer_right=CARD_VARIANT_LABELS.get(variant.name, variant.title),
+        footer_right=variant.short,
         variant=variant.name,
     )
     return card_fit.apply(view)

@@ -105,7 +105,11 @@ def smoke_template(c, page: Page, radius: float, label: str) -> None:
     c.line(cx, cy, cx + radius, cy)
 
 
-def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
+def counters_pdf(
+    paper: str, smoke_for: tuple[float, str, str] | None, profile: PrinterProfile = PrinterProfile()
+) -> tuple[bytes, int]:
+    """Every counter, fronts and backs; then, given ``smoke_for`` (radius in inches, its label,
+    the variant it is for), a page of smoke templates."""
     page = Page.of(paper)
     slots = counter_positions(page)
     items = counter_set()
@@ -137,13 +141,12 @@ def counters_pdf(paper: str, leg_in: float, profile: PrinterProfile = PrinterPro
                 _draw_back(c, counter, *back_position(page, x, y, profile))
 
         pages += [(page, front), (page, back)]
-    radius = leg_in * PT_PER_IN
+    if smoke_for is not None:
+        radius_in, label, title = smoke_for
 
-    def smoke(c) -> None:
-        draw_label(
-            c, page, "Smoke templates for play off the grid: radius 1 leg, bow on the edge. Print this page twice."
-        )
-        smoke_template(c, page, radius, f"radius 1 leg = {leg_in:g} in")
+        def smoke(c) -> None:
+            draw_label(c, page, f"Smoke templates for {title}: {label}, bow on the edge. Print this page twice.")
+            smoke_template(c, page, radius_in * PT_PER_IN, label)
 
-    pages.append((page, smoke))
+        pages.append((page, smoke))
     return document(pages, "Counters and templates", profile)

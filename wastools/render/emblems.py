@@ -161,18 +161,19 @@ def _rose_motif() -> str:
     )
 
 
+# A card back shows what its variant measures with (``Variant.motif``).
 _MOTIFS = {
-    "hex": _hex_motif,
-    "large-map": _square_motif,
-    "off-grid": _compass_motif,
-    "tabletop-cm": lambda: _ruler_motif(10),
-    "tabletop-inches": lambda: _ruler_motif(8),
-    "standard": _rose_motif,
+    "hexes": _hex_motif,
+    "squares": _square_motif,
+    "compass": _compass_motif,
+    "ruler-10": lambda: _ruler_motif(10),
+    "ruler-8": lambda: _ruler_motif(8),
+    "rose": _rose_motif,
 }
 
 
-def back_motif_svg(variant: str, size_pt: float = 90) -> Markup:
-    body = _MOTIFS.get(variant, _rose_motif)()
+def back_motif_svg(motif: str, size_pt: float = 90) -> Markup:
+    body = _MOTIFS.get(motif, _rose_motif)()
     return Markup(
         f'<svg width="{size_pt}pt" height="{size_pt}pt" viewBox="0 0 60 60" xmlns="http://www.w3.org/2000/svg" '
         f'fill="none" stroke="{_GOLD}" stroke-width="1.2">{body}</svg>'

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,6 +24,7 @@ from functools import cached_property
 from ..core.geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
 from ..core.outline import Box, Point, Segment, clip_polygon, hex_rings, hex_union_edges, meets, visible_runs
 from ..data.terrain import inside
+from ..variants.board import Board, HexBoard, SquareBoard, TableBoard, column_name, hex_name, sector_name
 from . import labels
 from .pages import HEADER_SIZE, MARGIN, Page, document, draw_label, header_lines
 from .sheets import BOLD, FONT, SAFE, PrinterProfile, text_width
@@ -103,16 +103,6 @@ class MapSpec:
     draw_plan: Plan = _no_plan
     extra: dict = field(default_factory=dict)
     grid_names: Names = _no_names
-
-
-def column_name(i: int) -> str:
-    letters = string.ascii_uppercase
-    return letters[i] if i < 26 else letters[i // 26 - 1] + letters[i % 26]
-
-
-def sector_name(col: int, row_from_top: int) -> str:
-    """The board's own label of a sector: column letter, row number from the top (C7)."""
-    return f"{column_name(col)}{row_from_top + 1}"
 
 
 def square_grid(columns: int, rows: int, sector: float) -> Draw:
@@ -259,10 +249,6 @@ def _hexes_near(columns: int, rows: int, flat: float, x0: float, y0: float, x1: 
     cols = range(max(0, math.floor((x0 - 2 * r) / (1.5 * r))), min(columns, math.ceil((x1 + r) / (1.5 * r)) + 1))
     rws = range(max(0, math.floor((y0 - 2 * flat) / flat)), min(rows, math.ceil((y1 + flat) / flat) + 1))
     return ((col, row) for col in cols for row in rws)
-
-
-def hex_name(col: int, row_from_top: int) -> str:
-    return f"{col + 1:02d}{row_from_top + 1:02d}"
 
 
 def _hex_path(c, cx: float, cy: float, flat: float) -> None:
@@ -1287,3 +1273,43 @@ def plain_map(
         plain_plan(unit, unit_pt, width, height),
         extra={"unit": (unit, unit_pt)},
     )
+
+
+def _square_spec(title: str, board: SquareBoard, columns: int, rows: int, features, overlap: float) -> MapSpec:
+    return square_map(title, columns, rows, board.unit_pt, features, overlap)
+
+
+def _hex_spec(title: str, board: HexBoard, columns: int, rows: int, features, overlap: float) -> MapSpec:
+    flat = board.unit_pt
+    width, height = hex_grid_extent(columns, rows, flat)
+    return MapSpec(
+        title,
+        width,
+        height,
+        hex_grid(columns, rows, flat),
+        tuple(features),
+        overlap,
+        f"{columns} x {rows} hexes, {round(flat * 2.54 / 72, 2):g} cm flat to flat",
+        hex_range(columns, rows, flat),
+        hex_plan(columns, rows, flat),
+        grid_names=hex_names(columns, rows, flat),
+    )
+
+
+def _table_spec(title: str, board: TableBoard, width: float, height: float, features, overlap: float) -> MapSpec:
+    w, h = board.extent(width, height)
+    return plain_map(title, w, h, board.unit, board.unit_pt, features, overlap, board.scale_bar())
+
+
+# The one table from a kind of board to its drawing: every map (a kit's board, a scenario's
+# map, its poster) is drawn through ``board_map``, whatever the variant.
+_DRAWINGS: dict[type, Callable[..., MapSpec]] = {
+    SquareBoard: _square_spec,
+    HexBoard: _hex_spec,
+    TableBoard: _table_spec,
+}
+
+
+def board_map(title: str, board: Board, across: float, down: float, features=(), overlap: float = 36.0) -> MapSpec:
+    """A map of ``board``, ``across`` x ``down`` in its units (columns and rows of a grid)."""
+    return _DRAWINGS[type(board)](title, board, across, down, features, overlap)

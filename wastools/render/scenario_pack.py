@@ -8,28 +8,15 @@ from functools import partial
 from typing import Any
 
 from ..core import templating
-from ..core.geometry import PT_PER_CM, PT_PER_IN
 from ..core.resources import TEMPLATES
 from ..data import terrain
 from ..data.map_size import MapGeometry, printed_region, scenario_geometry
 from ..data.scenarios import Scenario
-from ..variants import VARIANTS, off_grid
+from ..variants import VARIANTS
 from ..variants import large_map as lm
 from . import shared_fonts
 from .cards import StatBlock
-from .maps import (
-    Feature,
-    MapSpec,
-    Numbering,
-    hex_grid,
-    hex_names,
-    hex_plan,
-    hex_range,
-    map_pdf,
-    plain_map,
-    sector_name,
-    square_map,
-)
+from .maps import Feature, MapSpec, Numbering, board_map, map_pdf
 from .pages import EITHER_PAPER, PAPERS, check_barred_part
 from .pdf_parts import Part, part_of_pdf, read_part
 from .sheets import PrinterProfile, assemble
@@ -107,7 +94,7 @@ def scenario_stat_blocks(s: Scenario) -> list[StatBlock]:
 
 
 def frame(s: Scenario) -> terrain.Frame:
-    found = terrain.frame_of(s.data, s.variant, s.parameters)
+    found = terrain.frame_of(s.data, s.board)
     assert found is not None, "a validated scenario has a map size"
     return found
 
@@ -116,35 +103,13 @@ def map_spec(s: Scenario) -> tuple[MapSpec, Any]:
     """The scenario's map and a function from scenario coordinates to map points (the
     geometry validation measured: ``map_size``)."""
     geo = geometry(s)
-    title = f"{s.title}: map"
-    if s.variant in ("standard", "large-map"):
-        spec = square_map(title, geo.columns, geo.rows, geo.cell, overlap=geo.overlap)
-        return spec, geo.to_map
-    if s.variant == "hex":
-        cols, rows, flat = geo.columns, geo.rows, geo.cell
-        spec = MapSpec(
-            title,
-            geo.width,
-            geo.height,
-            hex_grid(cols, rows, flat),
-            (),
-            geo.overlap,
-            f"{cols} x {rows} hexes of {s.parameters['hex_cm']:g} cm",
-            hex_range(cols, rows, flat),
-            hex_plan(cols, rows, flat),
-            grid_names=hex_names(cols, rows, flat),
-        )
-        return spec, geo.to_map
-    unit = "cm" if s.variant == "tabletop-cm" else "in"
-    spec = plain_map(title, geo.width, geo.height, unit, geo.cell, overlap=geo.overlap, bar=scale_bar(s))
-    return spec, geo.to_map
+    size = (geo.columns, geo.rows) if s.board.gridded else (s.data["map"]["width"], s.data["map"]["height"])
+    across, down = size
+    return board_map(f"{s.title}: map", s.board, across, down, overlap=geo.overlap), geo.to_map
 
 
 def geometry(s: Scenario) -> MapGeometry:
-    return scenario_geometry(s.variant, s.parameters, s.data["map"])
-
-
-PLAIN_SEA = terrain.PLAIN_SEA
+    return scenario_geometry(s.board, s.data["map"])
 
 
 def play_area(s: Scenario, spec: MapSpec, to_map) -> tuple[float, float, float, float] | None:
@@ -155,7 +120,7 @@ def play_area(s: Scenario, spec: MapSpec, to_map) -> tuple[float, float, float, 
 
 def map_note(s: Scenario, area) -> str:
     """What the plan tells the player about the pages that follow it."""
-    if s.variant not in PLAIN_SEA or s.data["map"].get("play_area"):
+    if s.board.gridded or s.data["map"].get("play_area"):
         return ""
     if area and area[2] > 0:
         return (
@@ -171,27 +136,11 @@ def map_note(s: Scenario, area) -> str:
     return "Open sea needs no printing: the table is the sea." + place
 
 
-def scale_bar(s: Scenario) -> tuple[str, float]:
-    """The label and length in points of a plain-sea map's scale bar: one leg off the
-    grid, 5 in on an inch table, 10 cm on a centimeter table. The label says the length."""
-    if s.variant == "off-grid":
-        leg, _text = off_grid.leg_inches(s.parameters)
-        return f"1 leg = {leg:.3g} in", leg * PT_PER_IN
-    if s.variant == "tabletop-cm":
-        return "10 cm", 10 * PT_PER_CM
-    return "5 in", 5 * PT_PER_IN
-
-
 def position(s: Scenario, x: float, y: float) -> str:
     """A scenario position in the board's own terms: a sector ("D8"), a hex ("hex 0712"), or
     distances from the table's left and top edges."""
-    if s.variant in ("standard", "large-map"):
-        cols, rows = int(round(s.data["map"]["width"])), int(round(s.data["map"]["height"]))
-        return f"sector {sector_name(min(int(x), cols - 1), min(int(y), rows - 1))}"
-    if s.variant == "hex":
-        return f"hex {int(round(x)):02d}{int(round(y)):02d}"
-    unit = "cm" if s.variant == "tabletop-cm" else "in"
-    return f"{x:g} {unit} from the left edge, {y:g} {unit} from the top"
+    cols, rows = s.board.cells(s.data["map"]["width"], s.data["map"]["height"])
+    return s.board.position(x, y, cols, rows)
 
 
 def features(s: Scenario, to_map) -> tuple[Feature, ...]:
@@ -202,7 +151,7 @@ def features(s: Scenario, to_map) -> tuple[Feature, ...]:
     f = frame(s)
 
     def area(kind: str, name: str, points, side=None) -> Feature:
-        if f.is_hex:
+        if f.land_in_cells:
             return Feature(kind, name, tuple(f.hex_centre(h) for h in terrain.hexes_in(f, points)), side, f.unit_pt)
         return Feature(kind, name, tuple(to_map(*p) for p in points), side)
 
@@ -218,7 +167,7 @@ def features(s: Scenario, to_map) -> tuple[Feature, ...]:
     ):
         for item in s.data.get(key, []):
             # a grid names its own sectors and hexes; on a plain table the plan says where to measure
-            label = f"{item['name']} ({position(s, *item['at'])})" if s.variant in PLAIN_SEA else item["name"]
+            label = f"{item['name']} ({position(s, *item['at'])})" if not s.board.gridded else item["name"]
             out.append(Feature(kind, label, (to_map(*item["at"]),)))
     return tuple(out)
 
@@ -333,7 +282,7 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
             f"{o['name']} ({position(s, *o['at'])})" + (f": {o['points']} points" if "points" in o else "")
             for o in d.get("objectives", [])
         ],
-        "positions": POSITIONS[s.variant],
+        "positions": s.board.positions,
         "victory": d["victory"],
         "optional_rules": d.get("optional_rules", []),
     }
@@ -347,16 +296,6 @@ def rules_title(seed: str) -> str:
     if "(" in seed and seed.endswith(")"):
         return seed[seed.index("(") + 1 : -1]
     return seed
-
-
-POSITIONS = {
-    "standard": "Positions name the board's sectors: column letter, then row number from the top.",
-    "large-map": "Positions name the board's sectors: column letter, then row number from the top.",
-    "hex": "Positions name hexes by column and row, both counted from the top left (hex 0712: column 7, row 12).",
-    "off-grid": "Positions are measured from the table's left and top edges.",
-    "tabletop-inches": "Positions are measured from the table's left and top edges.",
-    "tabletop-cm": "Positions are measured from the table's left and top edges.",
-}
 
 
 def settings(s: Scenario) -> list[str]:

@@ -25,7 +25,7 @@ from .. import __version__
 from ..core import templating
 from ..core.model import Repository
 from ..core.store import Store
-from ..variants import VARIANTS
+from ..variants import capped_titles
 from . import data
 from .assets import SITE_TEMPLATES, static_files
 from .cards import card_keys, site_cards
@@ -149,7 +149,7 @@ def _fleet_pages(rows: list[dict[str, Any]], spec: SiteSpec, common: dict[str, A
             rows=rows,
             choices=data.filter_choices(rows),
             fleet_variants=fleet_variants,
-            capped=VARIANTS["tabletop-cm"].title,
+            capped=capped_titles(),
             owned_filter=True,
             tabletop=tabletop_deck(spec),
             address=spec.address,

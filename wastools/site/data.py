@@ -18,11 +18,10 @@ from ..content.card_view import ATTACK_LABELS, TYPE_LABELS
 from ..content.showing import fmt_value
 from ..core import wording as w
 from ..core.model import Repository, Unit
-from ..variants import VARIANTS, Variant
+from ..variants import BASELINE, VARIANTS, Variant
 from ..variants.base import AdaptedUnit
 
 SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")  # ids become file names: nothing else passes
-BASE_VARIANT = "standard"
 
 
 @dataclass(frozen=True)
@@ -148,29 +147,6 @@ def rule_label(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
 
-def range_rule(variant: str, params: dict[str, Any]) -> str | None:
-    """How a variant turns the card's range bands into distances, in words with its numbers;
-    None where each attack's notes say it (tabletop-inches' per-weapon tables)."""
-    from ..variants.tabletop_cm import SECTOR_CM
-
-    if variant == "standard":
-        return "each range is that many sectors away, as printed"
-    if variant == "large-map":
-        return f"each range is that many sectors away; a sector is {w.number(params['sector_in'])} in"
-    if variant == "tabletop-cm":
-        sector = SECTOR_CM[params["table_scale"]]
-        scale = params["table_scale"].replace("ft", " ft")
-        return (
-            f"range 0 reaches {w.quantity(sector, 'cm')}, range 1 {w.quantity(2 * sector, 'cm')}, each further "
-            f"range reaches {w.quantity(sector, 'cm')} more (the {scale} scale)"
-        )
-    if variant == "hex":
-        return "range 0 is 1 hex, range 1 is 2-4 hexes, and each further range reaches 3 hexes more"
-    if variant == "off-grid":
-        return "range 0 is within 1 leg, range 1 is 2-3 legs, and each further range reaches 2 legs more"
-    return None
-
-
 PARAMETER = re.compile(r"parameter ([a-z][a-z0-9_]*)(?:=([\w.]+))?")
 
 
@@ -205,13 +181,12 @@ def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
     move = adapted.movement
     shown = _value_text(move.value, move.unit) if move.value is not None else (move.note or "-")
     rows = [{"what": "Move", "value": shown, "source": move.source}]
-    reach = range_rule(adapted.variant, adapted.parameters)
+    reach = VARIANTS[adapted.variant].range_words(adapted.parameters)
     for attack in adapted.attacks:
         label = ATTACK_LABELS.get(attack.type, attack.type)
         cells = "; ".join(f"band {b.band}: {w.dice(b.dice)} {_reach(b.min, b.max, b.unit)}" for b in attack.bands)
         conditions = [f"band {b.band}: {b.condition}" for b in attack.bands if b.condition]
-        own = attack.notes and adapted.variant == "off-grid"  # its anti-air has its own short and long reach
-        source = "; ".join(filter(None, [None if own else reach, *conditions, *attack.notes]))
+        source = "; ".join(filter(None, [None if attack.own_reach else reach, *conditions, *attack.notes]))
         rows.append({"what": label, "value": cells or "-", "source": source or "the card's dice, as printed"})
     for name, value in adapted.rules.items():
         rows.append({"what": rule_label(name), "value": _rule_value(name, value), "source": value.source})
@@ -333,8 +308,8 @@ def card_jobs(spec: SiteSpec) -> list[tuple[str, str, dict[str, Any]]]:
     """(unit, variant, parameters) of every card the site shows: each variant's card of
     each unit, and the base game's card even when the standard deck is not built."""
     variants = list(spec.variants)
-    if BASE_VARIANT not in {v.name for v, _p in variants}:
-        variants.append((VARIANTS[BASE_VARIANT], VARIANTS[BASE_VARIANT].defaults()))
+    if BASELINE not in {v.name for v, _p in variants}:
+        variants.append((VARIANTS[BASELINE], VARIANTS[BASELINE].defaults()))
     return [(u.id, v.name, params) for u in spec.units for v, params in variants]
 
 
@@ -353,17 +328,17 @@ def unit_page(
             "derivations": derivations(adapted),
             "warnings": [warning_note(text, unit) for text in adapted.warnings],
         }
-        if variant.name == BASE_VARIANT:
+        if variant.name == BASELINE:
             base = entry
         else:
             variants.append(entry)
     if base is None:  # the base card is always shown, even when the standard deck is not built
-        standard = VARIANTS[BASE_VARIANT]
+        standard = VARIANTS[BASELINE]
         base = {
             "name": standard.name,
             "title": standard.title,
             "seed": standard.seed,
-            "card": cards[unit.id, BASE_VARIANT],
+            "card": cards[unit.id, BASELINE],
         }
     in_scenarios = [
         {"title": s.title, "href": f"../scenarios/{s.id}.html"}
@@ -386,17 +361,10 @@ def unit_page(
 # --- variant pages -------------------------------------------------------------------------
 
 
-def variant_outputs(variant: Variant) -> list[dict[str, str]]:
-    """The PDFs a full build writes for a variant, relative to a variant page."""
-    names = [("cards", "cards"), ("player-aid", "player aid")]
-    if "rulers" in variant.extras:
-        names.append(("rulers", "range rulers"))
-    if variant.name == "large-map":
-        names.append(("map-square", "square map"))
-    if variant.name == "hex":
-        names.append(("map-hex", "hex map"))
+def variant_outputs(variant: Variant, params: dict[str, Any] | None = None) -> list[dict[str, str]]:
+    """The PDFs a full build writes for a variant (``Variant.outputs``), relative to a variant page."""
     out = []
-    for stem, label in names:
+    for stem, label in variant.outputs(params):
         out.append({"label": f"{label} (Letter)", "href": f"../../{variant.name}/{stem}.pdf"})
         out.append({"label": f"{label} (A4)", "href": f"../../{variant.name}/{stem}-a4.pdf"})
     return out
@@ -439,7 +407,7 @@ def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> 
         "distance_unit": variant.distance_unit,
         "parameters": parameters,
         "sections": sections,
-        "outputs": variant_outputs(variant),
+        "outputs": variant_outputs(variant, params),
     }
 
 

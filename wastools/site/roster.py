@@ -22,7 +22,7 @@ from ..core.problems import DataError, Problem, display_path, format_field
 from ..core.resources import PACKAGE, TEMPLATES
 from ..core.store import Store
 from ..data.yamlio import DEFAULT_LIMITS, Document, Limits, load_document
-from ..variants import VARIANTS
+from ..variants import VARIANTS, capped_titles
 from ..variants.fleet import FleetCheck, check_fleet
 from .data import type_label
 
@@ -50,7 +50,7 @@ class Roster:
     def checks(self) -> list[tuple[str, str, FleetCheck]]:
         """(variant name, title, verdict) for every variant, the roster's own first."""
         names = [self.variant] + [n for n in VARIANTS if n != self.variant]
-        return [(n, VARIANTS[n].title, check_fleet(n, list(self.entries), self.points_limit)) for n in names]
+        return [(n, VARIANTS[n].title, check_fleet(VARIANTS[n], list(self.entries), self.points_limit)) for n in names]
 
 
 def _schema(root: Path) -> Draft202012Validator:
@@ -181,7 +181,7 @@ def report_view(roster: Roster, repo: Repository, address: str = "") -> dict[str
         "cards": roster.cards,
         "points": roster.points,
         "checks": checks,
-        "capped": VARIANTS["tabletop-cm"].title,
+        "capped": capped_titles(),
         "link": fleet_link(roster, address) if address else "",
         "qr": qr_svg(fleet_link(roster, address)) if address else None,
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.geometry import PT_PER_CM, PT_PER_IN, hex_center, hex_corners
+from ..core.geometry import hex_corners
 from ..data.scenarios import Scenario
 from ..render import labels
 from ..render.maps import SYMBOL_RADIUS, Feature, Placing, place_words
@@ -25,23 +25,15 @@ def _points(points: list[tuple[float, float]], height: float) -> str:
 
 
 def _grid(s: Scenario, width: float, height: float) -> dict[str, Any]:
-    cols, rows = int(round(s.data["map"]["width"])), int(round(s.data["map"]["height"]))
-    if s.variant in ("standard", "large-map") and cols * rows <= GRID_LIMIT:
-        sector = s.parameters.get("sector_in", 4.0) * PT_PER_IN
-        lines = [(i * sector, 0.0, i * sector, height) for i in range(cols + 1)]
-        lines += [(0.0, j * sector, width, j * sector) for j in range(rows + 1)]
-        return {"lines": [tuple(round(v, 1) for v in line) for line in lines], "hexes": [], "scale": None}
-    if s.variant == "hex" and cols * rows <= GRID_LIMIT:
-        flat = s.parameters["hex_cm"] * PT_PER_CM
-        hexes = [_points(hex_corners(*hex_center(c, r, flat), flat), height) for c in range(cols) for r in range(rows)]
-        return {"lines": [], "hexes": hexes, "scale": None}
-    unit, unit_pt = ("cm", PT_PER_CM) if s.variant == "tabletop-cm" else ("in", PT_PER_IN)
-    if s.variant == "off-grid":
-        scale = (f"1 leg = {s.parameters['leg_in']:g} in", s.parameters["leg_in"] * PT_PER_IN)
-    else:
-        step = 10 if unit == "cm" else 5
-        scale = (f"{step} {unit}", step * unit_pt)
-    return {"lines": [], "hexes": [], "scale": scale}
+    """The grid the plan draws, from the scenario's board (a larger board shows its outline only)."""
+    board = s.board
+    cols, rows = board.cells(s.data["map"]["width"], s.data["map"]["height"])
+    if cols * rows > GRID_LIMIT:
+        return {"lines": [], "hexes": [], "scale": board.scale_bar()}
+    grid = board.site_grid(cols, rows, width, height)
+    if grid["hexes"]:
+        grid["hexes"] = [_points(hex_corners(x, y, grid["flat"]), height) for x, y in grid["hexes"]]
+    return grid
 
 
 def _path(points: list[tuple[float, float]], height: float) -> str:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from ..core.model import GUNNERY_KINDS, Attack, Unit
+from .board import Board, SquareBoard
 
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 KIND_WORDS = {int: "whole number", float: "number", str: "text"}
@@ -81,6 +82,7 @@ class AdaptedAttack:
     type: str
     bands: tuple[Band, ...]
     notes: tuple[str, ...] = ()
+    own_reach: bool = False  # its notes give its reach (off the grid's anti-air), not the variant's range rule
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "bands": [b.to_json() for b in self.bands]}
@@ -162,18 +164,138 @@ def _num(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class BoardSheet:
+    """A board a variant's kit prints on its own (not a scenario's map): its file stem, its
+    board, and its size in the board's units (columns and rows of a grid)."""
+
+    stem: str
+    title: str
+    board: Board
+    columns: int
+    rows: int
+
+
+def _no_fleet_rules(units: list, total: int, limit: int) -> Any:
+    return None
+
+
+def _sectors(params: dict[str, Any]) -> Board:
+    return SquareBoard()
+
+
+def _no_sheet(params: dict[str, Any]) -> BoardSheet | None:
+    return None
+
+
+def _as_printed(params: dict[str, Any]) -> str | None:
+    return "each range is that many sectors away, as printed"
+
+
+def _no_placement(params: dict[str, Any]) -> str:
+    return ""  # the card says it from the variant's measure, or "placed in its target's sector"
+
+
+def _in_the_sector(params: dict[str, Any]) -> str:
+    return "in the objective's sector with no enemy ship there"
+
+
+@dataclass(frozen=True, repr=False)
 class Variant:
+    """Everything a rule variant means, in one place: every other module asks it.
+
+    ``name`` is its id (folders, ``--variant``), ``title`` the one name a player reads
+    everywhere, ``label`` the short form a card's foot has room for. ``board`` gives the
+    table it plays on for a set of parameters, ``rulers`` and ``measure`` (how the base
+    game's sector words read in it) what its kit prints, ``claim`` how an objective is held,
+    ``fleet_rules`` any limit beyond the points. A house variant is a shipped one with other
+    defaults: ``base`` names the variant whose rules it follows, ``changes`` what it changes.
+    """
+
     name: str
     title: str
-    seed: str  # the rule document it comes from
+    seed: str  # the rule document it comes from, by its title
     parameters: tuple[Parameter, ...]
     adapt_fn: Callable[[Unit, dict[str, Any], bool], AdaptedUnit]
     distance_unit: str
     description: str = ""
-    extras: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+    motif: str = "rose"  # what its card backs show: rose, squares, hexes, compass, ruler
+    board_fn: Callable[[dict[str, Any]], Board] = _sectors
+    sheet_fn: Callable[[dict[str, Any]], BoardSheet | None] = _no_sheet
+    rulers_fn: Callable[[dict[str, Any]], list] | None = None
+    measure_fn: Callable[..., Any] | None = None
+    claim_fn: Callable[[dict[str, Any]], str] = _in_the_sector
+    fleet_rules: Callable[[list, int, int], Any] = _no_fleet_rules
+    smoke_fn: Callable[[dict[str, Any]], tuple[float, str]] | None = None  # smoke template radius (in) and label
+    placement_fn: Callable[[dict[str, Any]], str] = _no_placement  # how an aircraft card says it is placed
+    range_fn: Callable[[dict[str, Any]], str | None] = _as_printed  # how card ranges become distances, in words
+    scale_parameter: str = ""  # the setting whose every choice the aid's measure table shows side by side
+    stat_blocks: bool = False  # its deck ends with air base, shore battery and garrison blocks
+    per_unit: tuple[str, ...] = ()  # per-unit parameter patterns ("footprint.*")
+    per_unit_range: tuple[int, int] = (1, 99)
+    base: str = ""  # a house variant's shipped variant ("" for a shipped one)
+    changes: tuple[tuple[str, Any], ...] = ()  # the parameters a house variant sets, in its file's order
+    source: str = ""  # the file a house variant comes from
+
+    def __repr__(self) -> str:
+        """Stable across processes (keys hash it): what it is, never where its functions live."""
+        return f"Variant({self.name!r}, base={self.base!r}, title={self.title!r}, changes={self.changes!r})"
+
+    __str__ = __repr__
+
+    @property
+    def family(self) -> str:
+        """The shipped variant whose rules it follows (itself, unless it is a house variant)."""
+        return self.base or self.name
+
+    @property
+    def has_fleet_rules(self) -> bool:
+        """Whether it limits a fleet beyond its points (the tabletop conversions' caps)."""
+        return self.fleet_rules is not _no_fleet_rules
+
+    @property
+    def short(self) -> str:
+        return self.label or self.title
+
+    def board(self, params: dict[str, Any] | None = None) -> Board:
+        return self.board_fn(params if params is not None else self.defaults())
+
+    def sheet(self, params: dict[str, Any] | None = None) -> BoardSheet | None:
+        return self.sheet_fn(params if params is not None else self.defaults())
+
+    def outputs(self, params: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+        """The PDFs of its kit in its own folder: (file stem, what a player calls it). A house
+        variant's counters follow where it has smoke templates of its own scale."""
+        out = [("cards", "cards"), ("player-aid", "player aid")]
+        if self.rulers_fn is not None:
+            out.append(("rulers", "range rulers"))
+        sheet = self.sheet(params)
+        if sheet is not None:
+            out.append((sheet.stem, "board"))
+        if self.base and self.smoke_fn is not None:
+            out.append(("counters", "counters and smoke templates"))
+        return out
+
+    def rulers(self, params: dict[str, Any]) -> list:
+        return self.rulers_fn(params) if self.rulers_fn else []
+
+    def range_words(self, params: dict[str, Any]) -> str | None:
+        """How the card's range bands become distances, in words with their numbers; None where
+        each attack's notes say it (per-weapon tables)."""
+        return self.range_fn(params)
+
+    def placement(self, params: dict[str, Any]) -> str:
+        """How an aircraft is placed with its target, where the variant says it in its own words."""
+        return self.placement_fn(params)
+
+    def measure(self, params: dict[str, Any], unit: Unit | None = None) -> Any:
+        """How the base game's sector words read (None where the variant has sectors)."""
+        return self.measure_fn(params, unit) if self.measure_fn else None
 
     def defaults(self) -> dict[str, Any]:
-        return {p.name: p.default for p in self.parameters}
+        out = {p.name: p.default for p in self.parameters}
+        out.update((k, v) for k, v in self.changes if "." in k)  # per-unit values a house variant sets
+        return out
 
     def resolve(self, given: dict[str, str] | None = None) -> dict[str, Any]:
         """Defaults overlaid with ``key=value`` texts; unknown keys are an error.
@@ -184,8 +306,8 @@ class Variant:
             prefix = key.split(".", 1)[0]
             if key in by_name:
                 params[key] = by_name[key].parse(text)
-            elif "." in key and f"{prefix}.*" in self.extras.get("per_unit", ()):
-                low, high = self.extras.get("per_unit_range", (1, 99))
+            elif "." in key and f"{prefix}.*" in self.per_unit:
+                low, high = self.per_unit_range
                 if not (text.isascii() and text.isdigit() and low <= int(text[:9]) <= high):
                     shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
                     raise ParameterError(f"{key}: {shown} is not a whole number from {low} to {high}")
@@ -198,7 +320,8 @@ class Variant:
         return params
 
     def adapt(self, unit: Unit, params: dict[str, Any] | None = None, crippled: bool = False) -> AdaptedUnit:
-        return self.adapt_fn(unit, params if params is not None else self.defaults(), crippled)
+        adapted = self.adapt_fn(unit, params if params is not None else self.defaults(), crippled)
+        return adapted if adapted.variant == self.name else replace(adapted, variant=self.name)
 
 
 # --- shared arithmetic --------------------------------------------------------------

@@ -9,14 +9,17 @@ cards print weapons as `dice@max-hexes`.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
+from ..core.geometry import PT_PER_CM, PT_PER_IN
 from ..core.model import GUNNERY_KINDS, Unit
 from ..core.wording import Measure
 from .base import (
     AdaptedAttack,
     AdaptedUnit,
     Band,
+    BoardSheet,
     Parameter,
     Value,
     Variant,
@@ -24,6 +27,7 @@ from .base import (
     extended_bands,
     round_half_up,
 )
+from .board import HexBoard
 
 SEED = "War at Sea rules adapted for a hexagon grid, by Paul Wisken"
 SURFACE_DECK_GUN = (1, 4)  # dice, up to hexes: "normally 1 die @ range 4"
@@ -224,7 +228,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 VARIANT = Variant(
     name="hex",
-    title="Hex grid (6 cm hexes)",
+    title="Hex grid",
     seed=SEED,
     parameters=(
         Parameter("hex_cm", 6.0, "hex size flat to flat in centimeters", minimum=1.0, maximum=30.0),
@@ -269,19 +273,17 @@ VARIANT = Variant(
         "6 cm hexes; a ship moves a hex for each 10 km/h of its top speed; range 0 is 1 hex, range 1 is 2-4 hexes, "
         "range 2 is 5-7 hexes, and so on."
     ),
-    extras={"per_unit": ("footprint.*",), "per_unit_range": (1, 3)},  # the seed's footprints: 1 to 3 hexes
+    per_unit=("footprint.*",),
+    per_unit_range=(1, 3),  # the seed's footprints: 1 to 3 hexes
 )
 
 
 def rulers(params: dict[str, Any]) -> list:
     """A hex-count ruler: one tick per hex, range bands 0-6 marked."""
-    from ..core.geometry import PT_PER_CM, Ruler, Zone
+    from ..core.geometry import Ruler, Zone
 
     zones = tuple(Zone(f"band {b}", band_hexes(b)[0] - 1 if b else 0, band_hexes(b)[1]) for b in range(7))
     return [Ruler(f"Range in {params['hex_cm']:g} cm hexes", "hex", params["hex_cm"] * PT_PER_CM, 19, 1, 1, zones)]
-
-
-VARIANT.extras["rulers"] = rulers
 
 
 def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
@@ -292,4 +294,36 @@ def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
     return Measure("hexes", 1, 1, band_hexes(1)[1], HEXES_PER_SECTOR, True, lambda band, _weapon: band_hexes(band))
 
 
-VARIANT.extras["measure"] = measure
+def board(params: dict[str, Any]) -> HexBoard:
+    return HexBoard(unit_pt=params["hex_cm"] * PT_PER_CM)
+
+
+BOARD_TABLE_IN = (96.0, 48.0)  # the hex board covers the large-map board's table: 24 x 12 sectors of 4 in
+
+
+def sheet(params: dict[str, Any]) -> BoardSheet:
+    """Whole hexes over a 96 x 48 in table."""
+    hexes = board(params)
+    columns, rows = hexes.fitting(BOARD_TABLE_IN[0] * PT_PER_IN, BOARD_TABLE_IN[1] * PT_PER_IN)
+    return BoardSheet("map-hex", f"Hex board, {params['hex_cm']:g} cm hexes", hexes, columns, rows)
+
+
+def claim(params: dict[str, Any]) -> str:
+    return "in the objective's area, 3 hexes across, with no enemy ship there"
+
+
+def range_words(params: dict[str, Any]) -> str:
+    return "range 0 is 1 hex, range 1 is 2-4 hexes, and each further range reaches 3 hexes more"
+
+
+VARIANT = replace(
+    VARIANT,
+    range_fn=range_words,
+    label="Hex grid",
+    motif="hexes",
+    board_fn=board,
+    sheet_fn=sheet,
+    rulers_fn=rulers,
+    measure_fn=measure,
+    claim_fn=claim,
+)

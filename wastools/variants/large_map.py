@@ -8,12 +8,14 @@ squadron aboard; air bases, shore batteries and garrisons have stat blocks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, TypedDict
 
+from ..core.geometry import PT_PER_IN
 from ..core.model import Unit
-from .base import AdaptedUnit, Parameter, Value, Variant
+from .base import AdaptedUnit, BoardSheet, Parameter, Value, Variant
+from .board import SquareBoard
 from .standard import sector_attacks
 
 SEED = "afilter's War at Sea Large Map House Rules"
@@ -217,7 +219,7 @@ def chart_cross_check(units: dict[str, Unit]) -> list[dict[str, Any]]:
 
 def rulers(params: dict[str, Any]) -> list:
     """A sector ruler for counting air moves (up to 12 sectors a phase) across the board."""
-    from ..core.geometry import PT_PER_IN, Ruler, Zone
+    from ..core.geometry import Ruler, Zone
 
     zones = tuple(Zone(f"sector {n}", n - 1, n) for n in range(1, 13))
     return [
@@ -233,4 +235,26 @@ def rulers(params: dict[str, Any]) -> list:
     ]
 
 
-VARIANT.extras["rulers"] = rulers
+def board(params: dict[str, Any]) -> SquareBoard:
+    return SquareBoard(unit_pt=params["sector_in"] * PT_PER_IN)
+
+
+def sheet(params: dict[str, Any]) -> BoardSheet:
+    """The whole board, tiled: ``columns`` x ``rows`` sectors."""
+    return BoardSheet("map-square", "Large map board", board(params), params["columns"], params["rows"])
+
+
+def range_words(params: dict[str, Any]) -> str:
+    return f"each range is that many sectors away; a sector is {params['sector_in']:g} in"
+
+
+VARIANT = replace(
+    VARIANT,
+    range_fn=range_words,
+    label="Large map",
+    motif="squares",
+    board_fn=board,
+    sheet_fn=sheet,
+    rulers_fn=rulers,
+    stat_blocks=True,
+)

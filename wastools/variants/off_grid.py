@@ -7,11 +7,13 @@ within 1 leg and band r spans legs 2r..2r+1; anti-air has a short (1 leg) and a 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..core.model import Unit
 from ..core.wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
+from .board import TableBoard, inch_table
 
 SEED = "War at Sea: Playing Off the Grid"
 GRID_TO_LEG = 0.56
@@ -113,7 +115,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
                 Band(0, dice, 0, short, "legs"),
                 Band(1, dice, short, long_, "legs", "long range: -1 on each die"),
             )
-            attacks.append(AdaptedAttack("anti_air", aa_bands, (aa_text,)))
+            attacks.append(AdaptedAttack("anti_air", aa_bands, (aa_text,), own_reach=True))
             continue
         bands = [Band(r, d, *band_reach(r), "legs") for r, d in enumerate(attack.bands) if d]
         bands += [Band(r, d, *band_reach(r), "legs", c) for r, d, c in extended_bands(unit, attack, crippled)]
@@ -179,9 +181,6 @@ def rulers(params: dict[str, Any]) -> list:
     ]
 
 
-VARIANT.extras["rulers"] = rulers
-
-
 def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
     """Seed 003's own translation of the base game's words: same sector or local = within 1 leg,
     two friendly ships in the same sector = within 2 legs, adjacent = within 2 legs, a sector of
@@ -189,4 +188,39 @@ def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
     return Measure("legs", 1, 2, 2, 2, True, lambda band, _weapon: band_legs(band))
 
 
-VARIANT.extras["measure"] = measure
+def board(params: dict[str, Any]) -> TableBoard:
+    """A plain table measured in inches; the scale bar is one leg."""
+    leg, _text = leg_inches(params)
+    return inch_table(leg, f"1 leg = {leg:.3g} in")
+
+
+def smoke(params: dict[str, Any]) -> tuple[float, str]:
+    """A smoke template's radius: 1 leg, in inches, and its label."""
+    leg, _text = leg_inches(params)
+    return leg, f"radius 1 leg = {leg:.3g} in"
+
+
+def claim(params: dict[str, Any]) -> str:
+    return "within 1 leg of the marker with no enemy ship within 1 leg"
+
+
+def placement(params: dict[str, Any]) -> str:
+    return "placed with its nose touching its target"
+
+
+def range_words(params: dict[str, Any]) -> str:
+    return "range 0 is within 1 leg, range 1 is 2-3 legs, and each further range reaches 2 legs more"
+
+
+VARIANT = replace(
+    VARIANT,
+    range_fn=range_words,
+    label="Off the grid",
+    motif="compass",
+    board_fn=board,
+    rulers_fn=rulers,
+    measure_fn=measure,
+    claim_fn=claim,
+    smoke_fn=smoke,
+    placement_fn=placement,
+)

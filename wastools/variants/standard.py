@@ -6,6 +6,7 @@ from typing import Any
 
 from ..core.model import Unit
 from .base import AdaptedAttack, AdaptedUnit, Band, Value, Variant, extended_bands
+from .board import SquareBoard
 
 SOURCE = "the base game (War at Sea rules)"
 
@@ -26,6 +27,11 @@ def sector_movement(unit: Unit, source: str) -> Value:
     return Value(unit.speed, "sectors", f"card speed {unit.speed} ({source})")
 
 
+def board(params: dict[str, Any]) -> SquareBoard:
+    """The base game's sectors, measured on the large-map board's 4 in (its own map is printed)."""
+    return SquareBoard(default_size=(11, 7))
+
+
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
     return AdaptedUnit(
         unit, "standard", dict(params), sector_movement(unit, SOURCE), sector_attacks(unit, crippled), {}, crippled
@@ -34,10 +40,13 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 VARIANT = Variant(
     name="standard",
-    title="Standard (base game)",
+    title="Base game",
     seed="the base game's rules",
     parameters=(),
     adapt_fn=adapt,
     distance_unit="sectors",
     description="Reproduction cards in sectors: nothing is converted.",
+    label="Base game",
+    motif="rose",
+    board_fn=board,
 )

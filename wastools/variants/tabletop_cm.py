@@ -7,11 +7,15 @@ ships re-arm torpedoes with counters; fleets have points limits (see fleet.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from ..core.model import Unit
-from ..core.wording import Measure
+from ..core.wording import Measure, quantity
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
+from .board import TableBoard, centimetre_table
+from .fleet import FleetCheck
 
 SEED = "War at Sea: Tabletop Conversions"
 SECTOR_CM = {"6ft": 10.0, "8ft": 15.0}
@@ -173,9 +177,6 @@ def rulers(params: dict[str, Any]) -> list:
     return out
 
 
-VARIANT.extras["rulers"] = rulers
-
-
 def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
     """The base game's words at the table scale in use: a sector is 10 cm (6 ft scale) or 15 cm
     (8 ft scale); the same sector or local is range 0 (within 1 sector, as the seed's searching
@@ -200,4 +201,51 @@ def scale_name(params: dict[str, Any]) -> str:
     return f"{params['table_scale'].removesuffix('ft')} ft scale"
 
 
-VARIANT.extras["measure"] = measure
+def board(params: dict[str, Any]) -> TableBoard:
+    """A plain table in centimeters; the scale bar is one sector at the table scale."""
+    return centimetre_table(sector_cm(params))
+
+
+def claim(params: dict[str, Any]) -> str:
+    return "touch the objective with no enemy vessel within 20 cm (30 cm on the 8 ft scale)"
+
+
+def fleet_rules(units: list[tuple[Unit, int]], total: int, limit: int) -> FleetCheck:
+    """More than a third of the points in US units caps the fleet at 90% of the limit;
+    submarines may take at most 25% of the points available."""
+    us = sum(u.points * n for u, n in units if u.nation == "us")
+    subs = sum(u.points * n for u, n in units if u.type == "submarine")
+    notes, problems = [], []
+    effective = limit
+    if total and Fraction(us, total) > Fraction(1, 3):
+        effective = int(Fraction(limit) * Fraction(9, 10))
+        notes.append(f"US units are {us} of {total} points (more than a third): limit capped at 90%, {effective}")
+    if total > effective:
+        problems.append(f"{total} points is over the limit of {effective}")
+    sub_cap = int(Fraction(limit) / 4)
+    if subs > sub_cap:
+        problems.append(f"submarines are {subs} points, over 25% of {limit} ({sub_cap})")
+    return FleetCheck(total, limit, effective, us, subs, tuple(problems), tuple(notes))
+
+
+def range_words(params: dict[str, Any]) -> str:
+    sector = sector_cm(params)
+    scale = params["table_scale"].replace("ft", " ft")
+    return (
+        f"range 0 reaches {quantity(sector, 'cm')}, range 1 {quantity(2 * sector, 'cm')}, each further "
+        f"range reaches {quantity(sector, 'cm')} more (the {scale} scale)"
+    )
+
+
+VARIANT = replace(
+    VARIANT,
+    range_fn=range_words,
+    label="Tabletop in cm",
+    motif="ruler-10",
+    board_fn=board,
+    rulers_fn=rulers,
+    measure_fn=measure,
+    claim_fn=claim,
+    fleet_rules=fleet_rules,
+    scale_parameter="table_scale",
+)

@@ -7,11 +7,13 @@ inch of speed and a torpedo die; victory at 150 points, objectives worth 50.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..core.model import Unit
 from ..core.wording import Measure
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
+from .board import TableBoard, inch_table
 
 SEED = "War at Sea on a large playing surface"
 
@@ -130,7 +132,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 VARIANT = Variant(
     name="tabletop-inches",
-    title="Large surface in inches",
+    title="Tabletop in inches",
     seed=SEED,
     parameters=(
         Parameter(
@@ -220,9 +222,6 @@ def rulers(params: dict[str, Any]) -> list:
     ]
 
 
-VARIANT.extras["rulers"] = rulers
-
-
 def weapon_reach(unit: Unit | None, band: int, weapon: str | None, sector: float) -> tuple[float, float] | None:
     """A band's reach in inches for a weapon: the seed's table for the unit's weapon where it
     has one (None beyond its end), else whole sectors (band r reaches r + 1 sectors, which is
@@ -254,7 +253,41 @@ def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
         per_sector,
         False,
         lambda band, weapon: weapon_reach(unit, band, weapon, sector),
+        per_weapon=True,
     )
 
 
-VARIANT.extras["measure"] = measure
+def board(params: dict[str, Any]) -> TableBoard:
+    """A plain table measured in inches; the scale bar is one sector."""
+    return inch_table(params["sector_in"])
+
+
+def placement(params: dict[str, Any]) -> str:
+    return (
+        f"in the air mission phase, no set distance; stops within {params['sector_in']:g} in of intercepting or "
+        "escorting fighters"
+    )
+
+
+def claim(params: dict[str, Any]) -> str:
+    return (
+        f"within {params['sector_in']:g} in of the token, with no enemy ship within "
+        f"{params['objective_enemy_clear_in']:g} in"
+    )
+
+
+def range_words(params: dict[str, Any]) -> None:
+    return None  # each weapon's own table, in its attack's notes
+
+
+VARIANT = replace(
+    VARIANT,
+    range_fn=range_words,
+    label="Tabletop in inches",
+    motif="ruler-8",
+    board_fn=board,
+    rulers_fn=rulers,
+    measure_fn=measure,
+    claim_fn=claim,
+    placement_fn=placement,
+)

@@ -210,7 +210,7 @@ def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
         label = ATTACK_LABELS.get(attack.type, attack.type)
         cells = "; ".join(f"band {b.band}: {w.dice(b.dice)} {_reach(b.min, b.max, b.unit)}" for b in attack.bands)
         conditions = [f"band {b.band}: {b.condition}" for b in attack.bands if b.condition]
-        own = attack.notes and adapted.variant == "off-grid"  # its anti-air has its own short and long reach
+        own = attack.notes and adapted.variant == "off-grid"  # its antiair has its own short and long reach
         source = "; ".join(filter(None, [None if own else reach, *conditions, *attack.notes]))
         rows.append({"what": label, "value": cells or "-", "source": source or "the card's dice, as printed"})
     for name, value in adapted.rules.items():

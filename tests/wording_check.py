@@ -26,7 +26,7 @@ def pdf_text(path: Path) -> str:
 
 def page_text(markup: str) -> str:
     """What a browser shows of a page: no scripts, styles or markup; entities decoded. Commands
-    to type (``<code>``) and the build settings table (parameter names and values for people
+    to type (``<code>``) and the build settings table (each setting and its values, for people
     running ``wastools build``) are left out: they are not prose."""
     markup = re.sub(r"<(script|style|code)\b.*?</\1>", " ", markup, flags=re.S | re.I)
     markup = re.sub(r'<table class="plain settings">.*?</table>', " ", markup, flags=re.S)

@@ -36,7 +36,7 @@ def _wheel(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_the_wheel_carries_templates_and_layouts(tmp_path):
+def test_the_wheel_carries_templates_layouts_and_the_glossary(tmp_path):
     names = zipfile.ZipFile(_wheel(tmp_path)).namelist()
     for needed in (
         "wastools/templates/cards/card.css",
@@ -44,6 +44,8 @@ def test_the_wheel_carries_templates_and_layouts(tmp_path):
         "wastools/templates/scenario/pack.html.j2",
         "wastools/layouts/a4.yaml",
         "wastools/layouts/layout.schema.json",
+        "wastools/glossary/glossary.yaml",
+        "wastools/glossary/glossary.schema.json",
     ):
         assert needed in names
     metadata = next(n for n in names if n.endswith("METADATA"))

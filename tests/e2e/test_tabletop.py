@@ -324,7 +324,7 @@ def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back(
 
 def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
     v = VARIANTS["off-grid"]
-    aa = next(r for r in v.rulers(v.defaults()) if "Anti-air" in r.title)
+    aa = next(r for r in v.rulers(v.defaults()) if "Antiair" in r.title)
     sets = rulers.band_sets(aa.zones)
     assert [[z.label for z in s] for s in sets] == [
         ["AA short", "AA long (-1)"],
@@ -343,7 +343,7 @@ def test_overlapping_bands_get_a_strip_each_and_never_overlap_within_one():
 def test_each_band_strip_ends_where_its_own_bands_end():
     """Normal AA reaches 2 legs, heavy AA 3: the normal strip stops at 2, measured in the PDF."""
     v = VARIANTS["off-grid"]
-    aa = next(r for r in v.rulers(v.defaults()) if "Anti-air" in r.title)
+    aa = next(r for r in v.rulers(v.defaults()) if "Antiair" in r.title)
     strips = rulers.pieces([aa], 10_000)
     assert len(strips) == 2
     for strip in strips:

@@ -59,7 +59,7 @@ def test_tabletop_cm_close_escort_is_the_seeds_anti_air_rule(repo):
             "two other ships have fired on" in summary
             and f"within {cm} cm of the target ship's conning tower" in summary
         )
-    assert "Close Escort: may fire anti-air at an aircraft that two other ships have fired on" in aid_text(
+    assert "Close Escort: may fire antiair at an aircraft that two other ships have fired on" in aid_text(
         repo, "tabletop-cm"
     )
 

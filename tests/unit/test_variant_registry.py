@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import wastools
 from wastools.variants import SHIPPED
 
@@ -51,6 +53,7 @@ def variant_tests(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
+@pytest.mark.xfail(strict=True, reason="the player aids are still keyed by variant id (content/aids.py): next commit")
 def test_no_module_outside_the_variants_tests_which_variant_it_is():
     found = []
     for path in _outside_variants():

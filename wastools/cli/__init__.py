@@ -271,7 +271,7 @@ def show(
 @click.option("--write", is_flag=True, help="Write docs/data/air-range-chart.md instead of printing.")
 @click.pass_context
 def air_chart(ctx: click.Context, write: bool) -> None:
-    """Cross-check seed 000's Air Range Chart against the formula and sourced speeds."""
+    """Cross-check the Air Range Chart of the Large Map House Rules against the formula and sourced speeds."""
     from ..content.air_chart import render_report
 
     repo = load_repository(ctx)

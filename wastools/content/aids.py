@@ -75,7 +75,7 @@ def _sequence(
         air = "Air missions: players take turns flying aircraft up to their sectors a phase."
     elif moving_air:
         air = (
-            "Air missions: aircraft move to their targets; re-arming counters go on or come off at the start of "
+            "Air missions: aircraft move to their targets; re-arm counters go on or come off at the start of "
             "this phase."
         )
     else:
@@ -85,7 +85,7 @@ def _sequence(
         f"Initiative: both roll two dice and add the best flagship bonus; {initiative}.",
         "Sea movement: first player, then second player.",
         air,
-        "Air defense: anti-air fire at aircraft, first player then second.",
+        "Air defense: antiair fire at aircraft, first player then second.",
         "Air attack: bombs, torpedoes and strafing.",
         "Surface attack: gunnery and surface torpedoes.",
         "Submarine attack: submarine torpedoes.",
@@ -156,7 +156,7 @@ def _air_chart(repo: Repository, params: dict) -> Table:
 def _position_blocks() -> Table:
     """The stat blocks of air bases, shore batteries and garrisons."""
     return Table(
-        ("position", "armor", "hit points", "anti-air", "other"),
+        ("position", "armor", "hit points", "antiair", "other"),
         (
             (
                 "Air base",
@@ -220,8 +220,8 @@ def large_map_aid(repo: Repository, params: dict) -> list[Section]:
             large_map.SEED,
             (
                 (
-                    "Passing through a sector with enemy anti-air lets that unit fire at once; a unit fires its "
-                    "anti-air once a turn."
+                    "Passing through a sector with enemy antiair lets that unit fire at once; a unit fires its "
+                    "antiair once a turn."
                 ),
                 "In the phase it takes off a squadron moves at most 1 sector.",
                 "A carrier or air base launches plus lands at most its capacity in squadrons each air phase.",
@@ -323,7 +323,7 @@ def tabletop_cm_aid(repo: Repository, params: dict) -> list[Section]:
                     "Ships take 2 re-arm counters after firing torpedoes and remove 1 a turn; they cannot fire "
                     "torpedoes while any remain. Submarines and torpedo boats take none."
                 ),
-                "Carrier aircraft take a re-arming counter on landing, land-based aircraft two.",
+                "Carrier aircraft take a re-arm counter on landing, land-based aircraft two.",
                 (
                     "Submarine torpedoes fire only within 45 degrees of dead ahead; shallow-draft vessels cannot "
                     "be torpedoed."
@@ -497,10 +497,10 @@ def off_grid_aid(repo: Repository, params: dict) -> list[Section]:
             (moves, ranges),
         ),
         Section(
-            "Anti-air and stacking",
+            "Antiair and stacking",
             off_grid.SEED,
             (
-                "Anti-air reaches 1 leg at full effect and 2 legs at -1 per die.",
+                "Antiair reaches 1 leg at full effect and 2 legs at -1 per die.",
                 "Ships end more than 1 leg from friendly ships, submarines from submarines, fighters from fighters.",
                 (
                     "Ships with ASW threaten submarines within 2 legs; objectives are claimed within 1 leg; smoke "
@@ -522,7 +522,7 @@ def tabletop_inches_aid(repo: Repository, params: dict) -> list[Section]:
             ("main battery, cruisers and battleships",) + tuple(f"{d} in" for d in t.HEAVY_MAIN_IN),
             ("other main batteries, secondary, tertiary",) + tuple(f"{d} in" for d in t.LIGHT_GUN_IN) + ("", ""),
             ("torpedoes (12 in: Long-Lance Torpedoes only)",) + tuple(f"{d} in" for d in t.TORPEDO_IN) + ("", ""),
-            ("ship anti-air",) + tuple(f"{d} in" for d in t.ANTI_AIR_IN) + ("", "", "", ""),
+            ("ship antiair",) + tuple(f"{d} in" for d in t.ANTI_AIR_IN) + ("", "", "", ""),
             ("depth charges (astern)", f"{t.DEPTH_CHARGE_IN} in", "", "", "", "", ""),
             ("hedgehog (ahead)", f"{t.HEDGEHOG_IN} in", "", "", "", "", ""),
             ("aircraft attacks", f"{t.AIRCRAFT_ATTACK_IN} in", "", "", "", "", ""),
@@ -647,7 +647,7 @@ def abilities_in_measure(name: str, params: dict) -> list[Section]:
         )
     ]
     if variant.measure(params).per_weapon:
-        after.append("A range that belongs to a weapon (main guns, torpedoes, anti-air) reads off that weapon's table.")
+        after.append("A range that belongs to a weapon (main guns, torpedoes, antiair) reads off that weapon's table.")
     return [
         Section(
             f"Abilities in {words}",
@@ -705,7 +705,7 @@ def _standard_more(params: dict) -> list[Section]:
                     "Aircraft are not moved: they are placed in their target's sector in the air mission phase and "
                     "go home in the air return phase."
                 ),
-                "Ranges and anti-air count sectors; every attack is rolled and resolved on its own.",
+                "Ranges and antiair count sectors; every attack is rolled and resolved on its own.",
             ),
         )
     ]
@@ -727,14 +727,14 @@ def _large_map_more(params: dict) -> list[Section]:
                     "or air base; fighters after air defense or strafing."
                 ),
                 (
-                    "A unit that fired anti-air in the air mission or air defense phase cannot fire in the air "
+                    "A unit that fired antiair in the air mission or air defense phase cannot fire in the air "
                     "return phase."
                 ),
                 (
                     "An air base takes 1 damage each time an attack reaches its armor; at its full hit points it "
                     "is destroyed with every aircraft on it."
                 ),
-                "A shore battery beside an air base gives the base its anti-air.",
+                "A shore battery beside an air base gives the base its antiair.",
                 (
                     "The base game's stacking limits stay, even with fleets of 500 points or more, unless the "
                     "scenario changes them."
@@ -788,11 +788,11 @@ def _tabletop_cm_more(params: dict) -> list[Section]:
                 ),
                 "Once a submarine has moved it cannot hide again.",
                 (
-                    "Anti-air: besides the target, one friendly ship with its conning tower within "
+                    "Antiair: besides the target, one friendly ship with its conning tower within "
                     f"{six:g} cm ({eight:g} cm on the 8 ft scale) of the target's may fire."
                 ),
                 (
-                    "Close Escort: may fire anti-air at an aircraft that two other ships have fired on, within "
+                    "Close Escort: may fire antiair at an aircraft that two other ships have fired on, within "
                     f"{six:g} cm ({eight:g} cm) of the target ship's conning tower."
                 ),
                 "At most 4 aircraft may attack one ship, friendly and enemy aircraft counted together.",
@@ -828,9 +828,9 @@ def _hex_more(params: dict) -> list[Section]:
                 "Only one flight a turn may attack each hex of a ship: a 3-hex ship may be attacked by 3 flights.",
                 "A flight that takes 1 damage aborts and flies home; a flight that fails to land is lost.",
                 (
-                    "Anti-air fires at enemy aircraft within 1 hex; a ship with Heavy Antiair also reaches "
+                    "Antiair fires at enemy aircraft within 1 hex; a ship with Heavy Antiair also reaches "
                     f"{hexv.band_hexes(1)[0]}-{hexv.band_hexes(1)[1]} hexes (Heavy Antiair 2 out to "
-                    f"{hexv.band_hexes(2)[1]} hexes), with the dice its card gives there. Against Swordfish anti-air "
+                    f"{hexv.band_hexes(2)[1]} hexes), with the dice its card gives there. Against Swordfish antiair "
                     "rolls one die fewer."
                 ),
             ),
@@ -884,12 +884,12 @@ def _off_grid_more(params: dict) -> list[Section]:
                 (
                     "Guns fire with full effect into a 140 degree arc on each beam; within 20 degrees of dead "
                     "ahead or astern they roll at -1 per die. A ship with no aft turret cannot fire main guns "
-                    "astern. Torpedoes, ASW and anti-air ignore headings."
+                    "astern. Torpedoes, ASW and antiair ignore headings."
                 ),
             ),
         ),
         Section(
-            "Placing aircraft and measuring anti-air",
+            "Placing aircraft and measuring antiair",
             off_grid.SEED,
             (
                 (
@@ -897,7 +897,7 @@ def _off_grid_more(params: dict) -> list[Section]:
                     "chosen when placed; others may go anywhere."
                 ),
                 (
-                    "Anti-air is measured from a ship's bow or the front of an aircraft's base, to the bow of the "
+                    "Antiair is measured from a ship's bow or the front of an aircraft's base, to the bow of the "
                     "ship an aircraft is attacking, or to the aircraft's base when it attacks none."
                 ),
                 (
@@ -925,11 +925,11 @@ def _tabletop_inches_more(params: dict) -> list[Section]:
                 ),
                 (
                     f"Aircraft stop within {t.AIRCRAFT_ATTACK_IN} in of enemy fighters that intercept them or "
-                    f"escort others. Anti-air reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target."
+                    f"escort others. Antiair reaches aircraft within {t.ANTI_AIR_IN[0]} in of its target."
                 ),
                 (
                     "Aborted units (PT boats and aircraft) cannot attack unless an ability lets them (Press the "
-                    "Attack), but may still fire anti-air in that phase. Each aircraft makes one attack in the air "
+                    "Attack), but may still fire antiair in that phase. Each aircraft makes one attack in the air "
                     "attack phase."
                 ),
                 (

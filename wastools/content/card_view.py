@@ -325,7 +325,7 @@ def attack_table(
 
 
 def table_attacks(adapted: AdaptedUnit) -> tuple[AdaptedAttack, ...]:
-    """The attacks the range table shows: all but an anti-air with its own short and long
+    """The attacks the range table shows: all but an antiair with its own short and long
     reach (off the grid), which the card gives as two entries of its own."""
     return tuple(a for a in adapted.attacks if not _own_reach_anti_air(a))
 
@@ -352,7 +352,7 @@ def shared_reach(attacks: tuple[AdaptedAttack, ...]) -> dict[int, str]:
 
 
 def anti_air_entries(adapted: AdaptedUnit) -> list[tuple[str, str]]:
-    """Off the grid, anti-air has a short and a long reach of its own: two entries."""
+    """Off the grid, antiair has a short and a long reach of its own: two entries."""
     out = []
     for attack in adapted.attacks:
         if _own_reach_anti_air(attack):

@@ -236,8 +236,8 @@ VARIANT = Variant(
             "large_battleship_m",
             225.0,
             (
-                "length from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, are "
-                "the large ships of the hex rules)"
+                "length in meters from which a battleship covers 3 hexes (Prince of Wales, 227 m, and Bismarck, 251 m, "
+                "are the large ships of the hex rules)"
             ),
             minimum=50.0,
             maximum=400.0,
@@ -245,7 +245,7 @@ VARIANT = Variant(
         Parameter(
             "one_hex_max_m",
             130.0,
-            "an auxiliary up to this length is destroyer-sized (1 hex)",
+            "an auxiliary up to this length in meters is destroyer-sized (1 hex)",
             minimum=10.0,
             maximum=400.0,
         ),
@@ -279,11 +279,29 @@ VARIANT = Variant(
 
 
 def rulers(params: dict[str, Any]) -> list:
-    """A hex-count ruler: one tick per hex, range bands 0-6 marked."""
+    """A hex-count ruler: one tick per hex, ranges 0-6 marked as the cards mark them (* Extended Range,
+    \u2020 Long Shot)."""
     from ..core.geometry import Ruler, Zone
 
-    zones = tuple(Zone(f"band {b}", band_hexes(b)[0] - 1 if b else 0, band_hexes(b)[1]) for b in range(7))
-    return [Ruler(f"Range in {params['hex_cm']:g} cm hexes", "hex", params["hex_cm"] * PT_PER_CM, 19, 1, 1, zones)]
+    zones = tuple(
+        Zone(
+            f"Range {b}" + ("*" if b in (4, 5) else "\u2020" if b == 6 else ""),
+            band_hexes(b)[0] - 1 if b else 0,
+            band_hexes(b)[1],
+        )
+        for b in range(7)
+    )
+    return [
+        Ruler(
+            f"Range in {params['hex_cm']:g} cm hexes; * Extended Range, \u2020 Long Shot",
+            "hex",
+            params["hex_cm"] * PT_PER_CM,
+            19,
+            1,
+            1,
+            zones,
+        )
+    ]
 
 
 def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:

@@ -161,7 +161,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         rules["vital_armor_by_squadrons_aboard"] = Value(
             by_squadrons,
             None,
-            f"{SEED}: vital armor {unit.vital_armor} less 1 per squadron aboard (0..{unit.carrier_capacity})",
+            f"{SEED}: Vital Armor {unit.vital_armor} less 1 per squadron aboard (0..{unit.carrier_capacity})",
         )
     return AdaptedUnit(
         unit, "large-map", dict(params), movement, sector_attacks(unit, crippled), rules, crippled, tuple(warnings)
@@ -179,12 +179,15 @@ VARIANT = Variant(
         Parameter(
             "use_air_range_chart",
             True,
-            "print the seed's chart value where it lists the aircraft (false: formula everywhere)",
+            (
+                "air moves from the Air Range Chart of the Large Map House Rules for the aircraft it lists "
+                "(no: from each aircraft's top speed)"
+            ),
         ),
         Parameter(
             "rearm_turns",
             1,
-            "full turns a squadron re-arms after landing (the seed suggests 6 for a slower game)",
+            "full turns a squadron re-arms after landing (the Large Map House Rules suggest 6 for a slower game)",
             minimum=0,
             maximum=10,
         ),

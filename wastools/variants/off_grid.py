@@ -1,7 +1,7 @@
 """off-grid: seed 003, Playing Off the Grid (measuring in compass "legs").
 
 A leg is 3 inches (or a grid square x 0.56). A sector of movement is 2 legs; range 0 is
-within 1 leg and band r spans legs 2r..2r+1; anti-air has a short (1 leg) and a long
+within 1 leg and band r spans legs 2r..2r+1; antiair has a short (1 leg) and a long
 (2 legs, -1 per die) range; several special abilities are amended.
 """
 
@@ -31,8 +31,8 @@ AMENDED_ABILITIES = {
         "protects a friendly auxiliary within 2 legs: enemies cannot attack it until they have attacked this unit "
         "in the same phase, nor place aircraft on it until aircraft have been placed on this unit"
     ),
-    "Heavy Antiair": "anti-air reaches 2 legs short and 3 legs long",
-    "Heavy Antiair {n}": "anti-air reaches 2 legs short and 3 legs long",  # as aa_legs reads it too
+    "Heavy Antiair": "antiair reaches 2 legs short and 3 legs long",
+    "Heavy Antiair {n}": "antiair reaches 2 legs short and 3 legs long",  # as aa_legs reads it too
     "Lay Smoke Screen": (
         "instead of attacking, a smoke circle of 1 leg radius, its bow on the edge and the ship inside, until the end "
         "of next turn: it blocks line of sight and conceals units inside"
@@ -149,7 +149,10 @@ VARIANT = Variant(
         Parameter(
             "grid_in",
             0.0,
-            "if above 0: the grid square to match, leg = grid x 0.56 (overrides leg_in)",
+            (
+                "side in inches of a grid square to match, 0 for none (a leg is then 0.56 of the square, "
+                "whatever its length is set to)"
+            ),
             minimum=0.0,
             maximum=24.0,
         ),
@@ -161,11 +164,13 @@ VARIANT = Variant(
 
 
 def rulers(params: dict[str, Any]) -> list:
-    """A leg ruler with every range band (6 for Long Shot) and the anti-air reaches."""
+    """A leg ruler with every range band (6 for Long Shot) and the antiair reaches."""
     from ..core.geometry import PT_PER_IN, Ruler, Zone
 
     leg, _ = leg_inches(params)
-    bands = tuple(Zone(f"band {b}" + (" (Long Shot)" if b == 6 else ""), *band_legs(b)) for b in range(7))
+    bands = tuple(
+        Zone(f"Range {b}" + ("*" if b in (4, 5) else "\u2020" if b == 6 else ""), *band_legs(b)) for b in range(7)
+    )
     bands = tuple(
         Zone(z.label, 0 if z.start == 0 else z.start - 1, z.end) for z in bands
     )  # band r covers (2r-1, 2r+1] legs
@@ -176,8 +181,10 @@ def rulers(params: dict[str, Any]) -> list:
         Zone("Heavy AA long (-1)", 2, 3),
     )
     return [
-        Ruler(f"Range in legs ({leg:g} in)", "leg", leg * PT_PER_IN, 13, 1, 1, bands),
-        Ruler(f"Anti-air in legs ({leg:g} in)", "leg", leg * PT_PER_IN, 3, 0.5, 1, anti_air),
+        Ruler(
+            f"Range in legs ({leg:g} in); * Extended Range, \u2020 Long Shot", "leg", leg * PT_PER_IN, 13, 1, 1, bands
+        ),
+        Ruler(f"Antiair in legs ({leg:g} in)", "leg", leg * PT_PER_IN, 3, 0.5, 1, anti_air),
     ]
 
 

@@ -60,8 +60,8 @@ def aircraft_rearm_counters(unit: Unit) -> tuple[int, str] | None:
     if not unit.is_aircraft:
         return None
     if land_based(unit):
-        return 2, "land-based aircraft (patrol bombers, Land Based, Land Fighter) take two re-arming counters"
-    return 1, "carrier aircraft take a re-arming counter"
+        return 2, "land-based aircraft (patrol bombers, Land Based, Land Fighter) take two re-arm counters"
+    return 1, "carrier aircraft take a re-arm counter"
 
 
 def torpedo_rearm_counters(unit: Unit) -> tuple[int, str] | None:
@@ -78,7 +78,7 @@ def torpedo_rearm_counters(unit: Unit) -> tuple[int, str] | None:
 AMENDED_ABILITIES = {
     "Shallow Draft": "may go closer than 5 cm (or its own length) to land, and cannot be targeted by torpedoes",
     "Close Escort": (
-        "may fire anti-air at an aircraft that two other ships have fired on, if it is within {reach} of the "
+        "may fire antiair at an aircraft that two other ships have fired on, if it is within {reach} of the "
         "target ship's conning tower"
     ),
 }
@@ -119,7 +119,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         key = "rearm_counters" if unit.is_aircraft else "torpedo_rearm_counters"
         rules[key] = Value(rearm[0], "counters", f"{SEED}: {rearm[1]}")
     rules["range_0_reach"] = Value(
-        sector, "cm", f"{SEED}: searching and supporting anti-air fire reach as far as range 0, {sector:g} cm"
+        sector, "cm", f"{SEED}: searching and supporting antiair fire reach as far as range 0, {sector:g} cm"
     )
     rules["objective_clear"] = Value(
         2 * sector, "cm", f"{SEED}: seizing an objective needs no enemy vessel within range 1, {2 * sector:g} cm"
@@ -140,7 +140,7 @@ VARIANT = Variant(
         Parameter(
             "table_scale",
             "6ft",
-            "table scale: 6ft (10 cm for each range and point of speed) or 8ft (15 cm)",
+            "table scale, 6ft (10 cm for each range and point of speed) or 8ft (15 cm)",
             choices=tuple(SECTOR_CM),
         ),
     ),
@@ -154,18 +154,19 @@ VARIANT = Variant(
 
 
 def rulers(params: dict[str, Any]) -> list:
-    """Centimeter rulers for both table scales, bands 0-6 (4-6 need Extended Range or Long Shot)."""
+    """Centimeter rulers for both table scales, ranges 0-6 (4-5 need Extended Range, *, and 6 Long Shot, \u2020,
+    as the cards mark them)."""
     from ..core.geometry import PT_PER_CM, Ruler, Zone
 
     out = []
     for scale, sector in SECTOR_CM.items():
         zones = tuple(
-            Zone(f"band {b}" + (" (Extended Range, Long Shot)" if b > 3 else ""), *reach_cm(b, sector))
+            Zone(f"Range {b}" + ("*" if b in (4, 5) else "\u2020" if b == 6 else ""), *reach_cm(b, sector))
             for b in range(7)
         )
         out.append(
             Ruler(
-                f"Range bands, {scale.removesuffix('ft')} ft scale ({sector:g} cm each)",
+                f"Range, {scale.removesuffix('ft')} ft scale ({sector:g} cm each); * Extended Range, \u2020 Long Shot",
                 "cm",
                 PT_PER_CM,
                 7 * sector,
@@ -180,7 +181,7 @@ def rulers(params: dict[str, Any]) -> list:
 def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
     """The base game's words at the table scale in use: a sector is 10 cm (6 ft scale) or 15 cm
     (8 ft scale); the same sector or local is range 0 (within 1 sector, as the seed's searching
-    and supporting anti-air use it), two friendly ships in the same sector are within range 0 of
+    and supporting antiair use it), two friendly ships in the same sector are within range 0 of
     each other, adjacent is range 1 (within 2 sectors, as the seed's objective rule uses it), a
     sector of movement is 1 sector, and band r reaches from r to r + 1 sectors."""
     sector = sector_cm(params)

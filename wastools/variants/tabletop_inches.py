@@ -34,7 +34,7 @@ def table_for(unit: Unit, kind: str) -> tuple[tuple[int, ...], str]:
     if kind == "torpedo" and not unit.is_aircraft:
         return TORPEDO_IN, "torpedoes"
     if kind == "anti_air" and not unit.is_aircraft:
-        return ANTI_AIR_IN, "ship-based anti-air"
+        return ANTI_AIR_IN, "ship-based antiair"
     return (AIRCRAFT_ATTACK_IN,), f"aircraft attack within {AIRCRAFT_ATTACK_IN} in unless the card says otherwise"
 
 
@@ -45,7 +45,7 @@ def _bands(
     bands, notes = [], [f"{what} ({SEED})"]
     for band, dice, condition in dice_by_band:
         if band >= len(table) and kind == "anti_air" and not unit.is_aircraft:
-            # Heavy Antiair 2: anti-air goes on past the table a sector (5 in) a band
+            # Heavy Antiair 2: antiair goes on past the table a sector (5 in) a band
             step = ANTI_AIR_IN[0]
             bands.append(Band(band, dice, band * step, (band + 1) * step, "in", condition))
             notes.append(f"band {band}: beyond the table, {step} in a band further")
@@ -138,14 +138,17 @@ VARIANT = Variant(
         Parameter(
             "sector_in",
             5.0,
-            "inches a ship moves for each point of speed (1 in = 1,000 yards)",
+            "inches a ship moves for each point of speed (1 in is 1,000 yards)",
             minimum=1.0,
             maximum=12.0,
         ),
         Parameter(
             "movement_rule",
             "sectors",
-            "how far a ship moves: 'sectors' is 5 in for each point of speed, 'literal' the rules' own words, 1 in",
+            (
+                "how far a ship moves for each point of speed (sectors: 5 in, a sector; "
+                "literal: 1 in, the rules' own words)"
+            ),
             choices=("sectors", "literal"),
         ),
         Parameter(
@@ -178,20 +181,30 @@ def rulers(params: dict[str, Any]) -> list:
     def zones(table: tuple[int, ...], last_label: str | None = None) -> tuple[Zone, ...]:
         out = []
         for band, end in enumerate(table):
-            label = f"band {band}"
+            label = f"Range {band}"
             if last_label and band == len(table) - 1:
-                label += f" ({last_label})"
+                label += last_label
             out.append(Zone(label, table[band - 1] if band else 0, end))
         return tuple(out)
 
     heavy = list(zones(HEAVY_MAIN_IN))
-    heavy[4] = Zone("band 4 (Extended Range)", 30, 35)
-    heavy[5] = Zone("band 5 (Extended Range 5)", 35, 40)
+    heavy[4] = Zone("Range 4*", 30, 35)
+    heavy[5] = Zone("Range 5*", 35, 40)
     return [
-        Ruler("Main battery, cruisers and battleships (in)", "in", PT_PER_IN, 40, 0.5, 5, tuple(heavy)),
+        Ruler(
+            "Main battery, cruisers and battleships (in); * Extended Range", "in", PT_PER_IN, 40, 0.5, 5, tuple(heavy)
+        ),
         Ruler("Other main batteries, secondary and tertiary (in)", "in", PT_PER_IN, 20, 0.5, 1, zones(LIGHT_GUN_IN)),
-        Ruler("Torpedoes (in)", "in", PT_PER_IN, 12, 0.5, 1, zones(TORPEDO_IN, "Long-Lance Torpedoes only")),
-        Ruler("Anti-air (ships) and aircraft attacks (in)", "in", PT_PER_IN, 10, 0.5, 1, zones(ANTI_AIR_IN)),
+        Ruler(
+            "Torpedoes (in); \u2021 Long-Lance Torpedoes only",
+            "in",
+            PT_PER_IN,
+            12,
+            0.5,
+            1,
+            zones(TORPEDO_IN, "\u2021"),
+        ),
+        Ruler("Antiair (ships) and aircraft attacks (in)", "in", PT_PER_IN, 10, 0.5, 1, zones(ANTI_AIR_IN)),
         Ruler(
             "Depth charges: astern only (in)",
             "in",
@@ -225,7 +238,7 @@ def rulers(params: dict[str, Any]) -> list:
 def weapon_reach(unit: Unit | None, band: int, weapon: str | None, sector: float) -> tuple[float, float] | None:
     """A band's reach in inches for a weapon: the seed's table for the unit's weapon where it
     has one (None beyond its end), else whole sectors (band r reaches r + 1 sectors, which is
-    also the seed's table for secondary guns and anti-air). Anti-air beyond the table (Heavy
+    also the seed's table for secondary guns and antiair). Antiair beyond the table (Heavy
     Antiair 2) goes on a sector a band."""
     if unit is not None and weapon is not None and not unit.is_aircraft:
         table, _what = table_for(unit, weapon)
@@ -239,7 +252,7 @@ def weapon_reach(unit: Unit | None, band: int, weapon: str | None, sector: float
 
 def measure(params: dict[str, Any], unit: Unit | None = None) -> Measure:
     """The base game's words on the large surface: a sector is 5 in, so the same sector or local
-    is within 5 in (the seed's own reading for aircraft and anti-air), two friendly ships in
+    is within 5 in (the seed's own reading for aircraft and antiair), two friendly ships in
     the same sector are within 5 in of each other, adjacent is within 10 in, a sector of
     movement is the movement rule's (5 in, or 1 in read literally), and a range is the unit's
     weapon table (whole sectors where the range is not a weapon's)."""

@@ -191,6 +191,10 @@ def _as_printed(params: dict[str, Any]) -> str | None:
     return "each range is that many sectors away, as printed"
 
 
+def _nothing_computed(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
 def _no_placement(params: dict[str, Any]) -> str:
     return ""  # the card says it from the variant's measure, or "placed in its target's sector"
 
@@ -230,6 +234,8 @@ class Variant:
     placement_fn: Callable[[dict[str, Any]], str] = _no_placement  # how an aircraft card says it is placed
     range_fn: Callable[[dict[str, Any]], str | None] = _as_printed  # how card ranges become distances, in words
     scale_parameter: str = ""  # the setting whose every choice the aid's measure table shows side by side
+    aid: str = ""  # its player aid's words: wastools/aids/<aid>.yaml (a house variant keeps its base's)
+    aid_fn: Callable[[Any, dict[str, Any]], dict[str, Any]] = _nothing_computed  # the numbers and tables in them
     stat_blocks: bool = False  # its deck ends with air base, shore battery and garrison blocks
     per_unit: tuple[str, ...] = ()  # per-unit parameter patterns ("footprint.*")
     per_unit_range: tuple[int, int] = (1, 99)
@@ -283,6 +289,10 @@ class Variant:
         """How the card's range bands become distances, in words with their numbers; None where
         each attack's notes say it (per-weapon tables)."""
         return self.range_fn(params)
+
+    def aid_parts(self, repo: Any, params: dict[str, Any]) -> dict[str, Any]:
+        """The numbers (words) and tables its aid's prose names, by name."""
+        return self.aid_fn(repo, params)
 
     def placement(self, params: dict[str, Any]) -> str:
         """How an aircraft is placed with its target, where the variant says it in its own words."""

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..core.geometry import PT_PER_CM, PT_PER_IN
 from ..core.model import GUNNERY_KINDS, Unit
-from ..core.wording import Measure
+from ..core.wording import Measure, quantity
+from .aid import Table
 from .base import (
     AdaptedAttack,
     AdaptedUnit,
@@ -334,8 +335,41 @@ def range_words(params: dict[str, Any]) -> str:
     return "range 0 is 1 hex, range 1 is 2-4 hexes, and each further range reaches 3 hexes more"
 
 
+def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The numbers and tables of the aid's prose (``wastools/aids/hex.yaml``)."""
+    bands = Table(("range", "hexes"), tuple((b, "-".join(map(str, sorted(set(band_hexes(b)))))) for b in range(7)))
+    speeds = Table(
+        ("top speed", "km/h", "hexes"),
+        tuple(
+            (f"{kn} kn", f"{kn * 1.852:.1f}", speed_hexes(kn * 1.852)) for kn in (16, 21, 24, 28, 30, 33, 36, 38, 40)
+        ),
+    )
+    mines = Table(
+        ("roll", "result"),
+        (
+            ("1", "ship destroyed"),
+            ("2-3", "2 points of hull damage"),
+            ("4-5", "1 point of hull damage"),
+            ("6", "no damage"),
+        ),
+    )
+    dice, reach = SURFACE_DECK_GUN
+    return {
+        "bands": bands,
+        "speeds": speeds,
+        "mines": mines,
+        "hex_cm": f"{params['hex_cm']:g}",
+        "submerged_move": quantity(params["submerged_hexes"], "hex"),
+        "deck_gun": f"{quantity(dice, 'die')} up to {quantity(reach, 'hex')}",
+        "heavy_aa_reach": "-".join(map(str, band_hexes(1))),
+        "heavy_aa_2_reach": band_hexes(2)[1],
+    }
+
+
 VARIANT = replace(
     VARIANT,
+    aid="hex",
+    aid_fn=aid_parts,
     range_fn=range_words,
     label="Hex grid",
     motif="hexes",

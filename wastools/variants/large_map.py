@@ -14,6 +14,7 @@ from typing import Any, TypedDict
 
 from ..core.geometry import PT_PER_IN
 from ..core.model import Unit
+from .aid import Table, turns
 from .base import AdaptedUnit, BoardSheet, Parameter, Value, Variant
 from .board import SquareBoard
 from .standard import sector_attacks
@@ -251,8 +252,77 @@ def range_words(params: dict[str, Any]) -> str:
     return f"each range is that many sectors away; a sector is {params['sector_in']:g} in"
 
 
+def air_chart(units: list[Unit], nations: dict[str, str], params: dict[str, Any]) -> Table:
+    """Every aircraft with its sectors a phase: the Air Range Chart's, or worked out from its top speed (*)."""
+    rows = []
+    for unit in sorted((u for u in units if u.is_aircraft), key=lambda u: (u.nation, u.name)):
+        adapted = VARIANT.adapt(unit, params)
+        charted = unit.id in CHART_BY_UNIT and params["use_air_range_chart"]
+        worked_out = not charted and adapted.movement.value is not None
+        mph = unit.history.top_speed_mph
+        rows.append(
+            (
+                unit.name,
+                nations.get(unit.nation, unit.nation),
+                "-" if adapted.movement.value is None else f"{adapted.movement.value}{'*' if worked_out else ''}",
+                f"{mph:.0f}" if mph else "-",
+            )
+        )
+    return Table(
+        ("aircraft", "nation", "sectors a phase", "top speed, mph"),
+        tuple(rows),
+        (
+            "* Not in the house rules' chart: the whole sectors of 5,000 yards the aircraft covers at its top speed "
+            "in a 5-minute phase."
+        ),
+    )
+
+
+def position_blocks() -> Table:
+    """The stat blocks of air bases, shore batteries and garrisons."""
+    return Table(
+        ("position", "armor", "hit points", "antiair", "other"),
+        (
+            (
+                "Air base",
+                AIR_BASE["armor"],
+                AIR_BASE["hull"],
+                AIR_BASE["anti_air"],
+                f"{AIR_BASE['capacity']} squadrons",
+            ),
+            (
+                "Heavy shore battery",
+                HEAVY_BATTERY["armor"],
+                HEAVY_BATTERY["hull"],
+                HEAVY_BATTERY["anti_air"],
+                "gunnery " + "/".join(map(str, HEAVY_BATTERY["gunnery"])),
+            ),
+            (
+                "Light shore battery",
+                LIGHT_BATTERY["armor"],
+                LIGHT_BATTERY["hull"],
+                LIGHT_BATTERY["anti_air"],
+                "gunnery " + "/".join(map(str, LIGHT_BATTERY["gunnery"])),
+            ),
+            ("Garrison", GARRISON["armor"], GARRISON["hull"], GARRISON["anti_air"], "1-3 units"),
+        ),
+    )
+
+
+def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The numbers and tables of the aid's prose (``wastools/aids/large-map.yaml``)."""
+    nations = {key: n.name for key, n in repo.nations.items()}
+    return {
+        "air_chart": air_chart(list(repo.units.values()), nations, params),
+        "positions": position_blocks(),
+        "rearm_turns": turns(params["rearm_turns"]),
+    }
+
+
 VARIANT = replace(
     VARIANT,
+    aid="large-map",
+    aid_fn=aid_parts,
     range_fn=range_words,
     label="Large map",
     motif="squares",

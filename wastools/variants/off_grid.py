@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.model import Unit
 from ..core.wording import Measure
+from .aid import Table
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 from .board import TableBoard, inch_table
 
@@ -219,8 +220,41 @@ def range_words(params: dict[str, Any]) -> str:
     return "range 0 is within 1 leg, range 1 is 2-3 legs, and each further range reaches 2 legs more"
 
 
+def leg_phrase(params: dict[str, Any], leg: float) -> str:
+    """'3 in', or how a leg follows from the grid a player already has."""
+    if params.get("grid_in", 0) > 0:
+        return f"{leg:.2f} in: {params['grid_in']:g} in of grid x {GRID_TO_LEG:g}"
+    return f"{leg:g} in"
+
+
+def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The numbers and tables of the aid's prose (``wastools/aids/off-grid.yaml``)."""
+    leg, _text = leg_inches(params)
+    ranges = Table(
+        ("range", "legs", "inches"),
+        tuple(
+            (b, "-".join(map(str, sorted(set(band_legs(b))))) if b else "1", f"{band_legs(b)[1] * leg:g}")
+            for b in range(7)
+        ),
+    )
+    moves = Table(("speed", "legs", "inches"), tuple((sp, 2 * sp, f"{2 * sp * leg:g}") for sp in (1, 2, 3)))
+    amended = Table(
+        ("ability", "under these rules"),
+        tuple((name.replace("{n}", "N"), summary) for name, summary in AMENDED_ABILITIES.items()),
+    )
+    return {
+        "ranges": ranges,
+        "moves": moves,
+        "amended": amended,
+        "leg": leg_phrase(params, leg),
+        "grid_to_leg": f"{GRID_TO_LEG:g}",
+    }
+
+
 VARIANT = replace(
     VARIANT,
+    aid="off-grid",
+    aid_fn=aid_parts,
     range_fn=range_words,
     label="Off the grid",
     motif="compass",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.model import Unit
+from .aid import Table
 from .base import AdaptedAttack, AdaptedUnit, Band, Value, Variant, extended_bands
 from .board import SquareBoard
 
@@ -32,6 +33,15 @@ def board(params: dict[str, Any]) -> SquareBoard:
     return SquareBoard(default_size=(11, 7))
 
 
+def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The numbers and tables of the aid's prose (``wastools/aids/standard.yaml``)."""
+    bands = Table(
+        ("range", "reach"),
+        tuple((b, "same sector" if b == 0 else "1 sector" if b == 1 else f"{b} sectors") for b in range(4)),
+    )
+    return {"bands": bands}
+
+
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
     return AdaptedUnit(
         unit, "standard", dict(params), sector_movement(unit, SOURCE), sector_attacks(unit, crippled), {}, crippled
@@ -49,4 +59,6 @@ VARIANT = Variant(
     label="Base game",
     motif="rose",
     board_fn=board,
+    aid="standard",
+    aid_fn=aid_parts,
 )

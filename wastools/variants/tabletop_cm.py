@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.model import Unit
 from ..core.wording import Measure, quantity
+from .aid import Table
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 from .board import TableBoard, centimetre_table
 from .fleet import FleetCheck
@@ -238,8 +239,51 @@ def range_words(params: dict[str, Any]) -> str:
     )
 
 
+def hidden_example(speed: int = 1, turns: int = 4) -> str:
+    moves = hidden_move_sectors(speed, turns)
+    six, eight = (moves * SECTOR_CM[s] for s in ("6ft", "8ft"))
+    return (
+        f"For example a speed-{speed} submarine hidden for {turns} turns may then move up to {six:g} cm "
+        f"({eight:g} cm on the 8 ft scale)."
+    )
+
+
+def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The numbers and tables of the aid's prose (``wastools/aids/tabletop-cm.yaml``): both
+    table scales side by side, as a table may be played at either."""
+    scales = tuple(f"{s.removesuffix('ft')} ft scale" for s in SECTOR_CM)
+    bands = Table(
+        ("range",) + scales,
+        tuple((b,) + tuple(f"{reach_cm(b, cm)[1]:g} cm" for cm in SECTOR_CM.values()) for b in range(7)),
+        "ranges 4-6 need Extended Range or Long Shot",
+    )
+    move = Table(
+        ("speed",) + scales, tuple((sp,) + tuple(f"{sp * cm:g} cm" for cm in SECTOR_CM.values()) for sp in (1, 2, 3))
+    )
+    detect = Table(
+        ("searcher", "roll to find a hidden submarine"),
+        (
+            ("aircraft other than patrol bombers", "6"),
+            ("ships without ASW", "5+"),
+            ("patrol bombers, ships with ASW", "4+"),
+            ("ships with ASW and Sub Hunter", "3+"),
+        ),
+    )
+    six, eight = SECTOR_CM["6ft"], SECTOR_CM["8ft"]
+    return {
+        "bands": bands,
+        "move": move,
+        "detect": detect,
+        "hidden_example": hidden_example(),
+        "six": f"{six:g}",
+        "eight": f"{eight:g}",
+    }
+
+
 VARIANT = replace(
     VARIANT,
+    aid="tabletop-cm",
+    aid_fn=aid_parts,
     range_fn=range_words,
     label="Tabletop in cm",
     motif="ruler-10",

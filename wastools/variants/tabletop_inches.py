@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.model import Unit
 from ..core.wording import Measure
+from .aid import Table
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 from .board import TableBoard, inch_table
 
@@ -293,8 +294,35 @@ def range_words(params: dict[str, Any]) -> None:
     return None  # each weapon's own table, in its attack's notes
 
 
+def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The numbers and tables of the aid's prose (``wastools/aids/tabletop-inches.yaml``)."""
+    table = Table(
+        ("weapon", "0", "1", "2", "3", "4", "5"),
+        (
+            ("main battery, cruisers and battleships",) + tuple(f"{d} in" for d in HEAVY_MAIN_IN),
+            ("other main batteries, secondary, tertiary",) + tuple(f"{d} in" for d in LIGHT_GUN_IN) + ("", ""),
+            ("torpedoes (12 in: Long-Lance Torpedoes only)",) + tuple(f"{d} in" for d in TORPEDO_IN) + ("", ""),
+            ("ship antiair",) + tuple(f"{d} in" for d in ANTI_AIR_IN) + ("", "", "", ""),
+            ("depth charges (astern)", f"{DEPTH_CHARGE_IN} in", "", "", "", "", ""),
+            ("hedgehog (ahead)", f"{HEDGEHOG_IN} in", "", "", "", "", ""),
+            ("aircraft attacks", f"{AIRCRAFT_ATTACK_IN} in", "", "", "", "", ""),
+        ),
+        "35 and 40 in for a heavy main battery need Extended Range",
+    )
+    return {
+        "ranges": table,
+        "sector_in": f"{params['sector_in']:g}",
+        "aircraft_stop_in": AIRCRAFT_ATTACK_IN,
+        "antiair_in": ANTI_AIR_IN[0],
+        "hedgehog_in": HEDGEHOG_IN,
+        "depth_charge_in": DEPTH_CHARGE_IN,
+    }
+
+
 VARIANT = replace(
     VARIANT,
+    aid="tabletop-inches",
+    aid_fn=aid_parts,
     range_fn=range_words,
     label="Tabletop in inches",
     motif="ruler-8",

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from PIL import Image
 from pypdf import PdfReader
 
-from wastools.site.tts import CARD_PX, MAX_COLUMNS, MAX_ROWS, PER_SHEET, plan_sheets
+from wastools.site.tts import CARD_PX, MAX_COLUMNS, MAX_ROWS, MAX_SHEET_PX, PER_SHEET, plan_sheets
+from wastools.variants import VARIANTS
 
 
 @given(st.integers(1, 400))
@@ -28,6 +29,7 @@ def test_sheets_hold_every_card_once_on_grids_tabletop_simulator_takes(distinct)
         assert 2 <= p.columns <= MAX_COLUMNS and 2 <= p.rows <= MAX_ROWS
         assert len(p.cards) <= min(PER_SHEET, p.columns * p.rows)
         assert len(p.cards) > (p.rows - 1) * p.columns or p.rows == 2  # no empty row but the least grid's
+        assert p.columns * CARD_PX[0] <= MAX_SHEET_PX and p.rows * CARD_PX[1] <= MAX_SHEET_PX  # as the game asks
     assert len(plans) == math.ceil(distinct / PER_SHEET)
 
 
@@ -134,6 +136,46 @@ def test_a_roster_takes_the_variant_backs_and_paper(cli, repo, tmp_path):
     assert "Off the grid (compass legs) (these" in first  # the printed variant is the chosen one
     assert "leg" in cards and "hex" not in cards and "Off the grid" in backs
     assert "under off-grid" in result.output
+
+
+def sheet_sizes(folder: Path) -> dict[str, tuple[int, int]]:
+    out = {}
+    for path in sorted(folder.glob("*.png")):
+        with Image.open(path) as image:
+            out[path.name] = image.size
+    return out
+
+
+@pytest.mark.slow
+def test_a_roster_exports_in_each_deck_with_that_decks_faces_on_sheets_the_game_takes(cli, repo, tmp_path):
+    """40 distinct units (more than a sheet of 8 x 5 holds) exported in two decks: each deck's
+    saved object says its deck, its faces are that deck's cards (the two decks' sheets differ)
+    and no sheet is wider or taller than 4096 pixels."""
+    own, other = list(VARIANTS)[1], list(VARIANTS)[-1]
+    entries = {u: 1 for u in sorted(repo.units)[:40]}
+    path = roster_file(tmp_path, entries, variant=own)
+    out = tmp_path / "out"
+    for variant in ([], ["--variant", other]):
+        result = cli("build", "--roster", str(path), "--tts", "--paper", "letter", *variant, "--out", str(out))
+        assert result.exit_code == 0, result.output
+    folders = {own: out / "rosters" / "wolf-pack-tts", other: out / "rosters" / f"wolf-pack-{other}-tts"}
+    faces = {}
+    for deck, folder in folders.items():
+        (state,) = json.loads((folder / "wolf-pack.json").read_text())["ObjectStates"]
+        assert f"{VARIANTS[deck].title} cards" in state["Description"]
+        assert {c["Description"].split(", ", 1)[1] for c in state["ContainedObjects"]} == {
+            f"{VARIANTS[deck].title} card"
+        }
+        assert len(state["ContainedObjects"]) == 40 and len(state["CustomDeck"]) == 2  # 39 on the first sheet
+        sizes = sheet_sizes(folder)
+        assert len(sizes) == 3 and all(w <= MAX_SHEET_PX and h <= MAX_SHEET_PX for w, h in sizes.values()), sizes
+        for sheet in state["CustomDeck"].values():
+            assert Image.open(local(sheet["FaceURL"])).size == (
+                sheet["NumWidth"] * CARD_PX[0],
+                sheet["NumHeight"] * CARD_PX[1],
+            )
+        faces[deck] = (folder / "wolf-pack-faces-1.png").read_bytes()
+    assert faces[own] != faces[other]
 
 
 # --- the site's images: every deck's own cards --------------------------------------------------

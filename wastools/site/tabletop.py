@@ -12,10 +12,11 @@ is kept in the store under its card's key and the slot it is drawn in, so a buil
 only the cards that changed. They are drawn up to nine to a Letter sheet, each card in a slot
 of its own unit's (``slot_of``: a card's pixels depend on its slot, so a card drawn alone is the
 card drawn with a whole deck, and adding a unit moves no other card), and encoded as JPEG:
-measured on the development machine, about 8 ms a card (it was 28 ms drawn one a page as
-PNG), about 14 s of work for the 1,734 cards of six decks of 289 units, which the build
-shares out between its workers as parts of the site (``tabletop_parts``) while the site's
-pages wait. At ``DPI`` 144, 6 pt text is 12 pixels high, legible when zoomed in the game.
+about 8 ms a card on a quiet machine (it was 28 ms drawn one a page as PNG); the build shares
+them out between its workers as parts of the site (``tabletop_parts``) while the site's pages
+wait. A cold build of the fixture's six decks of 98 units spent 23 ms an image in all on the
+busy development machine (see docs/site.md for what it costs a published build). At ``DPI``
+144, 6 pt text is 12 pixels high, legible when zoomed in the game.
 """
 
 from __future__ import annotations

@@ -354,6 +354,9 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
     assert unit_word in text and "sector" not in text
     assert text.count("Bismarck") >= 2 and text.count("HMS Cossack") == 5
     assert "Is it legal?" in fleet_text and f"{cards} cards" in fleet_text
+    said_deck = " ".join(fleet_text.split())  # the fleet sheet names the chosen deck, and only it
+    assert f"{VARIANTS[deck].title} cards" in said_deck and said_deck.count("(these cards)") == 1
+    assert f"{VARIANTS[deck].title} (these cards)" in said_deck
     entries = [(repo.units[u], n) for u, n in counts.items()]
     for name in VARIANTS:
         check = check_fleet(VARIANTS[name], entries, 150)
@@ -537,16 +540,18 @@ def tabletop_download(page, tmp_path, name: str) -> dict:
 
 def test_the_tabletop_simulator_download_holds_exactly_the_fleet(page, site, repo, tmp_path):
     """The fleet page's Tabletop Simulator button saves a saved object whose deck holds
-    exactly the fleet's cards, each as many times as its count, each card's face the PNG
-    the site published for it (2.5 x 3.5 in at 144 dpi) at the site's address; without an
-    address, at the page's own folder."""
+    exactly the fleet's cards, each as many times as its count, in the deck chosen on the
+    page: each card's face the image the site published for it in that deck (2.5 x 3.5 in at
+    144 dpi) at the site's address; without an address, at the page's own folder."""
     from PIL import Image
 
+    chosen, other = list(VARIANTS)[-1], list(VARIANTS)[2]  # neither is the page's first deck
     page.goto(url(site, "fleet.html"))
     assert page.is_disabled("#tabletop")
     counts = {"uss-fletcher-dd-445": 3, "u-47": 1, "aoba": 2}
     pick(page, counts)
     page.fill("#roster-name", "Night Raiders")
+    page.select_option("#deck-variant", chosen)
     saved = tabletop_download(page, tmp_path, "night-raiders.json")
     assert saved["SaveName"] == "Night Raiders"
     (deck,) = saved["ObjectStates"]
@@ -557,19 +562,27 @@ def test_the_tabletop_simulator_download_holds_exactly_the_fleet(page, site, rep
     by_name = {names[u]: n for u, n in counts.items()}
     assert {c["Nickname"]: [d["Nickname"] for d in cards].count(c["Nickname"]) for c in cards} == by_name
     points = sum(repo.units[u].points * n for u, n in counts.items())
-    assert deck["Description"].startswith(f"6 cards, {points} points; {VARIANTS['standard'].title} cards")
+    assert deck["Description"].startswith(f"6 cards, {points} points; {VARIANTS[chosen].title} cards")
     faces = {}
     for card in cards:
         ((sheet, custom),) = card["CustomDeck"].items()
         assert deck["CustomDeck"][sheet] == custom and card["CardID"] == int(sheet) * 100
         assert (custom["NumWidth"], custom["NumHeight"]) == (1, 1)
         faces[card["Nickname"]] = custom["FaceURL"]
-        assert custom["BackURL"] == f"{ADDRESS}tts/standard/back.png"
+        assert custom["BackURL"] == f"{ADDRESS}tts/{chosen}/back.jpg"
     for unit_id in counts:
-        assert faces[names[unit_id]] == f"{ADDRESS}tts/standard/{unit_id}.png"
-    for rel in [*(f"tts/standard/{u}.png" for u in counts), "tts/standard/back.png"]:
+        assert faces[names[unit_id]] == f"{ADDRESS}tts/{chosen}/units/{unit_id}.jpg"
+    for rel in [*(f"tts/{chosen}/units/{u}.jpg" for u in counts), f"tts/{chosen}/back.jpg"]:
         with Image.open(site / rel) as image:
-            assert image.size == (360, 504) and image.format == "PNG", rel
+            assert image.size == (360, 504) and image.format == "JPEG", rel
+    # another deck: its own images, which are other cards
+    page.select_option("#deck-variant", other)
+    again = tabletop_download(page, tmp_path, "night-raiders.json")["ObjectStates"][0]
+    assert again["Description"].startswith(f"6 cards, {points} points; {VARIANTS[other].title} cards")
+    face = next(iter(again["CustomDeck"].values()))["FaceURL"]
+    assert face == f"{ADDRESS}tts/{other}/units/uss-fletcher-dd-445.jpg"
+    mine = f"tts/{chosen}/units/uss-fletcher-dd-445.jpg"
+    assert (site / face.removeprefix(ADDRESS)).read_bytes() != (site / mine).read_bytes()
     # one card is a card; without [site] address the images are named by the page's folder
     page.click("#clear")
     pick(page, {"aoba": 1})
@@ -577,5 +590,5 @@ def test_the_tabletop_simulator_download_holds_exactly_the_fleet(page, site, rep
     single = tabletop_download(page, tmp_path, "night-raiders.json")["ObjectStates"][0]
     assert single["Name"] == "Card" and single["Nickname"] == repo.units["aoba"].name
     ((_sheet, custom),) = single["CustomDeck"].items()
-    assert custom["FaceURL"] == site.resolve().as_uri() + "/tts/standard/aoba.png"
+    assert custom["FaceURL"] == site.resolve().as_uri() + f"/tts/{other}/units/aoba.jpg"
     assert "files on this computer" in page.inner_text("#copied")

@@ -16,6 +16,7 @@ from wastools.pipeline import Options, Selection
 from wastools.site import SiteSpec, build_site, render_site
 from wastools.site.assets import card_css
 from wastools.site.data import link, tidy
+from wastools.site.tabletop import unit_image
 from wastools.variants import VARIANTS
 
 HOSTILE = '<script>alert("pwned")</script> & "Q" <blink>'
@@ -302,10 +303,11 @@ def test_only_pages_whose_content_changed_are_written(repo, tmp_path):
     assert "units/uss-bagley-dd-386.html" in differs and "index.html" in differs
     # a unit no longer on the site loses its page, its print view's cards and its Tabletop Simulator image
     assert not (site / "units/u-47.html").exists() and not (site / "cards/u-47.js").exists()
-    assert not (site / "tts/standard/u-47.png").exists()
-    assert {"cards/uss-bagley-dd-386.js", "tts/standard/uss-bagley-dd-386.png"} <= differs
-    assert "tts/standard/aoba.png" not in differs
-    assert report.changed == len(differs) + 3 < len(after) / 2
+    decks = [v.name for v, _p in spec.variants]
+    assert not any((site / unit_image(deck, "u-47")).exists() for deck in decks)
+    assert {"cards/uss-bagley-dd-386.js", *(unit_image(deck, "uss-bagley-dd-386") for deck in decks)} <= differs
+    assert not {unit_image(deck, "aoba") for deck in decks} & differs
+    assert report.changed == len(differs) + 2 + len(decks) < len(after) / 2  # the removed: page, cards, images
     kept = [rel for rel in after if rel not in differs]
     assert "units/bismarck.html" in kept and "assets/site.css" in kept
     assert {rel: after[rel] for rel in kept} == {rel: first[rel] for rel in kept}  # not written again

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from collections import Counter
@@ -15,7 +16,8 @@ from hypothesis import strategies as st
 from PIL import Image
 from pypdf import PdfReader
 
-from wastools.site.tts import CARD_PX, MAX_COLUMNS, MAX_ROWS, PER_SHEET, plan_sheets
+from wastools.site.tts import CARD_PX, MAX_COLUMNS, MAX_ROWS, MAX_SHEET_PX, PER_SHEET, plan_sheets
+from wastools.variants import VARIANTS
 
 
 @given(st.integers(1, 400))
@@ -27,6 +29,7 @@ def test_sheets_hold_every_card_once_on_grids_tabletop_simulator_takes(distinct)
         assert 2 <= p.columns <= MAX_COLUMNS and 2 <= p.rows <= MAX_ROWS
         assert len(p.cards) <= min(PER_SHEET, p.columns * p.rows)
         assert len(p.cards) > (p.rows - 1) * p.columns or p.rows == 2  # no empty row but the least grid's
+        assert p.columns * CARD_PX[0] <= MAX_SHEET_PX and p.rows * CARD_PX[1] <= MAX_SHEET_PX  # as the game asks
     assert len(plans) == math.ceil(distinct / PER_SHEET)
 
 
@@ -133,3 +136,110 @@ def test_a_roster_takes_the_variant_backs_and_paper(cli, repo, tmp_path):
     assert "Off the grid (compass legs) (these" in first  # the printed variant is the chosen one
     assert "leg" in cards and "hex" not in cards and "Off the grid" in backs
     assert "under off-grid" in result.output
+
+
+def sheet_sizes(folder: Path) -> dict[str, tuple[int, int]]:
+    out = {}
+    for path in sorted(folder.glob("*.png")):
+        with Image.open(path) as image:
+            out[path.name] = image.size
+    return out
+
+
+@pytest.mark.slow
+def test_a_roster_exports_in_each_deck_with_that_decks_faces_on_sheets_the_game_takes(cli, repo, tmp_path):
+    """40 distinct units (more than a sheet of 8 x 5 holds) exported in two decks: each deck's
+    saved object says its deck, its faces are that deck's cards (the two decks' sheets differ)
+    and no sheet is wider or taller than 4096 pixels."""
+    own, other = list(VARIANTS)[1], list(VARIANTS)[-1]
+    entries = {u: 1 for u in sorted(repo.units)[:40]}
+    path = roster_file(tmp_path, entries, variant=own)
+    out = tmp_path / "out"
+    for variant in ([], ["--variant", other]):
+        result = cli("build", "--roster", str(path), "--tts", "--paper", "letter", *variant, "--out", str(out))
+        assert result.exit_code == 0, result.output
+    folders = {own: out / "rosters" / "wolf-pack-tts", other: out / "rosters" / f"wolf-pack-{other}-tts"}
+    faces = {}
+    for deck, folder in folders.items():
+        (state,) = json.loads((folder / "wolf-pack.json").read_text())["ObjectStates"]
+        assert f"{VARIANTS[deck].title} cards" in state["Description"]
+        assert {c["Description"].split(", ", 1)[1] for c in state["ContainedObjects"]} == {
+            f"{VARIANTS[deck].title} card"
+        }
+        assert len(state["ContainedObjects"]) == 40 and len(state["CustomDeck"]) == 2  # 39 on the first sheet
+        sizes = sheet_sizes(folder)
+        assert len(sizes) == 3 and all(w <= MAX_SHEET_PX and h <= MAX_SHEET_PX for w, h in sizes.values()), sizes
+        for sheet in state["CustomDeck"].values():
+            assert Image.open(local(sheet["FaceURL"])).size == (
+                sheet["NumWidth"] * CARD_PX[0],
+                sheet["NumHeight"] * CARD_PX[1],
+            )
+        faces[deck] = (folder / "wolf-pack-faces-1.png").read_bytes()
+    assert faces[own] != faces[other]
+
+
+# --- the site's images: every deck's own cards --------------------------------------------------
+
+ADDRESS = "https://example.org/was/site/"
+
+
+@pytest.fixture(scope="module")
+def published(repo, tmp_path_factory):
+    """A small site with a published address, built with a store of its own: (site, spec, store)."""
+    import dataclasses
+
+    from tests.site_check import small_spec
+    from wastools.core.store import Store
+    from wastools.site import build_site
+
+    folder = tmp_path_factory.mktemp("published")
+    store = Store(folder, folder / "store")
+    spec = dataclasses.replace(small_spec(repo), address=ADDRESS)
+    build_site(repo, folder / "out", spec, store=store)
+    return folder / "out" / "site", spec, store
+
+
+def test_the_site_has_each_decks_own_card_images(published):
+    """Every deck of the site (as the build's variants list them) has an image of each unit and
+    its back, 360 x 504 pixels and under 4096 either way, and a unit's images differ between
+    decks: each is that deck's card."""
+    from wastools.site.tabletop import back_image, unit_image
+
+    site, spec, _store = published
+    decks = [v.name for v, _p in spec.variants]
+    assert sorted(p.name for p in (site / "tts").iterdir()) == sorted(decks)
+    for unit in spec.units:
+        images = {deck: (site / unit_image(deck, unit.id)).read_bytes() for deck in decks}
+        assert len(set(images.values())) == len(decks), unit.id  # no two decks share a face
+        for data in images.values():
+            with Image.open(io.BytesIO(data)) as image:
+                assert image.format == "JPEG" and image.size == (360, 504)
+    for deck in decks:
+        with Image.open(site / back_image(deck)) as image:
+            assert image.size == (360, 504)
+    assert len(list((site / "tts").rglob("*.jpg"))) == len(decks) * (len(spec.units) + 1)
+
+
+def test_a_card_drawn_on_its_own_is_the_card_drawn_with_full_sheets(repo, tmp_path):
+    """An edit draws one card again, alone: in every slot of the sheet, its image is the very
+    image a cold build drew with two full sheets of other cards."""
+    import dataclasses
+
+    from tests.site_check import small_spec
+    from wastools.core.store import Store
+    from wastools.site.tabletop import KIND, SLOTS, deck_images, keep_images, slot_of, tabletop_images
+
+    by_slot: dict[int, list] = {}
+    for unit in repo.units.values():
+        by_slot.setdefault(slot_of(unit.id), []).append(unit)
+    assert set(by_slot) == set(range(SLOTS))
+    units = tuple(u for slot in range(SLOTS) for u in by_slot[slot][:2])
+    variant, params = small_spec(repo).variants[-1]
+    spec = dataclasses.replace(small_spec(repo), units=units, variants=((variant, params),), address=ADDRESS)
+    whole = tabletop_images(repo, spec, Store(tmp_path, tmp_path / "whole"))
+    alone = Store(tmp_path, tmp_path / "alone")
+    for slot in range(SLOTS):
+        unit = by_slot[slot][0]
+        assert keep_images(alone, repo, variant, params, (unit.id,), False) == 1
+        image = deck_images(repo, variant, params, [unit], False)[0]
+        assert image.slot == slot and alone.get(KIND, image.key) == whole[image.path], unit.id

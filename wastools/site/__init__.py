@@ -46,9 +46,13 @@ def site_target(repo: Repository, selection: Any, options: Any, data_key: str, a
 
 
 def _target(repo: Repository, spec: SiteSpec, made_key: str, bleed: float):
+    """The site's target; its Tabletop Simulator images are its parts, drawn on both workers
+    before the site's own job (which finds them in the store, or draws what is missing)."""
     from ..pipeline.plan import Target
+    from .tabletop import tabletop_parts
 
-    return Target("site", made_key, site_files, (repo, spec, bleed), reads_store=True)
+    parts = tabletop_parts(repo, spec)
+    return Target("site", made_key, site_files, (repo, spec, bleed), reads_store=True, parts=parts)
 
 
 def build_site(repo: Repository, out: Path, spec: SiteSpec, data_key: str = "", store=None) -> SiteReport:

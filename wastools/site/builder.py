@@ -3,8 +3,8 @@
 ``build/site/`` holds ``index.html`` (every unit, filters, search), ``units.json`` beside it,
 ``units/<id>.html``, ``variants/<name>.html``, ``scenarios/<id>.html``, ``fleet.html``,
 ``print.html`` (the fleet's print view), ``cards/<id>.js`` (a unit's cards for the print
-view), ``tts/<variant>/`` (the images of the fleet builder's Tabletop Simulator download)
-and ``assets/``. Nothing is written until every page is rendered, so a build that fails
+view), ``tts/<deck>/`` (the images of the fleet builder's Tabletop Simulator download, for
+every deck) and ``assets/``. Nothing is written until every page is rendered, so a build that fails
 leaves the previous site as it was. A file whose bytes did not change is not written
 again (its date stays, so a sync to a web server sends only what changed); a changed file
 is written beside its place and moved in whole. A build whose inputs did not change does
@@ -32,7 +32,7 @@ from .cards import card_keys, site_cards
 from .data import SiteSpec, safe_id
 from .printview import card_script, print_data
 from .scenario import map_plan, scenario_page
-from .tabletop import tabletop_deck, tabletop_images
+from .tabletop import tabletop_decks, tabletop_images
 
 
 @dataclass
@@ -151,7 +151,7 @@ def _fleet_pages(rows: list[dict[str, Any]], spec: SiteSpec, common: dict[str, A
             fleet_variants=fleet_variants,
             capped=capped_titles(),
             owned_filter=True,
-            tabletop=tabletop_deck(spec),
+            tabletop=bool(tabletop_decks(spec)),
             address=spec.address,
             **common,
         ),

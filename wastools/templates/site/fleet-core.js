@@ -311,9 +311,10 @@
   }
 
   /* The fleet as a Tabletop Simulator saved object (the shape wastools/site/tts.py writes):
-     a custom deck of exactly the fleet's cards, each as many times as its count. Each unit
-     is its own 1 x 1 card sheet, the image the site publishes at base + "tts/<deck>/<id>.png";
-     one card alone is a card, not a deck. */
+     a custom deck of exactly the fleet's cards in the deck ``deck``, each as many times as its
+     count. Each unit is its own 1 x 1 card sheet, the image the site publishes for every deck
+     at base + "tts/<deck>/units/<id>.jpg", the back at "tts/<deck>/back.jpg"; one card alone
+     is a card, not a deck. */
   function tabletop(state, units, decks, deck, base) {
     var list = items(state, units), t = totals(list);
     var title = (decks.filter(function (d) { return d.name === deck; })[0] || { title: deck }).title;
@@ -324,7 +325,7 @@
     }
     list.forEach(function (u, i) {
       var sheet = String(i + 1);
-      custom[sheet] = { FaceURL: folder + encodeURIComponent(u.id) + ".png", BackURL: folder + "back.png",
+      custom[sheet] = { FaceURL: folder + "units/" + encodeURIComponent(u.id) + ".jpg", BackURL: folder + "back.jpg",
                         NumWidth: 1, NumHeight: 1, BackIsHidden: true, UniqueBack: false, Type: 0 };
       for (var n = 0; n < u.count; n++) {
         var own = {};

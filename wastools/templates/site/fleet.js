@@ -20,7 +20,7 @@
   var variantInput = document.getElementById("deck-variant");
   var decks = Array.prototype.map.call(variantInput.options, function (o) { return { name: o.value, title: o.textContent }; });
   var download = document.getElementById("download");
-  var tabletopButton = document.getElementById("tabletop");  /* absent when the site has no deck */
+  var tabletopButton = document.getElementById("tabletop");  /* absent when the site has no card images */
   var copyText = document.getElementById("copy-text");
   var printLink = document.getElementById("print");
   var textBox = document.getElementById("fleet-text");
@@ -204,7 +204,7 @@
   if (tabletopButton) {
     tabletopButton.addEventListener("click", function () {
       var s = update(null), base = imageBase();
-      var saved = F.tabletop(s, units, decks, tabletopButton.dataset.deck, base);
+      var saved = F.tabletop(s, units, decks, s.deck, base);  /* the deck chosen above */
       save(F.fileName(s.name, ".json"), "application/json", JSON.stringify(saved, null, 2) + "\n");
       document.getElementById("copied").textContent = base.indexOf("file:") === 0
         ? "Saved. Its card images are files on this computer: the game shows them here only (see the note below)."

@@ -5,6 +5,7 @@ outputs with no other module touched."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import wastools
@@ -74,3 +75,16 @@ def test_boards_are_drawn_from_one_table():
     """The render layer picks a board's drawing in one place, by the board's class."""
     text = DRAWING_TABLE.read_text("utf-8")
     assert "_DRAWINGS" in text and all(name in text for name in BOARD_CLASSES)
+
+
+def test_templates_and_scripts_name_no_variant():
+    """The site's pages and scripts learn the variants from the site's data, never by name."""
+    pattern = re.compile("[\"'](" + "|".join(map(re.escape, sorted(IDS))) + ")[\"']")
+    found = [
+        f"{path.relative_to(PACKAGE)}:{text[: m.start()].count(chr(10)) + 1}: {m.group(0)}"
+        for path in sorted((PACKAGE / "templates").rglob("*"))
+        if path.suffix in (".js", ".j2") and path.name != "qrcode.js"
+        for text in [path.read_text("utf-8")]
+        for m in pattern.finditer(text)
+    ]
+    assert not found, "\n".join(found)

@@ -51,6 +51,8 @@ def _words(path: Path) -> dict[str, Any]:
 
 def aid_file(variant: Variant) -> Path:
     """Where a variant's aid words are: its own ``aid`` (a house variant keeps its base's)."""
+    if isinstance(variant.aid, Path):
+        return variant.aid
     return AIDS / f"{variant.aid or variant.family}.yaml"
 
 

@@ -417,4 +417,4 @@ def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> 
 def fleet_variants(spec: SiteSpec) -> list[dict[str, str]]:
     """The variants the fleet builder checks; the rules themselves are in fleet.js and
     mirror ``wastools.variants.fleet`` (a browser test compares the two)."""
-    return [{"name": v.name, "title": v.title} for v, _p in spec.variants]
+    return [{"name": v.name, "title": v.title, "rule": v.fleet_rule} for v, _p in spec.variants]

@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 from typing import Any
 
 from ..core.model import GUNNERY_KINDS, Attack, Unit
@@ -230,11 +231,14 @@ class Variant:
     measure_fn: Callable[..., Any] | None = None
     claim_fn: Callable[[dict[str, Any]], str] = _in_the_sector
     fleet_rules: Callable[[list, int, int], Any] = _no_fleet_rules
+    fleet_rule: str = ""  # the browser's name for its fleet rules (the fleet builder mirrors them)
     smoke_fn: Callable[[dict[str, Any]], tuple[float, str]] | None = None  # smoke template radius (in) and label
     placement_fn: Callable[[dict[str, Any]], str] = _no_placement  # how an aircraft card says it is placed
     range_fn: Callable[[dict[str, Any]], str | None] = _as_printed  # how card ranges become distances, in words
     scale_parameter: str = ""  # the setting whose every choice the aid's measure table shows side by side
-    aid: str = ""  # its player aid's words: wastools/aids/<aid>.yaml (a house variant keeps its base's)
+    aid: str | Path = (
+        ""  # its aid's words: wastools/aids/<aid>.yaml, or a file of its own (a house variant keeps its base's)
+    )
     aid_fn: Callable[[Any, dict[str, Any]], dict[str, Any]] = _nothing_computed  # the numbers and tables in them
     stat_blocks: bool = False  # its deck ends with air base, shore battery and garrison blocks
     per_unit: tuple[str, ...] = ()  # per-unit parameter patterns ("footprint.*")

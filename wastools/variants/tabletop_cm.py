@@ -292,5 +292,6 @@ VARIANT = replace(
     measure_fn=measure,
     claim_fn=claim,
     fleet_rules=fleet_rules,
+    fleet_rule="us-third",
     scale_parameter="table_scale",
 )

@@ -162,8 +162,9 @@
     return params.toString().replace(/%3A/g, ":").replace(/%2C/g, ",");
   }
 
-  /* Same arithmetic as check_fleet() in wastools/variants/fleet.py. */
-  function checkFleet(variant, items, cap) {
+  /* Same arithmetic as check_fleet() in wastools/variants/fleet.py; ``rule`` is the deck's own
+     fleet rule, as the site data names it ("us-third": a fleet over a third US is capped). */
+  function checkFleet(rule, items, cap) {
     var total = 0, us = 0, subs = 0;
     items.forEach(function (u) {
       total += u.points * u.count;
@@ -171,7 +172,7 @@
       if (u.type === "submarine") { subs += u.points * u.count; }
     });
     var problems = [], notes = [], effective = cap;
-    if (variant === "tabletop-cm") {
+    if (rule === "us-third") {
       if (total && us * 3 > total) {
         effective = Math.floor(cap * 9 / 10);
         notes.push("US units are " + us + " of " + total + " points (more than a third): limit capped at 90%, " + effective);
@@ -245,7 +246,7 @@
     });
     lines.push("", "Fleet rules:");
     decks.forEach(function (d) {
-      lines.push("- " + d.title + ": " + (list.length ? verdict(checkFleet(d.name, list, state.limit)) : "empty fleet"));
+      lines.push("- " + d.title + ": " + (list.length ? verdict(checkFleet(d.rule, list, state.limit)) : "empty fleet"));
     });
     return lines.join("\n") + "\n";
   }

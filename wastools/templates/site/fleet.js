@@ -18,7 +18,7 @@
   var limitInput = document.getElementById("points-limit");
   var nameInput = document.getElementById("roster-name");
   var variantInput = document.getElementById("deck-variant");
-  var decks = Array.prototype.map.call(variantInput.options, function (o) { return { name: o.value, title: o.textContent }; });
+  var decks = Array.prototype.map.call(variantInput.options, function (o) { return { name: o.value, title: o.textContent, rule: o.dataset.rule || "" }; });
   var download = document.getElementById("download");
   var tabletopButton = document.getElementById("tabletop");  /* absent when the site has no card images */
   var copyText = document.getElementById("copy-text");
@@ -106,7 +106,7 @@
       var verdict = li.querySelector(".verdict");
       if (!list.length) { verdict.textContent = "empty fleet"; li.className = ""; return; }
       if (!s.limit) { verdict.textContent = "no points limit set"; li.className = "bad"; return; }
-      var check = F.checkFleet(li.dataset.variant, list, s.limit);
+      var check = F.checkFleet(li.dataset.rule || "", list, s.limit);
       verdict.textContent = F.verdict(check);
       li.className = check.legal ? "ok" : "bad";
     });

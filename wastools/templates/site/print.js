@@ -207,7 +207,7 @@
     cell(head, "th", "Fleet rules");
     table.appendChild(head);
     decks.forEach(function (d) {
-      var check = F.checkFleet(d.name, list, state.limit);
+      var check = F.checkFleet(d.rule, list, state.limit);
       var tr = el("tr", d.name === state.deck ? { "class": "chosen" } : {});
       cell(tr, "td", d.title + (d.name === state.deck ? " (these cards)" : ""));
       cell(tr, "td", F.verdict(check), check.legal ? "ok" : "bad");

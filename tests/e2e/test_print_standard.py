@@ -22,7 +22,7 @@ from wastools.render import calibration, counters, labels, maps, rulers, sheets
 from wastools.render.pages import Page
 from wastools.variants import VARIANTS
 
-SMOKE = (3.0, "radius 1 leg = 3 in", "Off the grid (compass legs)")  # the off-grid smoke template
+SMOKE = VARIANTS["off-grid"].smoke_fn(VARIANTS["off-grid"].defaults())  # the off-grid smoke templates
 
 
 def card_pdf() -> bytes:

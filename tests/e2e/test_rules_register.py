@@ -17,7 +17,7 @@ from wastools.data.repository import rules_register
 from wastools.render import cards
 from wastools.variants import VARIANTS
 
-SMOKE = (3.0, "radius 1 leg = 3 in", "Off the grid (compass legs)")  # the off-grid smoke template
+SMOKE = VARIANTS["off-grid"].smoke_fn(VARIANTS["off-grid"].defaults())  # the off-grid smoke templates
 
 SEEDS = ROOT.parent / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.exists(), reason="the seed documents (../shared/seeds) are not present")

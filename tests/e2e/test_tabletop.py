@@ -17,7 +17,7 @@ from wastools.render.pages import Page, check_bars
 from wastools.render.sheets import PrinterProfile
 from wastools.variants import VARIANTS
 
-SMOKE = (3.0, "radius 1 leg = 3 in", "Off the grid (compass legs)")  # the off-grid smoke template
+SMOKE = VARIANTS["off-grid"].smoke_fn(VARIANTS["off-grid"].defaults())  # the off-grid smoke templates
 
 
 def open_pdf(data: bytes):

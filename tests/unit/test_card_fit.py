@@ -36,3 +36,23 @@ def test_widths_of_a_seed_phrase():
     plain = card_fit.width("Expert Dogfighter", 8)
     assert card_fit.width("Expert Dogfighter", 8, bold=True) > plain > 0
     assert abs(card_fit.width("Expert Dogfighter", 16) - 2 * plain) < 1e-9
+
+
+@given(
+    set_name=st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghij", min_size=1, max_size=60),
+    rarity=st.sampled_from(["common", "uncommon", "rare"]),
+    variant=st.text(alphabet="ABCDEFGHIJ abcdefghij,", min_size=1, max_size=60),
+)
+def test_the_foot_holds_the_set_line_and_the_variant_side_by_side(set_name, rarity, variant):
+    from wastools.render.card_fit import BODY_W, FOOT_GAP, FOOT_PT, foot_fit, width
+
+    left, right = foot_fit(f"{set_name.strip() or 'Set'} 12/40 \u00b7 {rarity}", variant.strip() or "V")
+    assert width(left, FOOT_PT) + FOOT_GAP + width(right, FOOT_PT) <= BODY_W
+    assert left.endswith("12/40") or left.endswith(rarity)  # the number is never cut
+
+
+def test_a_foot_that_fits_is_left_as_it_is():
+    from wastools.render.card_fit import foot_fit
+
+    assert foot_fit("War at Sea 49/64 \u00b7 common", "Hex grid") == ("War at Sea 49/64 \u00b7 common", "Hex grid")
+    assert foot_fit("Condition Zebra 33/40 \u00b7 uncommon", "Tabletop, 6 inch sectors")[0] == "Condition Zebra 33/40"

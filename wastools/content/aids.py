@@ -38,11 +38,13 @@ class AidError(ValueError):
 def _words(path: Path) -> dict[str, Any]:
     """An aid file read and checked once per process."""
     from jsonschema import Draft202012Validator
+    from referencing import Registry
     from ruamel.yaml import YAML
 
     data = YAML(typ="safe", pure=True).load(path.read_text("utf-8"))
     schema = json.loads(AID_SCHEMA.read_text("utf-8"))
-    errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(e.absolute_path))
+    checker = Draft202012Validator(schema, registry=Registry())  # an empty registry: nothing is fetched
+    errors = sorted(checker.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         where = "/".join(map(str, errors[0].absolute_path))
         raise AidError(f"{path.name}: {where}: {errors[0].message}")
@@ -143,8 +145,6 @@ def house_rules(variant: Variant) -> list[Section]:
     }
     section = _section(_shared("house"), values, {}, {"base-variant": base.seed}, "common.yaml: house")
     lines = list(section.lines) + [f"{line[0].upper()}{line[1:]}." for line in changed]
-    if variant.description and variant.description != base.description:
-        lines.append(variant.description)
     return [Section(section.title, section.source, tuple(lines))]
 
 

@@ -226,11 +226,10 @@ def sheet_targets(repo: Repository, selection: Selection, options: Options) -> l
 
 
 def _smoke(variant: Variant, options: Options) -> tuple[float, str, str] | None:
-    """The smoke templates a variant's counters carry (radius in inches, label, for whom)."""
+    """The smoke templates a variant's counters carry (radius in inches, label, the page's heading)."""
     if variant.smoke_fn is None:
         return None
-    radius, label = variant.smoke_fn(options.variant_params(variant))
-    return radius, label, variant.title
+    return variant.smoke_fn(options.variant_params(variant))
 
 
 def _paper_sheets(chosen: list[Variant], options: Options, paper: str) -> list[tuple[str, Callable[..., Any], tuple]]:

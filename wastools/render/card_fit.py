@@ -292,9 +292,45 @@ def band_fit(view: CardView, side_label: str) -> tuple[float, bool]:
     return BAND_TIGHT_PT, False
 
 
+FOOT_PT = 6.0  # the foot's type (card.css .foot)
+FOOT_GAP = 6.0  # at least this between the set line and the variant's name
+
+
+def _shortened(text: str, room: float) -> str:
+    """``text`` losing letters at its end (…) until it is at most ``room`` wide."""
+    while text and width(text, FOOT_PT) > room:
+        text = text[:-2].rstrip() + "\u2026"
+    return text
+
+
+def foot_fit(left: str, right: str, room: float = BODY_W) -> tuple[str, str]:
+    """The foot's set line and variant name side by side with a gap: a variant's name over
+    two thirds of the foot loses letters; then the set line loses its rarity, then letters of
+    the set's name (its number is kept)."""
+    right = _shortened(right, room * 2 / 3)
+
+    def fits(text: str) -> bool:
+        return width(text, FOOT_PT) + FOOT_GAP + width(right, FOOT_PT) <= room
+
+    if fits(left):
+        return left, right
+    head, dot, _rarity = left.rpartition(" \u00b7 ")
+    text = head if dot else left
+    if fits(text):
+        return text, right
+    name, space, number = text.rpartition(" ")
+    if not space:
+        name, number = text, ""
+    while name and not fits(f"{name}\u2026 {number}".strip()):
+        name = name[:-1].rstrip()
+    return (f"{name}\u2026 {number}".strip() if name else number), right
+
+
 def apply(view: CardView) -> CardView:
     """The view with its sizes set (and any ability text moved to the aid). A class name
-    too long for the line under the name is left out there (the site and `show` keep it)."""
+    too long for the line under the name is left out there (the site and `show` keep it);
+    a set line too long for the foot beside the variant's name is shortened (``foot_fit``)."""
+    view.footer_left, view.footer_right = foot_fit(view.footer_left, view.footer_right)
     if view.class_name and width(f"{view.year} \u00b7 {view.class_name}", SUB_PT) > SUB_W * WRAP_SLACK:
         view.class_name = None
     view.band_pt, view.band_side = band_fit(view, SIDE_LABELS.get(view.side, "stat block"))

@@ -109,7 +109,7 @@ def counters_pdf(
     paper: str, smoke_for: tuple[float, str, str] | None, profile: PrinterProfile = PrinterProfile()
 ) -> tuple[bytes, int]:
     """Every counter, fronts and backs; then, given ``smoke_for`` (radius in inches, its label,
-    the variant it is for), a page of smoke templates."""
+    the page's heading), a page of smoke templates."""
     page = Page.of(paper)
     slots = counter_positions(page)
     items = counter_set()
@@ -142,10 +142,10 @@ def counters_pdf(
 
         pages += [(page, front), (page, back)]
     if smoke_for is not None:
-        radius_in, label, title = smoke_for
+        radius_in, label, heading = smoke_for
 
         def smoke(c) -> None:
-            draw_label(c, page, f"Smoke templates for {title}: {label}, bow on the edge. Print this page twice.")
+            draw_label(c, page, f"{heading} Print this page twice.")
             smoke_template(c, page, radius_in * PT_PER_IN, label)
 
         pages.append((page, smoke))

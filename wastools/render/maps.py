@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..core.geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_grid_size, hex_radius, tiles
+from ..core.geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_radius, tiles
 from ..core.outline import Box, Point, Segment, clip_polygon, hex_rings, hex_union_edges, meets, visible_runs
 from ..data.terrain import inside
 from ..variants.board import Board, HexBoard, SquareBoard, TableBoard, column_name, hex_name, sector_name
@@ -1234,20 +1234,10 @@ def square_map(title: str, columns: int, rows: int, sector: float, features=(), 
 
 
 def hex_map(title: str, width: float, height: float, flat: float, features=(), overlap: float = 36.0) -> MapSpec:
-    cols, rows = hex_grid_size(width, height, flat)
-    width, height = hex_grid_extent(cols, rows, flat)  # the map ends with the last whole hex
-    return MapSpec(
-        title,
-        width,
-        height,
-        hex_grid(cols, rows, flat),
-        tuple(features),
-        overlap,
-        f"{cols} x {rows} hexes, {round(flat * 2.54 / 72, 2):g} cm flat to flat",
-        hex_range(cols, rows, flat),
-        hex_plan(cols, rows, flat),
-        grid_names=hex_names(cols, rows, flat),
-    )
+    """Whole hexes ``flat`` points flat to flat over a ``width`` x ``height`` table."""
+    board = HexBoard(unit_pt=flat)
+    columns, rows = board.fitting(width, height)  # the map ends with the last whole hex
+    return _hex_spec(title, board, columns, rows, features, overlap)
 
 
 def plain_map(

@@ -232,7 +232,9 @@ class Variant:
     claim_fn: Callable[[dict[str, Any]], str] = _in_the_sector
     fleet_rules: Callable[[list, int, int], Any] = _no_fleet_rules
     fleet_rule: str = ""  # the browser's name for its fleet rules (the fleet builder mirrors them)
-    smoke_fn: Callable[[dict[str, Any]], tuple[float, str]] | None = None  # smoke template radius (in) and label
+    smoke_fn: Callable[[dict[str, Any]], tuple[float, str, str]] | None = (
+        None  # smoke templates: radius (in), label, heading
+    )
     placement_fn: Callable[[dict[str, Any]], str] = _no_placement  # how an aircraft card says it is placed
     range_fn: Callable[[dict[str, Any]], str | None] = _as_printed  # how card ranges become distances, in words
     scale_parameter: str = ""  # the setting whose every choice the aid's measure table shows side by side

@@ -337,7 +337,7 @@ def range_words(params: dict[str, Any]) -> str:
 
 def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
     """The numbers and tables of the aid's prose (``wastools/aids/hex.yaml``)."""
-    bands = Table(("range", "hexes"), tuple((b, "-".join(map(str, sorted(set(band_hexes(b)))))) for b in range(7)))
+    bands = Table(("band", "hexes"), tuple((b, "-".join(map(str, sorted(set(band_hexes(b)))))) for b in range(7)))
     speeds = Table(
         ("top speed", "km/h", "hexes"),
         tuple(

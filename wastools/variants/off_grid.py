@@ -202,10 +202,10 @@ def board(params: dict[str, Any]) -> TableBoard:
     return inch_table(leg, f"1 leg = {leg:.3g} in")
 
 
-def smoke(params: dict[str, Any]) -> tuple[float, str]:
-    """A smoke template's radius: 1 leg, in inches, and its label."""
+def smoke(params: dict[str, Any]) -> tuple[float, str, str]:
+    """A smoke template's radius (1 leg, in inches), its label and the page's heading."""
     leg, _text = leg_inches(params)
-    return leg, f"radius 1 leg = {leg:.3g} in"
+    return leg, f"radius 1 leg = {leg:.3g} in", "Smoke templates for play off the grid: radius 1 leg, bow on the edge."
 
 
 def claim(params: dict[str, Any]) -> str:

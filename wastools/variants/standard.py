@@ -36,7 +36,7 @@ def board(params: dict[str, Any]) -> SquareBoard:
 def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
     """The numbers and tables of the aid's prose (``wastools/aids/standard.yaml``)."""
     bands = Table(
-        ("range", "reach"),
+        ("band", "reach"),
         tuple((b, "same sector" if b == 0 else "1 sector" if b == 1 else f"{b} sectors") for b in range(4)),
     )
     return {"bands": bands}

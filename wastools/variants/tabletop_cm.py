@@ -253,9 +253,9 @@ def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
     table scales side by side, as a table may be played at either."""
     scales = tuple(f"{s.removesuffix('ft')} ft scale" for s in SECTOR_CM)
     bands = Table(
-        ("range",) + scales,
+        ("band",) + scales,
         tuple((b,) + tuple(f"{reach_cm(b, cm)[1]:g} cm" for cm in SECTOR_CM.values()) for b in range(7)),
-        "ranges 4-6 need Extended Range or Long Shot",
+        "bands 4-6 need Extended Range or Long Shot",
     )
     move = Table(
         ("speed",) + scales, tuple((sp,) + tuple(f"{sp * cm:g} cm" for cm in SECTOR_CM.values()) for sp in (1, 2, 3))

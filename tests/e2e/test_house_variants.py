@@ -179,3 +179,12 @@ def test_param_builds_under_its_own_name_and_leaves_the_shipped_files(tmp_repo, 
     assert (tmp_repo / "build" / "off-grid" / "rulers.pdf").read_bytes() == shipped
     own = tmp_repo / "build" / "off-grid+leg-in-2.5" / "rulers.pdf"
     assert _tick_steps(own) == {round(2.5 * PT_PER_IN, 2)}
+
+
+def test_validate_reports_a_bad_house_variant_so_ci_catches_it(tmp_repo, cli):
+    (tmp_repo / "wastools.toml").write_text('[variants.x-y]\nbase = "hex"\ntitle = "X"\nhex_cm = 0\n', "utf-8")
+    result = cli("validate", "--quiet", root=tmp_repo)
+    assert result.exit_code == 1
+    assert "wastools.toml:4:1: variants.x-y.hex_cm: hex_cm: 0.0 is below the minimum 1.0" in result.output
+    (tmp_repo / "wastools.toml").write_text(SETTINGS, "utf-8")
+    assert cli("validate", "--quiet", root=tmp_repo).exit_code == 0

@@ -79,13 +79,13 @@ def _use_house_variants(root: str | None) -> None:
     """The repository's house variants join the registry before any option names a variant
     (and before a build forks its workers); their problems are reported where the settings are read."""
     from ..core import data_paths
-    from ..data import house_variants
+    from ..data import config
 
     try:
         found = data_paths.find_root(Path(root) if root else Path.cwd())
     except (data_paths.RepositoryNotFound, OSError):
         return
-    house_variants.register(found)
+    config.use_house_variants(found)
 
 
 @main.command()
@@ -110,6 +110,10 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool, sources: b
     started = time.perf_counter()
     targets = _expand(paths) if paths else None
     result = repository.validate(root, targets, ctx.obj["limits"], cache=Store.for_repository(root))
+    if not paths or any(Path(p).name == "wastools.toml" for p in paths):  # the settings name house variants
+        from ..data import config
+
+        result.problems = sorted(set(result.problems) | set(config.problems(root)))
     if result.repository is not None:
         from ..data.datarules import repository_problems
 

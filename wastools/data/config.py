@@ -37,7 +37,7 @@ from ..core.data_paths import refusal
 from ..core.problems import DataError, Problem
 from ..core.safe_text import bad_characters
 from ..core.suggest import did_you_mean
-from ..variants import SHIPPED, VARIANTS, ParameterError, Variant
+from ..variants import SHIPPED, VARIANTS, ParameterError, Variant, use_house
 from .yamlio import DEFAULT_LIMITS, read_limited
 
 CONFIG_NAME = "wastools.toml"
@@ -136,6 +136,16 @@ def read(root: Path) -> dict[str, Setting]:
     return out
 
 
+def problems(root: Path) -> list[Problem]:
+    """Every problem of ``root``'s settings file (its house variants among them); none when
+    there is no such file."""
+    try:
+        read(root)
+    except DataError as exc:
+        return list(exc.problems)
+    return []
+
+
 def _parse(root: Path) -> tuple[str, dict[str, Any]] | None:
     """The settings file's text and its TOML, None when there is none; raises ``DataError``
     for a file that is no plain file, too big, not TOML, nested too deep, or that holds a
@@ -162,6 +172,15 @@ def _parse(root: Path) -> tuple[str, dict[str, Any]] | None:
     except RecursionError:
         raise DataError([Problem(CONFIG_NAME, 1, 1, "", "not valid TOML: nested too deep")]) from None
     return text, data
+
+
+def use_house_variants(root: Path) -> None:
+    """Make the registry the shipped variants plus ``root``'s house variants (those without
+    problems: ``read``, and so every command that reads the settings, reports the others)."""
+    from .house_variants import from_table
+
+    text, table = house_table(root)
+    use_house(from_table(text, table, CONFIG_NAME)[0] if table is not None else [])
 
 
 def house_table(root: Path) -> tuple[str, Any]:

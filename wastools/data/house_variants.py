@@ -14,13 +14,12 @@ and the setting, with the closest valid names.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from ..core.problems import Problem
 from ..core.safe_text import bad_characters
 from ..core.suggest import did_you_mean
-from ..variants import SHIPPED, ParameterError, Variant, use_house
+from ..variants import SHIPPED, ParameterError, Variant
 from ..variants.house import MAX_DESCRIPTION, MAX_TITLE, base_of, check_id, house_variant, parameter_of, typed
 
 SECTION = "variants"
@@ -113,17 +112,3 @@ def _key_line(text: str, header: int, key: str) -> int:
         if re.match(r"[\"']?" + re.escape(key) + r"[\"']?\s*=", line):
             return number + 1
     return header
-
-
-def register(root: Path) -> list[Problem]:
-    """Make the registry the shipped variants plus ``root``'s house variants (those without
-    problems); the problems are returned, and every command that reads the settings reports them."""
-    from .config import house_table
-
-    text, table = house_table(root)
-    if table is None:
-        use_house(())
-        return []
-    made, problems = from_table(text, table, "wastools.toml")
-    use_house(made)
-    return problems

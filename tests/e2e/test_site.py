@@ -124,7 +124,7 @@ def test_unit_pages_read_as_a_person_writes(repo, site):
                     "off-grid",
                     "Antiair",
                 )
-                if value.startswith("band 0:") and not own_reach:
+                if value.startswith("Range 0:") and not own_reach:
                     # the variant's range rule in words with its numbers, not a formula or a document number
                     assert re.match(r"(Each range is|Range 0 (is|reaches) )", source), (unit_id, cells)
                     assert not re.search(r"\bseed\b|\b\d?r ?[-+] ?\d", source), (unit_id, cells)

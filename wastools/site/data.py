@@ -184,8 +184,8 @@ def derivations(adapted: AdaptedUnit) -> list[dict[str, str]]:
     reach = VARIANTS[adapted.variant].range_words(adapted.parameters)
     for attack in adapted.attacks:
         label = ATTACK_LABELS.get(attack.type, attack.type)
-        cells = "; ".join(f"band {b.band}: {w.dice(b.dice)} {_reach(b.min, b.max, b.unit)}" for b in attack.bands)
-        conditions = [f"band {b.band}: {b.condition}" for b in attack.bands if b.condition]
+        cells = "; ".join(f"Range {b.band}: {w.dice(b.dice)} {_reach(b.min, b.max, b.unit)}" for b in attack.bands)
+        conditions = [f"Range {b.band}: {b.condition}" for b in attack.bands if b.condition]
         source = "; ".join(filter(None, [None if attack.own_reach else reach, *conditions, *attack.notes]))
         rows.append({"what": label, "value": cells or "-", "source": source or "the card's dice, as printed"})
     for name, value in adapted.rules.items():

@@ -31,6 +31,17 @@ def test_a_mistyped_scenario_is_refused_with_the_closest_id(cli):
     assert "unknown scenario 'savo-isand-1942' (did you mean 'savo-island-1942'?)" in result.output
 
 
+def test_building_a_broken_scenario_shows_its_located_problems(cli, tmp_path):
+    root = copy_data(tmp_path / "data")
+    path = root / "scenarios" / f"{SAVO}.yaml"
+    path.write_text(path.read_text().replace("unit: atago", "unit: atagoo", 1))
+    result = cli("build", "--scenario", SAVO, "--paper", "letter", "--jobs", "1", root=root)
+    assert result.exit_code == 1, result.output
+    assert f"scenarios/{SAVO}.yaml:" in result.output and "did you mean 'atago'" in result.output
+    assert "unknown scenario" not in result.output
+    assert not (root / "build" / "scenarios").exists()
+
+
 @pytest.mark.slow
 def test_a_whole_build_removes_the_old_pack_of_a_scenario_made_invalid(cli, tmp_path):
     root = copy_data(tmp_path / "data")

@@ -293,6 +293,7 @@ def _load_and_build(ctx, request: _Request, store, data, stamp: str, started: fl
         print_problems(validation.errors if validation else [])
         click.echo("the data is invalid: nothing was built", err=True)
         raise click.exceptions.Exit(1)
+    _refuse_broken_scenarios(ctx, selection, validation)
     _check_selection(repo, selection)
     if request.roster:
         from ..site.commands import roster_step
@@ -331,6 +332,20 @@ def _load_and_build(ctx, request: _Request, store, data, stamp: str, started: fl
     if validation is not None and validation.errors:
         print_problems(validation.errors)
         click.echo(f"not built, because of the errors above: {', '.join(validation.blocked)}", err=True)
+        ctx.exit(1)
+
+
+def _refuse_broken_scenarios(ctx, selection, validation) -> None:
+    """``--scenario ID`` naming a scenario whose file has errors shows them (exit 1), not
+    'unknown scenario': the designer sees what to fix."""
+    if not (selection.scenarios and validation is not None and validation.blocked):
+        return
+    named = {f"scenarios/{sid}.yaml" for sid in selection.scenarios}
+    broken = [p for p in validation.errors if p.path in named]
+    if broken:
+        print_problems(broken)
+        shown = ", ".join(sorted({p.path for p in broken}))
+        click.echo(f"not built: {shown} has the errors above", err=True)
         ctx.exit(1)
 
 

@@ -138,16 +138,6 @@ def data_state(root: Path, max_bytes: int | None = None) -> DataState:
     return DataState(whole.hexdigest() + key(refused, *too_big), digests)
 
 
-def changed_files(before: dict[str, str], after: dict[str, str]) -> set[str]:
-    """The data files (by path) whose digest differs between two ``DataState.digests``,
-    the added and removed ones included."""
-    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
-
-
-def data_fingerprint(root: Path) -> str:
-    return data_state(root).fingerprint
-
-
 LAST_SOURCE_DATE = 253_402_300_799  # 9999-12-31 23:59:59 UTC, the last second a PDF date can hold
 
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 PT_PER_IN = 72.0
 PT_PER_CM = 72.0 / 2.54
-PT_PER_MM = PT_PER_CM / 10
 
 
 # --- rulers ------------------------------------------------------------------------------

@@ -32,7 +32,6 @@ _NOUNS: dict[str, str] = {
 _SINGULAR = {plural: singular for singular, plural in _NOUNS.items()}
 # units written as symbols never take a plural
 _SYMBOLS = {"in", "cm", "mm", "km/h", "kn", "mph", "m", "ft"}
-SPELLING = {"armor": "Armor", "vital": "Vital Armor"}  # the game's own spelling, used everywhere
 
 
 def number(value: Any) -> str:

@@ -34,16 +34,6 @@ def environment() -> Environment:
     return templating.environment(CARD_DIR)  # made once per process there
 
 
-def template_fingerprint() -> str:
-    """Everything in templates/cards, for cache keys: a template edit re-renders cards."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    for path in sorted(CARD_DIR.iterdir()):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
 def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardView:
     """Everything one card shows, sized to fit (see card_view and card_fit)."""
     return card_fit.apply(build_view(adapted, variant, repo))

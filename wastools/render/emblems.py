@@ -77,7 +77,6 @@ _EMBLEMS: dict[str, NationStyle] = {
     ),
 }
 _FALLBACK = NationStyle("#4a4a4a", _roundel("#555", "#fff", "#555"))
-SIDE_COLOURS = {"allies": "#1f3a5f", "axis": "#5b2a23", "neutral": "#4a4a4a"}
 
 
 def nation_style(nation_id: str) -> NationStyle:

@@ -1,4 +1,5 @@
-"""`wastools new unit` and `wastools new scenario`: valid files to start from."""
+"""`wastools new unit` and `wastools new scenario`: valid files to start from, written whole
+inside the repository and never through a link (``repo_files.write_inside``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from ..core.model import AIRCRAFT_TYPES, Repository
+from ..core.repo_files import write_inside
 from ..core.slug import slugify
 from ..core.suggest import unknown
 from ..data import repository, yamlio
@@ -68,8 +70,7 @@ def new_unit(root: Path, repo: Repository, name: str, nation: str, unit_type: st
         "year", before="Placeholders: replace every value with the printed card's, then run `wastools validate`."
     )
     path = root / "cards" / nation / f"{unit_id}.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yamlio.dump_canonical(repository.canonical_unit(doc), repository.SCHEMA_REFS["unit"]), "utf-8")
+    write_inside(root, path, yamlio.dump_canonical(repository.canonical_unit(doc), repository.SCHEMA_REFS["unit"]))
     return path
 
 
@@ -107,6 +108,5 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
             "x from the west edge, y from the north edge."
         ),
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yamlio.dump_canonical(doc, repository.SCHEMA_REFS["scenario"]), "utf-8")
+    write_inside(root, path, yamlio.dump_canonical(doc, repository.SCHEMA_REFS["scenario"]))
     return path

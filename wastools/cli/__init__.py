@@ -142,7 +142,9 @@ def fmt(ctx: click.Context, paths: tuple[str, ...], check: bool) -> None:
     print_problems(result.problems)
     for name in result.changed:
         click.echo(f"{'would reformat' if check else 'reformatted'} {name}")
-    failed = bool(result.problems) or (check and bool(result.changed))
+    if result.failure:
+        click.echo(f"error: {result.failure}", err=True)
+    failed = bool(result.problems or result.failure) or (check and bool(result.changed))
     ctx.exit(1 if failed else 0)
 
 
@@ -169,7 +171,8 @@ def import_(ctx: click.Context, shinn16: str, roberteliason: str, report_only: b
     from ..authoring.importer import run_import
 
     root = repo_root(ctx)
-    result = run_import(root, Path(shinn16), Path(roberteliason), write_cards=not report_only)
+    with refused_paths(ctx):
+        result = run_import(root, Path(shinn16), Path(roberteliason), write_cards=not report_only)
     click.echo(
         f"{len(result.cards)} units ({len(result.only_primary)} only in shinn16, "
         f"{len(result.only_secondary)} only in roberteliason), {len(result.disagreements)} disagreements; "
@@ -323,7 +326,8 @@ def new_unit(ctx, name, nation, unit_type, card_set, number) -> None:
 
     root = repo_root(ctx)
     try:
-        path = make(root, load_repository(ctx), name, nation, unit_type, card_set, number)
+        with refused_paths(ctx):
+            path = make(root, load_repository(ctx), name, nation, unit_type, card_set, number)
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"wrote {path.relative_to(root)}: replace the placeholders, then run `wastools validate`")
@@ -345,7 +349,8 @@ def new_scenario(ctx, scenario_id, variant, title) -> None:
 
     root = repo_root(ctx)
     try:
-        path = make(root, load_repository(ctx), scenario_id, variant, title)
+        with refused_paths(ctx):
+            path = make(root, load_repository(ctx), scenario_id, variant, title)
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from ..core import scratch
 from ..core.store import Store
 from .common import Name, check_names, effective_settings, print_problems, repo_root
 
@@ -252,6 +253,7 @@ def _build(ctx, request: _Request) -> None:
     from ..core.fingerprints import data_state
 
     started = time.perf_counter()
+    scratch.clear_dead()  # what a killed build left, whatever this one has to do
     root, out_dir, settings = request.root, request.out, request.settings
     store = Store.for_repository(root)
     data = data_state(root, ctx.obj["limits"].max_file_bytes)
@@ -260,13 +262,19 @@ def _build(ctx, request: _Request) -> None:
         return
     selection = builder.Selection(tuple(settings["build.variants"]), *request.filters)
     options = _options(settings, request.jobs)
-    with builder.Pool(options.jobs) as pool:
+    with scratch.build_store(store) as (store, warning), builder.Pool(options.jobs) as pool:
+        if warning:
+            click.echo(warning, err=True)
         if not request.roster and not request.site_only:
             # the workers load WeasyPrint while this process validates: a head or a briefing to
             # lay out then finds it loaded on whichever worker takes it (measured: hull and name
             # edits 0.2-0.4 s faster, an edit that lays out nothing 0.3 s slower)
             pool.warm(full=True)
-        _load_and_build(ctx, request, store, data, stamp, started, selection, options, pool)
+        try:
+            _load_and_build(ctx, request, store, data, stamp, started, selection, options, pool)
+        finally:
+            if not warning and (late := scratch.spill_warning(store)):
+                click.echo(late, err=True)
 
 
 def _load_and_build(ctx, request: _Request, store, data, stamp: str, started: float, selection, options, pool) -> None:

@@ -42,6 +42,7 @@ from urllib.parse import unquote, urlsplit
 
 import click
 
+from ..core import scratch
 from ..core.problems import DataError, Problem, capped
 from ..core.store import Store, UnsafePath, no_links
 
@@ -423,11 +424,13 @@ def serve(root: Path, port: int, configure: Configure, limits: Any, open_page: b
     """Serve ``root``'s site from ``root/build/site`` on 127.0.0.1:``port`` and build it again
     after every saved change to the data, until Ctrl-C."""
     site = Site(root, root / "build" / "site", limits)
-    store = Store.for_repository(root)
+    scratch.clear_dead()
     server = open_server(site, port)
     address = f"http://{HOST}:{server.server_address[1]}/"
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.25}, daemon=True)
-    with _Stop() as stop:
+    with _Stop() as stop, scratch.build_store(Store.for_repository(root)) as (store, warning):
+        if warning:
+            click.echo(warning, err=True)
         thread.start()
         click.echo(f"serving build/site at {address} (Ctrl-C to stop)", err=True)
         try:

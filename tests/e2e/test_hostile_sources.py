@@ -300,6 +300,33 @@ def test_a_settings_file_that_cannot_be_read_is_located(tmp_path, text):
     assert raised.value.problems[0].line >= 1
 
 
+SHAPES = {
+    "[[{name}]]\nx = 1\n": "an array of tables",
+    "{name} = 3\n": "a number",
+    "{name} = [1]\n": "a list",
+    "{name} = 'x'\n": "text",
+    "{name} = true\n": "true or false",
+    "{name} = 2024-01-01\n": "a date or time",
+}
+
+
+@pytest.mark.parametrize("name", ["build", "printer", "site", "params", "params.hex"])
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_known_section_in_another_shape_says_what_shape_it_must_take(tmp_path, name, shape):
+    """``[[build]]`` or ``build = 3`` is the right name in the wrong shape: the message names
+    the shape wanted and the one found, never "unknown section (did you mean 'build'?)"."""
+    from wastools.core.problems import DataError
+    from wastools.data import config
+
+    (tmp_path / "wastools.toml").write_text(shape.format(name=name))
+    with pytest.raises(DataError) as raised:
+        config.read(tmp_path)
+    [problem] = raised.value.problems
+    assert problem.field == name and problem.message == f"expected a table [{name}], not {SHAPES[shape]}" + (
+        " ([[...]])" if SHAPES[shape] == "an array of tables" else ""
+    ), problem
+
+
 @settings(max_examples=300, deadline=None)
 @given(value=st.text(st.characters(exclude_characters="\x00"), max_size=25) | st.integers(-(10**15), 10**15).map(str))
 def test_source_date_epoch_is_a_date_or_a_clear_error(value):

@@ -244,3 +244,23 @@ def test_weak_hosts_match_domains_and_their_subdomains_only(host, weak):
     from wastools.data.repository.sources import weak_host
 
     assert (weak_host(host) is not None) is weak
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_a_file_with_other_line_ends_reads_as_with_line_feeds(tmp_repo, cli, end):
+    """CRLF and a lone CR (both line ends to YAML) give the problems, at the positions, that
+    line feeds give: no spurious `$schema` error from a first line that runs on."""
+    damage(tmp_repo, "main: [6, 5, 5, null]", "main: [6, 5, five, null]")
+    expected = cli("validate", "--quiet", root=tmp_repo).output.splitlines()[:-1]
+    path = tmp_repo / UNIT
+    path.write_bytes(path.read_bytes().replace(b"\n", end.encode()))
+    result = cli("validate", "--quiet", root=tmp_repo)
+    assert result.output.splitlines()[:-1] == expected and expected, result.output
+    fixed = cli("fmt", str(path), root=tmp_repo)
+    assert fixed.exit_code == 0 and b"\r" not in path.read_bytes(), fixed.output
+
+
+def test_counts_take_the_number_of_their_noun(tmp_repo, cli):
+    damage(tmp_repo, "main: [6, 5, 5, null]", "main: [6, 5, five, null]")
+    result = cli("validate", str(tmp_repo / UNIT), root=tmp_repo)
+    assert re.search(r"checked \d+ files in [\d.]+ s: 1 error, 0 warnings$", result.output.strip()), result.output

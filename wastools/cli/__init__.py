@@ -22,6 +22,7 @@ from .common import (
     Name,
     check_names,
     check_source_date,
+    counted,
     effective_settings,
     load_repository,
     print_problems,
@@ -102,10 +103,10 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool, sources: b
         result.problems += repository_problems(root, result.repository)
     shown = result.errors if quiet else result.problems
     fold = not (paths or sources)  # the whole repository: figures with a weak source in one line
-    counted = [p for p in shown if fold and is_weak_source(p)]
+    weak = [p for p in shown if fold and is_weak_source(p)]
     print_problems([p for p in shown if not (fold and is_weak_source(p))])
-    if counted:
-        n = len(counted)
+    if weak:
+        n = len(weak)
         click.echo(
             f"warning: {n} historical {'figure cites' if n == 1 else 'figures cite'} a weak source "
             "(a copy of Wikipedia, a fan wiki, a blog): `wastools validate --sources` lists them",
@@ -113,8 +114,8 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool, sources: b
         )
     elapsed = time.perf_counter() - started
     click.echo(
-        f"checked {result.files_checked} files in {elapsed:.2f} s: "
-        f"{len(result.errors)} errors, {len(result.warnings)} warnings",
+        f"checked {counted(result.files_checked, 'file')} in {elapsed:.2f} s: "
+        f"{counted(len(result.errors), 'error')}, {counted(len(result.warnings), 'warning')}",
         err=True,
     )
     ctx.exit(1 if result.errors else 0)

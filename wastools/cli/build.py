@@ -14,7 +14,7 @@ import click
 
 from ..core import scratch
 from ..core.store import Store
-from .common import Name, check_names, effective_settings, print_problems, repo_root
+from .common import Name, check_names, counted, effective_settings, print_problems, repo_root
 
 
 @click.command()
@@ -240,7 +240,7 @@ def _outcome(root: Path, out_dir: Path, written: int, unchanged: int, laid_out: 
     """The line every build ends with."""
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     return (
-        f"{written} files written, {unchanged} unchanged; {laid_out} cards laid out "
+        f"{counted(written, 'file')} written, {unchanged} unchanged; {counted(laid_out, 'card')} laid out "
         f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
     )
 

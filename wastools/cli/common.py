@@ -36,6 +36,11 @@ def print_problems(problems: list[Problem]) -> None:
         click.echo(str(problem))
 
 
+def counted(n: int, noun: str) -> str:
+    """'1 error', '2 errors', '0 files': a count and its noun, in the number it takes."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class EnvironmentProblem(click.ClickException):
     """A setting in the environment that cannot be used: one line, exit code 2."""
 

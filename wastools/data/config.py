@@ -108,8 +108,11 @@ def read(root: Path) -> dict[str, Setting]:
     problems: list[Problem] = []
     out: dict[str, Setting] = {}
     for section, table in data.items():
-        if section not in SECTIONS or not isinstance(table, dict):
+        if section not in SECTIONS:
             problems.append(_problem(text, section, section, f"unknown section{did_you_mean(section, SECTIONS)}"))
+            continue
+        if not isinstance(table, dict):
+            problems.append(_problem(text, section, section, f"expected a table [{section}], not {_shape(table)}"))
             continue
         if section == "params":
             _read_params(text, table, out, problems)
@@ -128,6 +131,17 @@ def read(root: Path) -> dict[str, Setting]:
     if problems:
         raise DataError(problems)
     return out
+
+
+def _shape(value: Any) -> str:
+    """What a TOML value is, in the words of the file: ``[[build]]`` is an array of tables."""
+    if isinstance(value, list):
+        return "an array of tables ([[...]])" if value and all(isinstance(v, dict) for v in value) else "a list"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "text" if isinstance(value, str) else "a date or time"
 
 
 def _parse(root: Path) -> tuple[str, dict[str, Any]] | None:
@@ -160,10 +174,14 @@ def _parse(root: Path) -> tuple[str, dict[str, Any]] | None:
 
 def _read_params(text: str, table: dict, out: dict[str, Setting], problems: list[Problem]) -> None:
     for variant, values in table.items():
-        if variant not in VARIANTS or not isinstance(values, dict):
+        if variant not in VARIANTS:
             problems.append(
                 _problem(text, variant, f"params.{variant}", f"not a variant{did_you_mean(variant, VARIANTS)}")
             )
+            continue
+        if not isinstance(values, dict):
+            shape = f"expected a table [params.{variant}], not {_shape(values)}"
+            problems.append(_problem(text, variant, f"params.{variant}", shape))
             continue
         from .params import check as check_params
 

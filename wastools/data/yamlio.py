@@ -306,7 +306,21 @@ def _decode(raw: bytes, shown_as: str) -> tuple[str, Problem | None]:
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
         return "", Problem(shown_as, line, col, "", f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded")
-    return text.replace("\r\n", "\n"), None
+    return one_line_end(text), None
+
+
+def one_line_end(text: str) -> str:
+    """``text`` with every line end a line feed: CRLF and a lone CR (which YAML reads as a
+    line end too) alike, so that every position and every first line agrees with the parser."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def first_line(path: Path) -> str:
+    """The first line of the file at ``path`` as the YAML reader sees it (a byte-order mark
+    dropped; ended by LF, CRLF or a lone CR), from its first 4096 bytes."""
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+    return one_line_end(head.decode("utf-8-sig", "replace")).split("\n", 1)[0]
 
 
 def _one_line(text: str) -> str:

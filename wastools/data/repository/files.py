@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.data_paths import refusal, unit_files
 from ...core.problems import Problem, display_path
-from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, load_document, read_limited
+from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, first_line, load_document, read_limited
 from .cache import FileCache
 from .schema import SCHEMA_FILES, schema_problems
 
@@ -99,8 +99,7 @@ def _expected_ref(path: Path, root: Path, kind: str) -> str | None:
 
 
 def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[Problem]:
-    with path.open("rb") as handle:
-        first = handle.readline(4096).decode("utf-8-sig", "replace").rstrip("\r\n")
+    first = first_line(path)
     if not first.startswith(SCHEMA_LINE_PREFIX):
         return [
             Problem(shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}...' so that editors check the file")

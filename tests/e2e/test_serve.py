@@ -257,6 +257,32 @@ def test_a_half_sent_request_is_dropped(server):
         assert idle.recv(65536) == b""  # nothing sent at all: dropped too
 
 
+def test_a_request_sent_a_byte_at_a_time_is_dropped(server):
+    """A client that keeps each read within the server's timeout but never finishes its
+    headers is cut off at the request's deadline: before this trickle of 40 bytes, one every
+    second, reaches its end (the per-read timeout alone would wait for ever)."""
+    with socket.create_connection((server.host, server.port), timeout=TIMEOUT) as connection:
+        connection.sendall(b"GET /index.html HTTP/1.0\r\n")
+        dropped = False
+        for _ in range(40):
+            time.sleep(1)
+            try:
+                connection.sendall(b"X")
+            except OSError:  # reset by the server
+                dropped = True
+                break
+            connection.setblocking(False)
+            try:
+                dropped = connection.recv(1) == b""
+            except BlockingIOError:
+                pass
+            finally:
+                connection.setblocking(True)
+            if dropped:
+                break
+    assert dropped
+
+
 def test_two_hundred_clients_at_once_are_all_answered(server):
     assert server.get("/index.html")[0] == 200
     clients = 200

@@ -23,8 +23,9 @@ socket is not opened). Only requests whose Host is the loopback address and port
 to 127.0.0.1 cannot read the site. Requests wait while a build runs (a second or a few), then
 read the outcome they show under the lock and their file after it, so no lock is held while
 a file is read or an answer sent. A client that resets or stops reading is let go without a
-word; a request not sent whole within ``REQUEST_SECONDS`` of a read is dropped; the listen
-queue and a thread per connection answer a few hundred clients at once.
+word; a client silent for ``REQUEST_SECONDS``, or whose request is not all there within
+``REQUEST_DEADLINE`` (one sent a byte at a time), is dropped; the listen queue and a thread
+per connection answer a few hundred clients at once.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import json
 import mimetypes
 import os
 import signal
+import socket
 import stat
 import sys
 import threading
@@ -59,6 +61,7 @@ SETTINGS = "wastools.toml"
 DATA_SUFFIXES = (".yaml", ".json")
 POLL_SECONDS = 0.5
 REQUEST_SECONDS = 10  # a client silent this long mid-request (or idle) is dropped
+REQUEST_DEADLINE = 20  # and one whose request line and headers take longer than this in all
 BACKLOG = 512  # connections the system queues before the server accepts them
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
 TYPES = {
@@ -391,6 +394,29 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "wastools-serve"
     protocol_version = "HTTP/1.0"
     timeout = REQUEST_SECONDS  # on every read and write of the connection
+
+    def setup(self) -> None:
+        super().setup()
+        self._deadline = threading.Timer(REQUEST_DEADLINE, self._give_up)
+        self._deadline.daemon = True
+        self._deadline.start()
+
+    def parse_request(self) -> bool:
+        """The request line and headers read: the deadline is met (the answer is not timed)."""
+        whole = super().parse_request()
+        self._deadline.cancel()
+        return whole
+
+    def finish(self) -> None:
+        self._deadline.cancel()
+        super().finish()
+
+    def _give_up(self) -> None:
+        """A request still not all there at its deadline: the connection is closed under it."""
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         self._answer(send_body=True)

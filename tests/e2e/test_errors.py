@@ -113,3 +113,50 @@ def test_an_invalid_scenario_blocks_only_its_own_pack(cli, tmp_path):
     assert "off-grid/cards.pdf" in built
     assert not any("denmark-strait" in p for p in built)
     assert any(p.startswith("scenarios/") for p in built), built  # the other packs of these variants
+
+
+# --- every problem of a file in one report (issue 45) -----------------------------------------
+
+READER_REFUSES = {  # values the YAML reader itself refuses, each beside a value the schema refuses
+    "not finite": ("-.inf", "is not a finite number"),
+    "too long a number": ("1" * 60, "a number of 60 characters"),
+    "a tag": ("!!binary aGVsbG8=", "the tag !!binary is not used in data files"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(READER_REFUSES))
+def test_a_value_the_reader_refuses_hides_no_other_problem_of_its_file(tmp_path, cli, kind):
+    """Every bad value of a file in one report: a value refused as the file is read (a number
+    that is not finite, too long, a tag) beside values the schema refuses, in a unit and a
+    scenario, and a key that is no name beside a date key: each reported, the first time."""
+    copy_data(tmp_path)
+    value, said = READER_REFUSES[kind]
+    damage(tmp_path, "\nhull: ", f"\nhull: {value}\nx_hull: ")  # the reader's, and an unknown field
+    unit = (tmp_path / UNIT).read_text()
+    unit = unit.replace("\npoints: ", "\npoints: 1e308\nx_points: ", 1)  # out of range, and another unknown field
+    (tmp_path / UNIT).write_text(unit + "2024-01-01: a date key\n[a, b]: a list key\n")
+    scenario = tmp_path / "scenarios/savo-island-1942.yaml"
+    text = scenario.read_text().replace("  width: 40\n", "  width: 10000\n").replace("  height: 24\n", "  height: -8\n")
+    scenario.write_text(text.replace("\nturn_limit: 8\n", f"\nturn_limit: {value}\n"))
+    result = cli("validate", "--quiet", root=tmp_path)
+    found = errors(result)
+    unit_lines = [line for line in found if line.startswith(str(UNIT))]
+    expected_unit = [
+        (" hull: ", said),
+        (" x_hull: ", "unknown field"),
+        (" points: ", "1e+308 is greater than the maximum"),
+        (" x_points: ", "unknown field"),
+        (" 2024-01-01: ", "unknown field '2024-01-01'"),
+        (": ?: ", "a list or mapping as a key"),
+    ]
+    for field, part in expected_unit:
+        assert any(field in line and part in line for line in unit_lines), (field, part, unit_lines)
+    assert len(unit_lines) == len(expected_unit), unit_lines  # and none said twice
+    scenario_lines = [line for line in found if line.startswith("scenarios/savo-island-1942.yaml")]
+    expected_scenario = [
+        (" map.width: ", "10000 is greater than"),
+        (" map.height: ", "-8 is less"),
+        (" turn_limit: ", said),
+    ]
+    for field, part in expected_scenario:
+        assert any(field in line and part in line for line in scenario_lines), (field, part, scenario_lines)

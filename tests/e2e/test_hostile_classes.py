@@ -478,8 +478,8 @@ def test_a_generated_unit_and_scenario_that_validate_build_their_pdfs(tmp_path):
 
 
 def test_a_file_is_measured_before_it_is_read(root):
-    """A sparse 3 GB unit file is refused by its size at once, without reading it."""
-    import time
+    """A sparse 3 GB unit file is refused by its size, without reading it (the memory it
+    takes is the bound on the work)."""
     import tracemalloc
 
     big = root / "cards/uk/huge.yaml"
@@ -487,24 +487,21 @@ def test_a_file_is_measured_before_it_is_read(root):
         handle.truncate(3 * 2**30)
     try:
         tracemalloc.start()
-        started = time.perf_counter()
         doc, problems = load_document(big, "cards/uk/huge.yaml")
-        seconds = time.perf_counter() - started
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
     finally:
         big.unlink()
     assert doc is None and "over the limit of 250000 (max_file_bytes)" in problems[0].message
-    assert seconds < 1 and peak < 1_000_000, (seconds, peak)
+    assert peak < 1_000_000, peak
 
 
 # the child's peak memory, measured by a parent of its own (RUSAGE_CHILDREN of pytest would
 # count every child pytest ever had): a build that read the file whole needed gigabytes
 MEASURED = """
-import resource, subprocess, sys, time
-started = time.perf_counter()
+import resource, subprocess, sys
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=300)
-print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - started)
+print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 sys.stdout.write(done.stdout + done.stderr)
 """
 
@@ -524,10 +521,10 @@ def test_a_build_measures_a_file_before_it_reads_it(root):
     finally:
         big.unlink()
     figures, output = done.stdout.split("\n", 1)
-    code, peak_kib, seconds = figures.split()
+    code, peak_kib = figures.split()
     assert int(code) == 1 and "Traceback" not in output, output
     assert "cards/uk/huge.yaml:1:1: file is 2147483648 bytes, over the limit of 250000 (max_file_bytes)" in output
-    assert int(peak_kib) < 300_000 and float(seconds) < 30, (peak_kib, seconds)
+    assert int(peak_kib) < 300_000, peak_kib
 
 
 @pytest.mark.parametrize("kind", ["folder", "pipe"])
@@ -604,17 +601,24 @@ def test_messages_are_capped_per_file_with_a_count(root):
 @given(low=st.integers(1, 10**12), high=st.integers(1, 10**12), parts=st.integers(1, 40))
 def test_line_ranges_in_a_rules_register_are_never_expanded(root, low, high, parts):
     """A rules register's line ranges are checked as ranges: a range of a trillion lines
-    costs what a range of two does."""
-    import time
+    costs what a range of two does (held to the work: no range of more lines than a seed
+    has is ever expanded by the register's code)."""
+    from unittest import mock
+
+    from wastools.data.repository import rules_register
 
     rel = "rules/hex.yaml"
     header, content = header_and_data(root / rel)
     content["entries"][0]["lines"] = ", ".join([f"{low}-{high}"] * parts)
     written = as_yaml(header, content)
-    started = time.perf_counter()
-    with Damaged(root, rel, written):
+
+    def bounded_range(*args: int) -> range:
+        span = range(*args)
+        assert len(span) <= 100_000, f"a range of {len(span)} lines expanded"
+        return span
+
+    with Damaged(root, rel, written), mock.patch.object(rules_register, "range", bounded_range, create=True):
         result = validated(root)
-    assert time.perf_counter() - started < 30
     assert_located(result.problems, rel, written)
     valid = len(str(low)) <= 5 and len(str(high)) <= 5 and low <= high and (parts == 1 or low == high)
     assert bool([p for p in result.errors if p.path == rel]) != valid, result.errors
@@ -658,9 +662,10 @@ NEAR_MISS = "a" * 5000 + "!"  # almost matches each pattern: Python's re backtra
 def test_a_schema_pattern_that_backtracks_is_stopped_with_a_located_problem(root, evil, place):
     """A schema's pattern that backtracks without end (``pattern`` on a value, or a
     ``patternProperties`` key with ``additionalProperties: false``) against a long value
-    that almost matches it: ``validate`` answers in seconds, with a problem at the value
-    (the ``regex`` package answers some at once; the others run out of time)."""
-    import time
+    that almost matches it: ``validate`` answers with a problem at the value (the ``regex``
+    package answers some at once; the others run out of their time, and no more than
+    ``SLOW_MATCHES`` of a file do: the bound on the work)."""
+    from wastools.data.repository.patterns import SLOW_MATCHES
 
     schema_path = root / "schemas/unit.schema.json"
     schema = json.loads(schema_path.read_text())
@@ -674,10 +679,8 @@ def test_a_schema_pattern_that_backtracks_is_stopped_with_a_located_problem(root
         unit = before + b"? " + NEAR_MISS.encode() + b"\n: 1\n"
         expected = ({(before.count(b"\n") + n, 3) for n in (1, 2)}, NEAR_MISS[:10])  # the key, or its value
     with Damaged(root, "schemas/unit.schema.json", json.dumps(schema).encode()), Damaged(root, UNIT, unit):
-        started = time.perf_counter()
         result = validated(root)
-        seconds = time.perf_counter() - started
-    assert seconds < 10, seconds
+    assert sum("took more than" in p.message for p in result.errors if p.path == UNIT) <= SLOW_MATCHES
     found = [p for p in result.errors if p.path == UNIT and p.field.startswith(expected[1])]
     assert len(found) == 1 and (found[0].line, found[0].column) in expected[0], result.errors
     timed_out = "took more than" in found[0].message
@@ -687,16 +690,12 @@ def test_a_schema_pattern_that_backtracks_is_stopped_with_a_located_problem(root
 
 def test_the_matches_that_time_out_in_one_file_are_few():
     """After a few timed-out matches in one document, its other matches are refused untried:
-    a file with many near misses costs a bounded time."""
-    import time
-
+    a file with many near misses costs a bounded time (held to the matches tried, not seconds)."""
     from wastools.data.repository.patterns import SLOW_MATCHES, SafeValidator, pattern_budget
 
     checker = SafeValidator({"type": "array", "items": {"type": "string", "pattern": "(a|aa)+$"}})
-    started = time.perf_counter()
     with pattern_budget():
         errors = list(checker.iter_errors([NEAR_MISS] * 200))
-    assert time.perf_counter() - started < (SLOW_MATCHES + 2) * 0.25 + 2
     assert len(errors) == 200 and sum("not tried" in e.message for e in errors) == 200 - SLOW_MATCHES
 
 

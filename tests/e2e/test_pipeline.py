@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import copy_store
 from tests.e2e.conftest import digests, edit_points, run_build
 from wastools.core.store import Store
 
@@ -200,3 +201,43 @@ def test_an_incremental_build_after_an_edit_equals_a_cold_build(small_copy, tmp_
     again = run_build(cold)
     assert again.exit_code == 0, again.output
     assert digests(small_copy / "build") == digests(cold / "build")
+
+
+# The settings name only hex on A4: `--variant hex` and `--paper a4` read what a plain build
+# reads but leave the site and the aids alone (and remove nothing), so their stamp is not its.
+NARROWED_THEN_WHOLE = [
+    (("--variant", "hex"), ()),
+    (("--paper", "a4"), ()),
+    ((), ("--variant", "hex"), ()),
+    (("--variant", "hex", "--paper", "a4"), ("--variant", "hex"), (), ("--paper", "a4"), ()),
+]
+
+
+def test_narrowed_and_whole_builds_in_any_order_after_an_edit_equal_a_cold_build(small_copy, tmp_path):
+    (small_copy / "wastools.toml").write_text('[build]\nvariants = ["hex"]\npapers = ["a4"]\n')
+    first = run_build(small_copy)  # the settings' whole build, before the edit
+    assert first.exit_code == 0, first.output
+    cold = tmp_path / "cold"
+    shutil.copytree(small_copy, cold, ignore=shutil.ignore_patterns("build"))
+    copy_store(small_copy, cold)  # the faces kept, but no record: every output made afresh
+    edit_points(cold / "cards" / "uk" / "hms-cossack.yaml", 6)
+    assert run_build(cold).exit_code == 0
+    for n, order in enumerate(NARROWED_THEN_WHOLE):
+        root = tmp_path / f"order-{n}"
+        shutil.copytree(small_copy, root, symlinks=True)
+        copy_store(small_copy, root)
+        edit_points(root / "cards" / "uk" / "hms-cossack.yaml", 6)
+        for args in order:
+            result = run_build(root, *args)
+            assert result.exit_code == 0, (order, args, result.output)
+        units = json.loads((root / "build" / "site" / "units.json").read_text())["units"]
+        assert [u["points"] for u in units if u["id"] == "hms-cossack"] == [6], order
+        assert digests(root / "build") == digests(cold / "build"), order
+
+
+def test_a_build_that_held_back_an_invalid_scenario_says_so_again_the_next_time(small_copy):
+    edit_points(small_copy / "cards" / "uk" / "hms-cossack.yaml", 9)  # Force H over its 200 points
+    for _ in range(2):
+        result = run_build(small_copy)
+        assert result.exit_code == 1, result.output
+        assert "not built, because of the errors above: scenarios/mers-el-kebir-1940.yaml" in result.output

@@ -278,6 +278,18 @@ def test_new_scenario_and_unit_validate(scen_repo, cli):
         ).exit_code
         == 0
     )
+    unit = scen_repo / "cards" / "uk" / "hms-example.yaml"
+    result = cli("validate", root=scen_repo)  # an unedited scaffold is no card: every placeholder refused
+    placeholders = [line for line in result.output.splitlines() if "a placeholder from `wastools new unit`" in line]
+    assert result.exit_code == 1 and len(placeholders) == 8, result.output
+    assert all(line.startswith("cards/uk/hms-example.yaml:") for line in placeholders)
+    assert cli("fmt", "--check", root=scen_repo).exit_code == 0
+    printed = {"rarity": "common", "year": "1939", "anti_air": "4", "speed": "2"}
+    lines = []
+    for line in unit.read_text().splitlines():
+        key = line.strip().split(":")[0]
+        lines.append(line.replace("replace me", printed.get(key, "3"), 1))
+    unit.write_text("\n".join(lines) + "\n")
     result = cli("validate", root=scen_repo)
     assert result.exit_code == 0, result.output
     assert cli("fmt", "--check", root=scen_repo).exit_code == 0
@@ -379,3 +391,31 @@ def test_a_damaged_pack_part_is_made_again_and_the_pack_is_the_same(repo, tmp_pa
     assert pack.read_bytes() == first
     # made again whole
     assert all(store.get(e.relative_to(store.folder).parts[0], e.name) is not None for e in entries)
+
+
+@pytest.mark.parametrize("left", ["us", "japan-destroyers", "axis"])
+def test_new_scenario_starts_with_what_the_repository_has_or_says_what_is_missing(scen_repo, cli, left):
+    """No US destroyer, no Japanese destroyer, or no Axis unit at all: a scenario that starts
+    with the side's nearest unit, or one line saying what to add (never a StopIteration)."""
+    from wastools.data.repository import read_plain
+
+    nations = {n["id"]: n["side"] for n in read_plain(scen_repo / "cards/nations.yaml")["nations"]}
+    for unit in list((scen_repo / "cards").glob("*/*.yaml")):
+        text = unit.read_text()
+        nation = unit.parent.name
+        gone = {
+            "us": nation == "us",
+            "japan-destroyers": nation == "japan" and "\ntype: destroyer\n" in text,
+            "axis": nations.get(nation) == "axis",
+        }[left]
+        if gone:
+            unit.unlink()
+    for scenario in (scen_repo / "scenarios").glob("*.yaml"):
+        scenario.unlink()  # they field the units just taken out
+    result = cli("new", "scenario", "a-new-one", "--variant", "hex", root=scen_repo)
+    assert "Traceback" not in result.output and not isinstance(result.exception, StopIteration), result.output
+    if left == "axis":
+        assert result.exit_code == 2 and "no unit of the axis side in cards/" in result.output, result.output
+    else:
+        assert result.exit_code == 0, result.output
+        assert cli("validate", "--quiet", root=scen_repo).exit_code == 0

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -169,3 +172,130 @@ def test_ctrl_c_stops_it_cleanly_even_mid_build(tmp_path):
     assert running.stop() == 0
     wait_for(lambda: "stopped" in running.output(), 5)
     assert "Traceback" not in running.output() and "KeyboardInterrupt" not in running.output()
+
+
+# --- a good local citizen (issue 45) ------------------------------------------------------------
+
+
+def _raw(server: Server, request: bytes, timeout: float = TIMEOUT) -> bytes:
+    """What the server answers to ``request`` sent as it is, until it closes the connection."""
+    with socket.create_connection((server.host, server.port), timeout=timeout) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+        return answer
+
+
+@pytest.mark.parametrize(
+    "host, status",
+    [
+        ("evil.example:PORT", 421),
+        ("127.0.0.1.nip.io:PORT", 421),
+        ("127.0.0.1:1", 421),
+        ("127.0.0.1", 421),
+        ("localhost:PORT", 200),
+        ("LOCALHOST:PORT", 200),
+        ("127.0.0.1:PORT", 200),
+    ],
+)
+def test_only_requests_for_the_loopback_name_and_port_are_answered(server, host, status):
+    assert server.get("/index.html")[0] == 200  # the site is built
+    named = host.replace("PORT", str(server.port))
+    for path in ("/index.html", "/__reload"):
+        answer = _raw(server, f"GET {path} HTTP/1.0\r\nHost: {named}\r\n\r\n".encode())
+        assert answer.split(b" ", 2)[1] == str(status).encode(), (named, answer[:200])
+        if status != 200:
+            assert b"<html" not in answer and b'"build"' not in answer and len(answer) < 1000
+
+
+@pytest.mark.parametrize("headers", ["", "Host: 127.0.0.1:PORT\r\nHost: evil.example\r\n"])
+def test_a_request_without_one_host_is_refused(server, headers):
+    answer = _raw(server, f"GET /index.html HTTP/1.0\r\n{headers.replace('PORT', str(server.port))}\r\n".encode())
+    assert answer.split(b" ", 2)[1] == b"400", answer[:200]
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "socket"])
+def test_a_file_that_is_not_a_plain_file_is_not_opened_and_holds_nothing_up(server, kind, tmp_path):
+    assert server.get("/index.html")[0] == 200
+    path = server.root / "build" / "site" / f"trap-{kind.replace(' ', '-')}.html"
+    if kind == "named pipe":
+        os.mkfifo(path)  # an open without O_NONBLOCK waits for a writer for good
+    else:
+        listening = socket.socket(socket.AF_UNIX)
+        listening.bind(str(path))
+    try:
+        assert server.get(f"/{path.name}")[0] == 404
+        assert server.get("/index.html")[0] == 200  # and the next request is answered
+    finally:
+        path.unlink()
+        if kind == "socket":
+            listening.close()
+
+
+def test_clients_that_reset_or_stop_reading_are_let_go_without_a_word(server):
+    assert server.get("/index.html")[0] == 200
+    before = server.output()
+    host = f"Host: 127.0.0.1:{server.port}\r\n\r\n".encode()
+    for n in range(20):
+        connection = socket.create_connection((server.host, server.port), timeout=TIMEOUT)
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close sends RST
+        connection.sendall(b"GET /units.json HTTP/1.0\r\n" + (host if n % 2 else b""))
+        connection.close()
+    assert server.get("/index.html")[0] == 200
+    wait_for(lambda: server.get("/__reload")[0] == 200)
+    assert server.output() == before, server.output()[len(before) :]
+
+
+def test_a_half_sent_request_is_dropped(server):
+    """The server closes a connection whose request stops coming (the client reads the close;
+    its own timeout is only there to fail the test should the server never close)."""
+    with socket.create_connection((server.host, server.port), timeout=TIMEOUT) as connection:
+        connection.sendall(b"GET /index.html HTTP/1.0\r\nHost: 127.0.0.1")
+        assert connection.recv(65536) == b""  # closed by the server, unanswered
+    with socket.create_connection((server.host, server.port), timeout=TIMEOUT) as idle:
+        assert idle.recv(65536) == b""  # nothing sent at all: dropped too
+
+
+def test_a_request_sent_a_byte_at_a_time_is_dropped(server):
+    """A client that keeps each read within the server's timeout but never finishes its
+    headers is cut off at the request's deadline: before this trickle of 40 bytes, one every
+    second, reaches its end (the per-read timeout alone would wait for ever)."""
+    with socket.create_connection((server.host, server.port), timeout=TIMEOUT) as connection:
+        connection.sendall(b"GET /index.html HTTP/1.0\r\n")
+        dropped = False
+        for _ in range(40):
+            time.sleep(1)
+            try:
+                connection.sendall(b"X")
+            except OSError:  # reset by the server
+                dropped = True
+                break
+            connection.setblocking(False)
+            try:
+                dropped = connection.recv(1) == b""
+            except BlockingIOError:
+                pass
+            finally:
+                connection.setblocking(True)
+            if dropped:
+                break
+    assert dropped
+
+
+def test_two_hundred_clients_at_once_are_all_answered(server):
+    assert server.get("/index.html")[0] == 200
+    clients = 200
+    ready = threading.Barrier(clients)
+    answers: list[int] = []
+
+    def one() -> None:
+        ready.wait()
+        answers.append(server.get("/__reload")[0])
+
+    threads = [threading.Thread(target=one) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [200] * clients

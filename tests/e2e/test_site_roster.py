@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import shutil
 from pathlib import Path
 
 import pdfplumber
@@ -174,3 +175,102 @@ def test_the_site_address_setting_is_checked(tmp_path, value, ok):
     with pytest.raises(DataError) as caught:
         read(tmp_path)
     assert str(caught.value.problems[0]).startswith("wastools.toml:2:1: site.address: expected the http(s) address")
+
+
+# --- rosters read whatever the schema says, reported within the caps, names as the site writes them
+
+
+def test_an_emptied_roster_schema_still_ends_in_located_problems(repo, tmp_path):
+    """Schemas are data: with the roster schema allowing anything, every value the code reads
+    is still checked by the code, each at its line and field (no KeyError)."""
+    root = tmp_path / "data"
+    (root / "schemas").mkdir(parents=True)
+    (root / "schemas" / "roster.schema.json").write_text('{"$schema": "https://json-schema.org/draft/2020-12/schema"}')
+    cases = {
+        "# nothing but a comment\nname: x\n": [
+            "variant: required field is missing",
+            "points_limit: required field is missing",
+            "units: required field is missing",
+        ],
+        "name: 7\nvariant: hexx\npoints_limit: true\nunits: {}\n": [
+            ":1:7: name: expected the fleet's name, as text",
+            ":2:10: variant: unknown variant 'hexx' (did you mean 'hex'?)",
+            ":3:15: points_limit: expected a whole number of points from 1 to 10000",
+            ":4:8: units: expected a list of the fleet's units",
+        ],
+        "name: x\nvariant: hex\npoints_limit: 5\nunits:\n  - 7\n  - unit: [a]\n  - count: 2\n  - unit: bismarck\n"
+        "    count: 100\n": [
+            ":5:5: units[0]: expected a unit and its count",
+            ":6:11: units[1].unit: expected a unit id",
+            "units[2].unit: required field is missing",
+            ":9:12: units[3].count: expected a whole number of cards from 1 to 99",
+        ],
+    }
+    for text, expected in cases.items():
+        with pytest.raises(DataError) as caught:
+            load_roster(write(tmp_path, text), repo, root)
+        said = "\n".join(str(p) for p in caught.value.problems)
+        for part in expected:
+            assert part in said, (text, said)
+
+
+def test_thousands_of_unknown_units_are_reported_within_the_caps(cli, tmp_path):
+    ids = "".join(f"  - unit: no-such-ship-{n}\n" for n in range(3000))
+    path = write(tmp_path, "name: x\nvariant: hex\npoints_limit: 10\nunits:\n" + ids)
+    result = cli("build", "--roster", str(path), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert len(lines) <= 60, len(lines)  # the default caps: 50 a file, 20 of a kind
+    assert any("more" in line and "not listed" in line for line in lines), result.output
+
+
+NODE = shutil.which("node")
+FLEET_CORE = ROOT / "wastools" / "templates" / "site" / "fleet-core.js"
+WRITE_ROSTERS = """
+global.window = {};
+require(process.argv[1]);
+const fleet = window.wasFleet;
+const units = fleet.catalogue([{id: "bismarck", name: "Bismarck", points: 35, nation: "germany",
+                                nationName: "Germany", type: "battleship", typeLabel: "Battleship"}]);
+const names = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const rosters = names.map(function (name) {
+  const state = fleet.normalise({name: name, entries: [["bismarck", "1"]]}, units, [{name: "hex", title: "Hex"}], "x");
+  return fleet.roster(state, units);
+});
+process.stdout.write(JSON.stringify(rosters));
+"""
+
+
+def _names_of_every_kind() -> list[str]:
+    """A name for each character the tool refuses in a name (every code point of the Unicode
+    categories Cc, Cf, Co in the BMP, Cs, Zl, Zp, the noncharacters), each also cut at 80
+    characters by a letter outside the BMP, and ordinary names in several scripts."""
+    import unicodedata
+
+    refused = [chr(c) for c in range(0x10000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Zl", "Zp")]
+    refused += ["\ue000", "\uf8ff", "\U000f0000", "\ufdd0", "\ufffe", "\U0001fffe", "\U000e0001", "\U0001d173"]
+    names = [f"Force{ch}H" for ch in refused]
+    names += ["Force H", "Kidō Butai", "Флот", "艦隊", "🚢 fleet", "x" * 79 + "🚢", "🚢" * 81]
+    return names
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_every_name_the_fleet_builder_writes_is_one_the_tool_reads(repo, tmp_path):
+    import json
+    import subprocess
+
+    names = _names_of_every_kind()
+    done = subprocess.run(
+        [NODE, "-e", WRITE_ROSTERS, str(FLEET_CORE)], input=json.dumps(names), capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    refused = []
+    for n, text in enumerate(json.loads(done.stdout)):
+        try:
+            roster = load_roster(write(tmp_path, text), repo, ROOT)
+        except DataError as exc:
+            refused.append((names[n], str(exc)))
+            continue
+        if names[n].isprintable() or n >= len(names) - 7:  # what the tool allows, the site keeps
+            assert roster.name == names[n][:80] or len(names[n]) > 80, (names[n], roster.name)
+    assert refused == []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import multiprocessing
-import time
 from pathlib import Path
 
 import pytest
@@ -60,25 +59,33 @@ def test_a_path_outside_the_folder_is_refused(tmp_path, rel):
         folder.write(rel, b"x")
 
 
-def _hold(out: str, seconds: float, started) -> None:
+def _hold(out: str, started, release, leaving) -> None:
     with OutputFolder(Path(out)):
         started.set()
-        time.sleep(seconds)
+        release.wait(60)
+        leaving.value = 1  # set while the lock is still held: the other build cannot have entered
 
 
 def test_a_second_build_waits_for_the_first_and_says_so(tmp_path):
+    """Held to the order of events, not to seconds: the second build says it waits, and enters
+    only after the first has left."""
     out = tmp_path / "build"
-    started = multiprocessing.get_context("fork").Event()
-    first = multiprocessing.get_context("fork").Process(target=_hold, args=(str(out), 1.0, started))
+    fork = multiprocessing.get_context("fork")
+    started, release, leaving = fork.Event(), fork.Event(), fork.Value("i", 0)
+    first = fork.Process(target=_hold, args=(str(out), started, release, leaving))
     first.start()
-    assert started.wait(30)
+    assert started.wait(60)
     said: list[str] = []
-    began = time.monotonic()
-    with OutputFolder(out, said.append):
-        waited = time.monotonic() - began
+
+    def waiting(message: str) -> None:
+        said.append(message)
+        release.set()  # the first build may finish now that the second is waiting for it
+
+    with OutputFolder(out, waiting):
+        entered_after_the_first_left = leaving.value == 1
     first.join()
     assert said == [f"another build is writing {out}: waiting for it to finish"]
-    assert waited > 0.3 and (out / LOCK).exists()
+    assert entered_after_the_first_left and (out / LOCK).exists()
 
 
 @pytest.mark.parametrize(

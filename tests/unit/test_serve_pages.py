@@ -105,3 +105,39 @@ def test_only_data_files_are_watched(tmp_path: Path):
     (tmp_path / "scenarios" / "raid.yaml").write_text("id: raid\ntitle: Raid\n")
     after = snapshot(tmp_path)
     assert sorted(Path(p).name for p in after) == ["raid.yaml", "wastools.toml"] and after != before
+
+
+@pytest.mark.parametrize(
+    ("host", "port", "allowed"),
+    [
+        ("127.0.0.1:8000", 8000, True),
+        ("localhost:8000", 8000, True),
+        ("LocalHost:8000", 8000, True),
+        ("localhost", 80, True),
+        ("localhost", 8000, False),
+        ("127.0.0.1:8001", 8000, False),
+        ("evil.example:8000", 8000, False),
+        ("localhost.evil.example:8000", 8000, False),
+        ("127.0.0.1.nip.io:8000", 8000, False),
+        ("[::1]:8000", 8000, False),  # the server listens on 127.0.0.1 only
+        ("", 8000, False),
+        (None, 8000, False),
+    ],
+)
+def test_only_the_loopback_name_and_port_served_are_a_host(host, port, allowed):
+    from wastools.site.serve import host_allowed
+
+    assert host_allowed(host, port) is allowed
+
+
+def test_a_named_pipe_or_a_socket_is_never_opened(tmp_path: Path):
+    import os
+    import socket
+
+    folder = tmp_path / "build" / "site"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "pipe.html")  # opened without O_NONBLOCK, it would wait for a writer for good
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(folder / "socket.html"))
+        assert read_inside(tmp_path, folder, "pipe.html") is None
+        assert read_inside(tmp_path, folder, "socket.html") is None

@@ -244,3 +244,47 @@ def test_weak_hosts_match_domains_and_their_subdomains_only(host, weak):
     from wastools.data.repository.sources import weak_host
 
     assert (weak_host(host) is not None) is weak
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_a_file_with_other_line_ends_reads_as_with_line_feeds(tmp_repo, cli, end):
+    """CRLF and a lone CR (both line ends to YAML) give the problems, at the positions, that
+    line feeds give: no spurious `$schema` error from a first line that runs on."""
+    damage(tmp_repo, "main: [6, 5, 5, null]", "main: [6, 5, five, null]")
+    expected = cli("validate", "--quiet", root=tmp_repo).output.splitlines()[:-1]
+    path = tmp_repo / UNIT
+    path.write_bytes(path.read_bytes().replace(b"\n", end.encode()))
+    result = cli("validate", "--quiet", root=tmp_repo)
+    assert result.output.splitlines()[:-1] == expected and expected, result.output
+    fixed = cli("fmt", str(path), root=tmp_repo)
+    assert fixed.exit_code == 0 and b"\r" not in path.read_bytes(), fixed.output
+
+
+def test_counts_take_the_number_of_their_noun(tmp_repo, cli):
+    damage(tmp_repo, "main: [6, 5, 5, null]", "main: [6, 5, five, null]")
+    result = cli("validate", str(tmp_repo / UNIT), root=tmp_repo)
+    assert re.search(r"checked \d+ files in [\d.]+ s: 1 error, 0 warnings$", result.output.strip()), result.output
+
+
+def test_a_field_not_allowed_for_the_type_is_located_at_the_field(tmp_repo, cli):
+    path = next(p for p in (tmp_repo / "cards").glob("*/*.yaml") if "\ntype: fighter\n" in p.read_text())
+    rel = path.relative_to(tmp_repo).as_posix()
+    path.write_text(path.read_text().replace("\npoints: ", "\nspeed: 3\npoints: ", 1))
+    result = cli("validate", "--quiet", root=tmp_repo)
+    line = line_of(tmp_repo, "speed: 3", Path(rel))
+    assert f"{rel}:{line}:1: speed: field is not allowed for this type of unit" in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    "written, field",
+    [
+        ("Flagship 1", "flagship: 1"),
+        ("Carrier Capacity 2", "carrier_capacity: 2"),
+        ("Vital Armour 5", "vital_armor: 5"),
+    ],
+)
+def test_a_unit_field_written_as_an_ability_is_named_as_the_field(tmp_repo, cli, written, field):
+    damage(tmp_repo, "  - Valiant Stand", f"  - {written}")
+    result = cli("validate", "--quiet", root=tmp_repo)
+    assert f"ability {written!r} is not in cards/abilities.yaml (it is the field" in result.output, result.output
+    assert f"write `{field}`" in result.output and "did you mean" not in result.output

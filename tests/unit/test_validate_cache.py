@@ -19,9 +19,9 @@ def parses(monkeypatch) -> list[str]:
     seen: list[str] = []
     real = files.load_document
 
-    def counting(path, shown_as, limits=None):
+    def counting(path, shown_as, *args, **kwargs):
         seen.append(shown_as)
-        return real(path, shown_as, limits) if limits is not None else real(path, shown_as)
+        return real(path, shown_as, *args, **kwargs)
 
     monkeypatch.setattr(files, "load_document", counting)
     return seen

@@ -611,6 +611,7 @@ def catalogue(cards: list[dict[str, Any]], existing: dict[str, str | None]) -> l
 def run_import(root: Path, shinn16: Path, roberteliason: Path, write_cards: bool = True) -> ImportResult:
     """Re-read both sources, rewrite ``cards/`` (keeping each unit's ``history``) and the
     cross-check report. With ``write_cards=False`` only the report is refreshed."""
+    from ..core.repo_files import write_inside
     from ..data import repository, yamlio  # local: keeps the pure part importable alone
 
     existing = repository.existing_units(root)
@@ -619,9 +620,7 @@ def run_import(root: Path, shinn16: Path, roberteliason: Path, write_cards: bool
         parse_shinn16(shinn16.read_text("utf-8")), parse_roberteliason(roberteliason.read_text("utf-8")), ids
     )
     totals = {s["id"]: s["total"] for s in repository.read_plain(root / "cards" / "sets.yaml")["sets"]}
-    report = root / "docs" / "data" / "import-report.md"
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text(render_report(result, totals), "utf-8")
+    write_inside(root, root / "docs" / "data" / "import-report.md", render_report(result, totals))
     if not write_cards:
         return result
     for values in result.cards:
@@ -630,14 +629,13 @@ def run_import(root: Path, shinn16: Path, roberteliason: Path, write_cards: bool
         if old.get("history"):
             doc["history"] = old["history"]
         path = root / "cards" / doc["nation"] / f"{doc['id']}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yamlio.dump_canonical(repository.canonical_unit(doc), repository.SCHEMA_REFS["unit"]), "utf-8")
+        write_inside(root, path, yamlio.dump_canonical(repository.canonical_unit(doc), repository.SCHEMA_REFS["unit"]))
     abilities_file = root / "cards" / "abilities.yaml"
     known = {}
     if abilities_file.exists():
         known = {a["name"]: a.get("summary") for a in repository.read_plain(abilities_file)["abilities"]}
     entries = catalogue(result.cards, known)
-    abilities_file.write_text(
-        yamlio.dump_canonical({"abilities": entries}, repository.SCHEMA_REFS["abilities"]), "utf-8"
+    write_inside(
+        root, abilities_file, yamlio.dump_canonical({"abilities": entries}, repository.SCHEMA_REFS["abilities"])
     )
     return result

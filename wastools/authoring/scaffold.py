@@ -1,4 +1,5 @@
-"""`wastools new unit` and `wastools new scenario`: valid files to start from."""
+"""`wastools new unit` and `wastools new scenario`: valid files to start from, written whole
+inside the repository and never through a link (``repo_files.write_inside``)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
-from ..core.model import AIRCRAFT_TYPES, Repository
+from ..core.model import AIRCRAFT_TYPES, Repository, Unit
+from ..core.repo_files import write_inside
 from ..core.slug import slugify
 from ..core.suggest import unknown
 from ..data import repository, yamlio
+from ..data.repository.schema import PLACEHOLDER
 from ..variants import VARIANTS
 
 UNIT_WORDS = {"in": "inches", "cm": "centimeters"}  # the comment is for people, not the parser
@@ -33,34 +36,24 @@ def new_unit(root: Path, repo: Repository, name: str, nation: str, unit_type: st
     if (card_set, number) in used or not 1 <= number <= repo.sets[card_set].total:
         raise ScaffoldError(f"{card_set} #{number} is taken or outside 1..{repo.sets[card_set].total}")
     aircraft = unit_type in AIRCRAFT_TYPES
-    doc = CommentedMap(
-        id=unit_id,
-        name=name,
-        nation=nation,
-        type=unit_type,
-        set=card_set,
-        number=number,
-        rarity="common",
-        year=1942,
-        points=1,
-        armor=1,
-        vital_armor=1,
-        hull=1,
-    )
+    doc = CommentedMap(id=unit_id, name=name, nation=nation, type=unit_type, set=card_set, number=number)
+    # what only the printed card can give: validate refuses each until it is written
+    for stat in ("rarity", "year", "points", "armor", "vital_armor", "hull"):
+        doc[stat] = PLACEHOLDER
     if not aircraft:
-        doc["speed"] = 2
+        doc["speed"] = PLACEHOLDER
     if unit_type == "carrier":
-        doc["carrier_capacity"] = 1
-    doc["attacks"] = CommentedMap(anti_air=[1, None, None, None])
+        doc["carrier_capacity"] = PLACEHOLDER
+    doc["attacks"] = CommentedMap(anti_air=yamlio.flow([PLACEHOLDER, None, None, None]))
     # true until someone looks them up: validate lists them, coverage counts them
     needed = ("top_speed",) if aircraft else ("top_speed", "length")
     doc["history"] = CommentedMap(missing=CommentedMap((name, "not looked up yet") for name in needed))
     doc.yaml_set_comment_before_after_key(
-        "year", before="Placeholders: replace every value with the printed card's, then run `wastools validate`."
+        "rarity",
+        before=f"Placeholders: replace each '{PLACEHOLDER}' with the printed card's value, then `wastools validate`.",
     )
     path = root / "cards" / nation / f"{unit_id}.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yamlio.dump_canonical(repository.canonical_unit(doc), repository.SCHEMA_REFS["unit"]), "utf-8")
+    write_inside(root, path, yamlio.dump_canonical(repository.canonical_unit(doc), repository.SCHEMA_REFS["unit"]))
     return path
 
 
@@ -72,8 +65,8 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
         raise ScaffoldError(f"{path.relative_to(root)} exists already")
     board = VARIANTS[variant].board()
     width, height = board.default_size
-    first = lambda nation: next(u.id for u in repo.units.values() if u.nation == nation and u.type == "destroyer")  # noqa: E731
-    points = max(repo.units[first("us")].points, repo.units[first("japan")].points)
+    allied, axis = starting_unit(repo, "allies", "us"), starting_unit(repo, "axis", "japan")
+    points = max(allied.points, axis.points)
     low = board.first
     doc = CommentedMap(
         id=scenario_id,
@@ -84,8 +77,8 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
         points_limit=max(100, points),
         turn_limit=8,
         sides=[
-            CommentedMap(side="allies", name="Allied force", forces=[CommentedMap(unit=first("us"))]),
-            CommentedMap(side="axis", name="Axis force", forces=[CommentedMap(unit=first("japan"))]),
+            CommentedMap(side="allies", name="Allied force", forces=[CommentedMap(unit=allied.id)]),
+            CommentedMap(side="axis", name="Axis force", forces=[CommentedMap(unit=axis.id)]),
         ],
         objectives=[CommentedMap(name="Objective 1", at=yamlio.flow([low + width / 2, low + height / 2]), points=50)],
         victory=[
@@ -99,6 +92,18 @@ def new_scenario(root: Path, repo: Repository, scenario_id: str, variant: str, t
             "x from the west edge, y from the north edge."
         ),
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yamlio.dump_canonical(doc, repository.SCHEMA_REFS["scenario"]), "utf-8")
+    write_inside(root, path, yamlio.dump_canonical(doc, repository.SCHEMA_REFS["scenario"]))
     return path
+
+
+def starting_unit(repo: Repository, side: str, nation: str) -> Unit:
+    """The unit a new scenario's ``side`` starts with: a destroyer of ``nation``, else of
+    another nation of that side, else any ship of the side, else any unit of it; a
+    ``ScaffoldError`` when the side has no unit at all."""
+    units = [u for u in repo.units.values() if u.nation in repo.nations and repo.nations[u.nation].side == side]
+    ranked = sorted(units, key=lambda u: (u.type != "destroyer", u.type in AIRCRAFT_TYPES, u.nation != nation))
+    if not ranked:
+        raise ScaffoldError(
+            f"no unit of the {side} side in cards/ to start the scenario with: add one first (`wastools new unit`)"
+        )
+    return ranked[0]

@@ -22,6 +22,7 @@ from .common import (
     Name,
     check_names,
     check_source_date,
+    counted,
     effective_settings,
     load_repository,
     print_problems,
@@ -120,10 +121,10 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool, sources: b
         result.problems += repository_problems(root, result.repository)
     shown = result.errors if quiet else result.problems
     fold = not (paths or sources)  # the whole repository: figures with a weak source in one line
-    counted = [p for p in shown if fold and is_weak_source(p)]
+    weak = [p for p in shown if fold and is_weak_source(p)]
     print_problems([p for p in shown if not (fold and is_weak_source(p))])
-    if counted:
-        n = len(counted)
+    if weak:
+        n = len(weak)
         click.echo(
             f"warning: {n} historical {'figure cites' if n == 1 else 'figures cite'} a weak source "
             "(a copy of Wikipedia, a fan wiki, a blog): `wastools validate --sources` lists them",
@@ -131,8 +132,8 @@ def validate(ctx: click.Context, paths: tuple[str, ...], quiet: bool, sources: b
         )
     elapsed = time.perf_counter() - started
     click.echo(
-        f"checked {result.files_checked} files in {elapsed:.2f} s: "
-        f"{len(result.errors)} errors, {len(result.warnings)} warnings",
+        f"checked {counted(result.files_checked, 'file')} in {elapsed:.2f} s: "
+        f"{counted(len(result.errors), 'error')}, {counted(len(result.warnings), 'warning')}",
         err=True,
     )
     ctx.exit(1 if result.errors else 0)
@@ -160,7 +161,9 @@ def fmt(ctx: click.Context, paths: tuple[str, ...], check: bool) -> None:
     print_problems(result.problems)
     for name in result.changed:
         click.echo(f"{'would reformat' if check else 'reformatted'} {name}")
-    failed = bool(result.problems) or (check and bool(result.changed))
+    if result.failure:
+        click.echo(f"error: {result.failure}", err=True)
+    failed = bool(result.problems or result.failure) or (check and bool(result.changed))
     ctx.exit(1 if failed else 0)
 
 
@@ -187,7 +190,8 @@ def import_(ctx: click.Context, shinn16: str, roberteliason: str, report_only: b
     from ..authoring.importer import run_import
 
     root = repo_root(ctx)
-    result = run_import(root, Path(shinn16), Path(roberteliason), write_cards=not report_only)
+    with refused_paths(ctx):
+        result = run_import(root, Path(shinn16), Path(roberteliason), write_cards=not report_only)
     click.echo(
         f"{len(result.cards)} units ({len(result.only_primary)} only in shinn16, "
         f"{len(result.only_secondary)} only in roberteliason), {len(result.disagreements)} disagreements; "
@@ -341,7 +345,8 @@ def new_unit(ctx, name, nation, unit_type, card_set, number) -> None:
 
     root = repo_root(ctx)
     try:
-        path = make(root, load_repository(ctx), name, nation, unit_type, card_set, number)
+        with refused_paths(ctx):
+            path = make(root, load_repository(ctx), name, nation, unit_type, card_set, number)
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"wrote {path.relative_to(root)}: replace the placeholders, then run `wastools validate`")
@@ -364,7 +369,8 @@ def new_scenario(ctx, scenario_id, variant, title) -> None:
 
     root = repo_root(ctx)
     try:
-        path = make(root, load_repository(ctx), scenario_id, variant, title)
+        with refused_paths(ctx):
+            path = make(root, load_repository(ctx), scenario_id, variant, title)
     except ScaffoldError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(

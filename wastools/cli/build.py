@@ -12,8 +12,9 @@ from typing import Any
 
 import click
 
+from ..core import scratch
 from ..core.store import Store
-from .common import Name, check_names, effective_settings, print_problems, repo_root
+from .common import Name, check_names, counted, effective_settings, print_problems, repo_root
 
 
 @click.command()
@@ -178,6 +179,22 @@ class _Request:
     jobs: int
     report_path: str | None
 
+    @property
+    def makes_site(self) -> bool:
+        return not self.narrowed or self.site_only
+
+    @property
+    def whole(self) -> bool:
+        """The build makes everything the settings ask for (and removes what it no longer plans)."""
+        return not (self.narrowed or self.papers_narrowed or self.site_only)
+
+    @property
+    def scope(self) -> tuple:
+        """What this build makes and skips, in its stamp: a narrowed build (``--variant hex``
+        when the settings name only hex) reads what a plain one reads but leaves the site and
+        the aids alone, so a plain build after it must not take its stamp for its own."""
+        return (self.filters, self.site_only, self.makes_site, self.whole)
+
 
 def _check_roster_options(roster, tts, variants, nations, sets, types, units, subset_name, site_only, colour_maps):
     """--roster with options that cannot apply to it (and --tts without it) is a usage error."""
@@ -230,7 +247,7 @@ def _outcome(root: Path, out_dir: Path, written: int, unchanged: int, laid_out: 
     """The line every build ends with."""
     shown = out_dir.relative_to(root) if out_dir.is_relative_to(root) else out_dir
     return (
-        f"{written} files written, {unchanged} unchanged; {laid_out} cards laid out "
+        f"{counted(written, 'file')} written, {unchanged} unchanged; {counted(laid_out, 'card')} laid out "
         f"in {time.perf_counter() - started:.1f} s; see {shown}/manifest.json"
     )
 
@@ -265,21 +282,28 @@ def _build(ctx, request: _Request) -> None:
     from ..core.fingerprints import data_state
 
     started = time.perf_counter()
+    scratch.clear_dead()  # what a killed build left, whatever this one has to do
     root, out_dir, settings = request.root, request.out, request.settings
     store = Store.for_repository(root)
     data = data_state(root, ctx.obj["limits"].max_file_bytes)
-    stamp = _stamp(ctx, store.name_of(out_dir), settings, (request.filters, request.site_only), data)
+    stamp = _stamp(ctx, store.name_of(out_dir), settings, request.scope, data)
     if not request.roster and _nothing_to_do(root, out_dir, store, stamp, started):
         return
     selection = builder.Selection(tuple(settings["build.variants"]), *request.filters)
     options = _options(settings, request.jobs)
-    with builder.Pool(options.jobs) as pool:
+    with scratch.build_store(store) as (store, warning), builder.Pool(options.jobs) as pool:
+        if warning:
+            click.echo(warning, err=True)
         if not request.roster and not request.site_only:
             # the workers load WeasyPrint while this process validates: a head or a briefing to
             # lay out then finds it loaded on whichever worker takes it (measured: hull and name
             # edits 0.2-0.4 s faster, an edit that lays out nothing 0.3 s slower)
             pool.warm(full=True)
-        _load_and_build(ctx, request, store, data, stamp, started, selection, options, pool)
+        try:
+            _load_and_build(ctx, request, store, data, stamp, started, selection, options, pool)
+        finally:
+            if not warning and (late := scratch.spill_warning(store)):
+                click.echo(late, err=True)
 
 
 def _load_and_build(ctx, request: _Request, store, data, stamp: str, started: float, selection, options, pool) -> None:
@@ -308,8 +332,7 @@ def _load_and_build(ctx, request: _Request, store, data, stamp: str, started: fl
         ctx.exit(roster_step(repo, root, out_dir, Path(request.roster), options, limits, variant, tts, given, store))
     from ..site import site_address, site_target
 
-    wanted = not request.narrowed or request.site_only
-    site = site_target(repo, selection, options, data.fingerprint, site_address(root)) if wanted else None
+    site = site_target(repo, selection, options, data.fingerprint, site_address(root)) if request.makes_site else None
     report = builder.build(
         repo,
         root,
@@ -319,11 +342,11 @@ def _load_and_build(ctx, request: _Request, store, data, stamp: str, started: fl
         progress=_progress_bar(),
         store=store,
         site=site,
-        stamp=stamp,
+        stamp="" if validation is not None and validation.errors else stamp,  # one held back: not done
         started=started,
         waiting=lambda message: click.echo(message, err=True),
         pdfs=not request.site_only,
-        whole=not (request.narrowed or request.papers_narrowed or request.site_only),
+        whole=request.whole,
         pool=pool,
     )
     _report(root, out_dir, report, started)

@@ -11,6 +11,7 @@ import click
 
 from ..core import data_paths, model
 from ..core.problems import Problem
+from ..core.repo_files import WriteFailed
 from ..core.store import UnsafePath
 
 DEFAULT_SHARED = Path("../shared/data")
@@ -35,6 +36,11 @@ def print_problems(problems: list[Problem]) -> None:
         click.echo(str(problem))
 
 
+def counted(n: int, noun: str) -> str:
+    """'1 error', '2 errors', '0 files': a count and its noun, in the number it takes."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class EnvironmentProblem(click.ClickException):
     """A setting in the environment that cannot be used: one line, exit code 2."""
 
@@ -43,11 +49,11 @@ class EnvironmentProblem(click.ClickException):
 
 @contextmanager
 def refused_paths(ctx: click.Context) -> Iterator[None]:
-    """A path the tool will not follow (a symbolic link on the way) ends the command with
-    one line naming it, exit 1."""
+    """A path the tool will not follow (a symbolic link on the way), or a write the machine
+    refused (disk full, read-only, permission), ends the command with one line naming it, exit 1."""
     try:
         yield
-    except UnsafePath as exc:
+    except (UnsafePath, WriteFailed) as exc:
         click.echo(f"error: {exc}", err=True)
         ctx.exit(1)
 

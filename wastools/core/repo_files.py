@@ -1,6 +1,9 @@
-"""Files the tool writes into the repository itself (the generated parts of ``docs/``), read
-and written only as plain files inside it: a pull request can make ``docs/`` or any file
-in it a symbolic link to somewhere outside, and the tool follows none."""
+"""Files the tool writes into the repository itself (the data files `fmt`, `new` and `import`
+write, the generated parts of ``docs/``), read and written only as plain files inside it: a
+pull request can make ``docs/``, ``cards/uk`` or any file a symbolic link to somewhere
+outside, and the tool follows none. Each file is replaced whole (a temporary file beside it,
+on disk, then a rename), so a full disk or a kill leaves it as it was; a failure of the
+machine is ``WriteFailed``, one line naming the file and the cause."""
 
 from __future__ import annotations
 
@@ -8,7 +11,12 @@ import os
 import stat
 from pathlib import Path
 
+from .failures import cause
 from .store import UnsafePath, no_links, safe_folder, write_atomically
+
+
+class WriteFailed(Exception):
+    """The machine refused a write (disk full, read-only, permission): ``str`` is one line."""
 
 
 def _checked(root: Path, path: Path) -> bool:
@@ -36,8 +44,11 @@ def read_inside(root: Path, path: Path) -> str | None:
 
 def write_inside(root: Path, path: Path, text: str) -> None:
     """``text`` into ``path`` (under ``root``), its folders made as plain folders, the file
-    replaced whole."""
-    _checked(root, path)
-    safe_folder(root, path.parent)
-    _checked(root, path)  # and again: a link made meanwhile on the way
-    write_atomically(path, text.encode("utf-8"))
+    replaced whole. Raises ``UnsafePath`` or ``WriteFailed``."""
+    try:
+        _checked(root, path)
+        safe_folder(root, path.parent)
+        _checked(root, path)  # and again: a link made meanwhile on the way
+        write_atomically(path, text.encode("utf-8"), durable=True)
+    except OSError as exc:
+        raise WriteFailed(f"cannot write {os.path.relpath(path, root)}: {cause(exc)}") from None

@@ -44,6 +44,22 @@ def bad_character(text: str) -> tuple[int, str] | None:
     return next(bad_characters(text), None)
 
 
+_LINE_CONTROLS = re.compile(r"[\t\n\r]")
+
+
+def bad_name_character(text: str) -> tuple[int, str] | None:
+    """The first character a one-line name (a fleet's) may not hold: those no text may hold,
+    and tab and line ends too. The fleet builder's script strips exactly these (the Unicode
+    categories Cc, Cf, Cs, Co, Zl, Zp and the noncharacters) from a name before it writes one."""
+    found = [hit for hit in (bad_character(text), _first(_LINE_CONTROLS, text)) if hit is not None]
+    return min(found) if found else None
+
+
+def _first(pattern: re.Pattern, text: str) -> tuple[int, str] | None:
+    match = pattern.search(text)
+    return (match.start(), _describe(match.group())) if match else None
+
+
 def _describe(ch: str) -> str:
     code = ord(ch)
     name = unicodedata.name(ch, "")

@@ -9,6 +9,11 @@ sha256 of its bytes, checked on every read, so a truncated, damaged or swapped e
 missing (and is deleted): the caller makes it again. Writes are atomic (a temporary file in
 the same folder, then a rename), so two processes may share a store. The store is
 size-capped: ``prune`` drops the least recently used entries above the cap.
+
+The store makes its own folder and the cache folder it lives in (``~/.cache``), never a
+folder above them: a missing home folder stays missing, and the store is then unusable
+(``unusable`` says why). A build keeps what its store refuses in a scratch folder of its
+own (``spill``, see ``core.scratch``), so an unusable or full store never stops a build.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .failures import cause
 
 MAGIC = b"wastools-store 1\n"
 DEFAULT_CAP = 3 * 1024**3  # bytes kept per repository before the least recently used go
@@ -50,11 +57,29 @@ class UnsafePath(Exception):
 
 
 def cache_home() -> Path:
+    """``$WASTOOLS_CACHE``, else ``$XDG_CACHE_HOME/wastools``, else ``~/.cache/wastools``: a
+    path that is not absolute (no home folder known) makes a store that keeps nothing."""
     base = os.environ.get("WASTOOLS_CACHE")
     if base:
         return Path(base)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "wastools"
+    if xdg:
+        return Path(xdg) / "wastools"
+    try:
+        return Path.home() / ".cache" / "wastools"
+    except RuntimeError:  # no HOME and no account entry: nowhere to keep anything
+        return Path(".cache", "wastools")
+
+
+def _usable_base(base: Path, make: bool) -> None:
+    """Raise UnsafePath when ``base`` cannot hold a store: not an absolute path, or missing
+    with its parent's parent (a home folder) missing too, which the store never makes."""
+    if not base.is_absolute():
+        raise UnsafePath(f"{base}: not an absolute path (no home folder is known)")
+    anchor = base.parent.parent
+    if make and not os.path.isdir(base) and not os.path.isdir(anchor):
+        what = "is not a folder" if os.path.lexists(anchor) else "does not exist (the store makes no home folder)"
+        raise UnsafePath(f"{anchor}: {what}")
 
 
 def no_links(base: Path, path: Path) -> None:
@@ -112,6 +137,7 @@ class Store:
     folder: Path
     cap: int = DEFAULT_CAP
     root: Path | None = None  # the data repository it keeps entries for
+    spill: Path | None = None  # a build's scratch folder: the entries ``folder`` refuses are kept there
 
     @classmethod
     def for_repository(cls, root: Path, cap: int = DEFAULT_CAP) -> Store:
@@ -137,6 +163,8 @@ class Store:
         # plain strings: a build reads thousands of entries, and pathlib was most of the cost
         path = os.path.join(self.folder, kind)
         held = _FOLDERS.get(path)
+        if held is None:
+            _usable_base(self.base, make)
         try:
             now = os.lstat(path)
         except FileNotFoundError:
@@ -154,10 +182,15 @@ class Store:
         _FOLDERS[path] = fd
         return fd
 
+    def _spilled(self) -> Store | None:
+        return Store(self.spill, self.spill) if self.spill is not None else None
+
     def get(self, kind: str, key: str) -> bytes | None:
         """The entry's bytes, or None when it is missing, damaged or not this entry."""
         with _HOLDING:
-            return self._get(kind, key)
+            data = self._get(kind, key)
+            spill = self._spilled() if data is None else None
+            return spill._get(kind, key) if spill is not None else data
 
     def _get(self, kind: str, key: str) -> bytes | None:
         try:
@@ -185,9 +218,13 @@ class Store:
     def put(self, kind: str, key: str, data: bytes) -> bool:
         """Keep an entry, written whole (a temporary file in its folder, then a rename, so two
         processes may share a store); False when the store cannot be written (full, read-only,
-        a link): an entry is only a speed-up, so the build carries on without it."""
+        a link) and no ``spill`` folder took it: an entry is only a speed-up, so the build
+        carries on without it."""
         with _HOLDING:
-            return self._put(kind, key, data)
+            if self._put(kind, key, data):
+                return True
+            spill = self._spilled()
+            return spill is not None and spill._put(kind, key, data)
 
     def _put(self, kind: str, key: str, data: bytes) -> bool:
         temporary = f".{key}.{os.getpid()}.{next(_WRITES)}.tmp"
@@ -211,10 +248,38 @@ class Store:
     def has(self, kind: str, key: str) -> bool:
         """Whether an entry is there (unchecked: ``get`` checks it when it is read)."""
         with _HOLDING:
+            spill = self._spilled()
+            return self._has(kind, key) or (spill is not None and spill._has(kind, key))
+
+    def _has(self, kind: str, key: str) -> bool:
+        try:
+            return stat.S_ISREG(os.stat(key, dir_fd=self._kind_folder(kind, key), follow_symlinks=False).st_mode)
+        except (OSError, UnsafePath):
+            return False
+
+    def unusable(self) -> str | None:
+        """Why this store cannot keep entries, in one line (None when it can): its folder made
+        if missing, then a byte written there and removed."""
+        with _HOLDING:
             try:
-                return stat.S_ISREG(os.stat(key, dir_fd=self._kind_folder(kind, key), follow_symlinks=False).st_mode)
-            except (OSError, UnsafePath):
-                return False
+                folder = self._kind_folder("probe", "writable", make=True)
+                name = f".writable.{os.getpid()}.{next(_WRITES)}.tmp"
+                fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
+                try:
+                    os.write(fd, b"x")
+                finally:
+                    os.close(fd)
+                    os.unlink(name, dir_fd=folder)
+            except OSError as exc:
+                where = exc.filename if isinstance(exc.filename, str) and os.path.isabs(exc.filename) else self.folder
+                return f"{where}: {cause(exc)}"
+            except UnsafePath as exc:
+                return str(exc)
+        return None
+
+    def spilled(self) -> bool:
+        """Whether the ``spill`` folder took an entry the store refused."""
+        return self.spill is not None and any(files for _dir, _dirs, files in os.walk(self.spill))
 
     def get_object(self, kind: str, key: str) -> Any | None:
         """A pickled entry. The store is the user's own folder, outside every data repository,
@@ -236,6 +301,7 @@ class Store:
         cap by one hour's builds does no harm."""
         mark = self.folder / ".pruned"
         try:
+            _usable_base(self.base, make=False)
             no_links(self.base, mark)
             if time.time() - os.lstat(mark).st_mtime < every:
                 return 0
@@ -264,6 +330,7 @@ class Store:
         """Delete the least recently used entries until the store is under its cap; returns how
         many went. Temporary files of killed writers go too."""
         try:
+            _usable_base(self.base, make=False)
             no_links(self.base, self.folder)
         except UnsafePath:
             return 0

@@ -112,10 +112,13 @@ def read(root: Path) -> dict[str, Setting]:
     house, problems = from_table(text, data["variants"], CONFIG_NAME) if "variants" in data else ([], [])
     variants = {**SHIPPED, **{v.name: v for v in house}}
     for section, table in data.items():
-        if section not in SECTIONS or not isinstance(table, dict):
+        if section not in SECTIONS:
             problems.append(_problem(text, section, section, f"unknown section{did_you_mean(section, SECTIONS)}"))
             continue
         if section == "variants":
+            continue
+        if not isinstance(table, dict):
+            problems.append(_problem(text, section, section, f"expected a table [{section}], not {_shape(table)}"))
             continue
         if section == "params":
             _read_params(text, table, out, problems, variants)
@@ -144,6 +147,17 @@ def problems(root: Path) -> list[Problem]:
     except DataError as exc:
         return list(exc.problems)
     return []
+
+
+def _shape(value: Any) -> str:
+    """What a TOML value is, in the words of the file: ``[[build]]`` is an array of tables."""
+    if isinstance(value, list):
+        return "an array of tables ([[...]])" if value and all(isinstance(v, dict) for v in value) else "a list"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "text" if isinstance(value, str) else "a date or time"
 
 
 def _parse(root: Path) -> tuple[str, dict[str, Any]] | None:
@@ -200,10 +214,14 @@ def _read_params(
     text: str, table: dict, out: dict[str, Setting], problems: list[Problem], known: dict[str, Variant]
 ) -> None:
     for variant, values in table.items():
-        if variant not in known or not isinstance(values, dict):
+        if variant not in known:
             problems.append(
                 _problem(text, variant, f"params.{variant}", f"not a variant{did_you_mean(variant, known)}")
             )
+            continue
+        if not isinstance(values, dict):
+            shape = f"expected a table [params.{variant}], not {_shape(values)}"
+            problems.append(_problem(text, variant, f"params.{variant}", shape))
             continue
         from .params import check as check_params
 

@@ -1,4 +1,5 @@
-"""`wastools fmt`: one canonical layout for every data file, comments kept."""
+"""`wastools fmt`: one canonical layout for every data file, comments kept; each file replaced
+whole inside the repository (``repo_files.write_inside``), never through a link."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.problems import Problem, display_path
+from ..core.repo_files import WriteFailed, write_inside
+from ..core.store import UnsafePath
 from . import repository
 from .yamlio import dump_canonical, load_document
 
@@ -14,6 +17,7 @@ from .yamlio import dump_canonical, load_document
 class FormatResult:
     changed: list[str]
     problems: list[Problem]
+    failure: str = ""  # the write that stopped it (one line), the files after it left as they were
 
 
 def data_files(root: Path) -> list[Path]:
@@ -41,14 +45,26 @@ def _schema_ref(path: Path, root: Path, kind: str) -> str:
 
 
 def format_files(root: Path, paths: list[Path], check: bool) -> FormatResult:
-    changed, problems = [], []
+    result = FormatResult([], [])
     for path in paths:
         text, found = canonical_text(path, root)
-        problems.extend(found)
-        if text is None:
+        result.problems.extend(found)
+        if text is None or path.read_bytes() == text.encode("utf-8"):  # a byte-order mark or CRLF is a change too
             continue
-        if path.read_bytes() != text.encode("utf-8"):  # a byte-order mark or CRLF is a change too
-            changed.append(display_path(path, root))
-            if not check:
-                path.write_text(text, "utf-8")
-    return FormatResult(changed, problems)
+        if not check:
+            try:
+                write_inside(_base(path, root), path, text)
+            except (UnsafePath, WriteFailed) as exc:
+                result.failure = str(exc)
+                break
+        result.changed.append(display_path(path, root))
+    return result
+
+
+def _base(path: Path, root: Path) -> Path:
+    """Below which no link is followed: the repository, or the folder of a file named on the
+    command line outside it."""
+    import os
+
+    inside = os.path.abspath(path).startswith(os.path.abspath(root).rstrip(os.sep) + os.sep)
+    return root if inside else path.parent

@@ -14,7 +14,9 @@ depth), and each scalar and key is checked where it stands:
 - no tags (``!!binary``, ``!!python/...``, ``!custom``) apart from ``!!str``; dates stay text.
 
 A limit stops the file at once (``Refused``); the other findings are collected, every one
-with the line, column and field of its node, and the file is then refused with all of them.
+with the line, column and field of its node, and the file is then refused with all of them
+(``Findings``), or, for a validation (``partial``), read on, so that the checks after the
+composer find the file's other problems too: its loader's ``findings`` then holds them.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class GuardedComposer(Composer):
     max_depth = 32
     max_nodes = 100_000
     max_found = 20  # findings kept with their place; the rest are counted
+    partial = False  # read on past findings (they go to the loader's ``findings``), else refuse the file
 
     def __init__(self, loader: Any = None) -> None:
         super().__init__(loader)
@@ -77,7 +80,9 @@ class GuardedComposer(Composer):
     def get_single_node(self) -> Any:
         node = super().get_single_node()
         if self.found:
-            raise Findings(self.found, self.more)
+            if not self.partial:
+                raise Findings(self.found, self.more)
+            self.loader.findings = Findings(self.found, self.more)
         return node
 
     def compose_node(self, parent: Any, index: Any) -> Any:
@@ -157,9 +162,9 @@ class GuardedComposer(Composer):
             if not math.isfinite(value):
                 self._note(node, f"{text} {NOT_FINITE}")
 
-    def _note(self, node: Any, message: str, mark: Any = None) -> None:
+    def _note(self, node: Any, message: str, mark: Any = None, path: list | None = None) -> None:
         if len(self.found) < self.max_found:
-            self.found.append((mark or node.start_mark, list(self.path), message))
+            self.found.append((mark or node.start_mark, list(self.path if path is None else path), message))
         else:
             self.more += 1
 
@@ -224,9 +229,10 @@ class GuardedComposer(Composer):
             kind = {"int": "a number", "float": "a number", "bool": "true or false", "null": "empty"}.get(
                 str(key.tag).removeprefix(CORE), "not text"
             )
-            self._note(key, f"the key {key.value!r} is {kind}: a key is a field name (quote it if it is meant as text)")
+            message = f"the key {key.value!r} is {kind}: a key is a field name (quote it if it is meant as text)"
+            self._note(key, message, path=[*self.path, key.value])
             return key.value
-        self._note(key, "a list or mapping as a key: a key is a field name")
+        self._note(key, "a list or mapping as a key: a key is a field name", path=[*self.path, "?"])
         return "?"
 
 

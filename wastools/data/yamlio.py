@@ -102,6 +102,7 @@ class Document:
     data: Any
     where: Any
     tree: Any = None
+    refused: tuple[str, ...] = ()  # fields whose values the reader refused (and reported): INVALID in ``data``
 
     def position(self, parts: tuple | list) -> tuple[int, int]:
         """1-based (line, column) of the value at ``parts``, or of the nearest parent."""
@@ -160,7 +161,7 @@ def _child_position(node: Any, part: Any) -> tuple[tuple[int, int], Any] | None:
     return None
 
 
-def _yaml(limits: Limits | None = None, comments: bool = True) -> YAML:
+def _yaml(limits: Limits | None = None, comments: bool = True, partial: bool = False) -> YAML:
     """The round-trip reader; with ``limits``, a data file's (limits kept while composing).
     Without ``comments``, comments are read past (ruamel.yaml's plain scanner and parser: a
     third less time, the same values at the same lines and columns): validation never needs
@@ -168,19 +169,21 @@ def _yaml(limits: Limits | None = None, comments: bool = True) -> YAML:
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     if limits is not None:
-        yaml.Composer = _composer(limits)
+        yaml.Composer = _composer(limits, partial)
     if not comments:
         yaml.Scanner, yaml.Parser = Scanner, Parser
     return yaml
 
 
-def _composer(limits: Limits) -> type[GuardedComposer]:
+def _composer(limits: Limits, partial: bool = False) -> type[GuardedComposer]:
     """The guarded composer class with these limits (ruamel.yaml makes it itself)."""
 
     class Limited(GuardedComposer):
         max_depth = limits.max_depth
         max_nodes = limits.max_nodes
         max_found = limits.max_messages_per_file
+
+    Limited.partial = partial
 
     return Limited
 
@@ -231,20 +234,24 @@ def _too_big(size: int, limits: Limits) -> str:
 
 
 def load_document(
-    path: Path, shown_as: str, limits: Limits = DEFAULT_LIMITS, comments: bool = False
+    path: Path, shown_as: str, limits: Limits = DEFAULT_LIMITS, comments: bool = False, partial: bool = False
 ) -> tuple[Document | None, list[Problem]]:
     """Parse one YAML file. Never raises for bad content: returns problems instead.
-    ``comments``: kept in the tree (``fmt`` writes them back)."""
+    ``comments``: kept in the tree (``fmt`` writes them back). ``partial`` (validation): a
+    value the reader refuses (a number that is not finite, a tag, a key that is no name) is
+    reported and made ``INVALID``, and the document is returned with the problems, so that
+    the checks after the reader find the file's other problems in the same report."""
     raw, refused = read_limited(path, limits)
     if raw is None:
         return None, [Problem(shown_as, 1, 1, "", refused or "cannot read file")]
-    return parse_document(raw, shown_as, limits, comments)
+    return parse_document(raw, shown_as, limits, comments, partial)
 
 
 def parse_document(
-    raw: bytes, shown_as: str, limits: Limits = DEFAULT_LIMITS, comments: bool = False
+    raw: bytes, shown_as: str, limits: Limits = DEFAULT_LIMITS, comments: bool = False, partial: bool = False
 ) -> tuple[Document | None, list[Problem]]:
-    """A file's bytes as a document, or every located problem that keeps them from being one."""
+    """A file's bytes as a document, or every located problem that keeps them from being one
+    (with ``partial``, the document with the values refused made ``INVALID``, and their problems)."""
     text, problem = _decode(raw, shown_as)
     if problem:
         return None, [problem]
@@ -253,8 +260,9 @@ def parse_document(
     found = _text_problems(text, shown_as, limits)
     if found:
         return None, found
+    yaml = _yaml(limits, comments, partial)
     try:
-        tree = _yaml(limits, comments).load(text)
+        tree = yaml.load(text)
     except Refused as exc:
         return None, [_at(exc.mark, exc.parts, exc.message, shown_as)]
     except Findings as exc:
@@ -264,7 +272,14 @@ def parse_document(
         return None, [_yaml_problem(exc, shown_as)]
     except (YAMLError, RecursionError, ValueError) as exc:
         return None, [Problem(shown_as, 1, 1, "", f"YAML error: {_one_line(str(exc))[:200]}")]
-    return Document(shown_as, to_plain(tree), positions(tree), tree if comments else None), []
+    doc = Document(shown_as, to_plain(tree), positions(tree), tree if comments else None)
+    held: Findings | None = getattr(yaml, "findings", None)
+    if held is None:
+        return doc, []
+    found = [_at(mark, parts, message, shown_as) for mark, parts, message in held.found]
+    mark_invalid(doc.data, [tuple(parts) for _mark, parts, _message in held.found if parts])
+    doc.refused = tuple(format_field(parts) for _mark, parts, _message in held.found)
+    return doc, found + _more(found[-1], held.more)
 
 
 def _at(mark: Any, parts: list, message: str, shown_as: str) -> Problem:
@@ -306,7 +321,21 @@ def _decode(raw: bytes, shown_as: str) -> tuple[str, Problem | None]:
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
         return "", Problem(shown_as, line, col, "", f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded")
-    return text.replace("\r\n", "\n"), None
+    return one_line_end(text), None
+
+
+def one_line_end(text: str) -> str:
+    """``text`` with every line end a line feed: CRLF and a lone CR (which YAML reads as a
+    line end too) alike, so that every position and every first line agrees with the parser."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def first_line(path: Path) -> str:
+    """The first line of the file at ``path`` as the YAML reader sees it (a byte-order mark
+    dropped; ended by LF, CRLF or a lone CR), from its first 4096 bytes."""
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+    return one_line_end(head.decode("utf-8-sig", "replace")).split("\n", 1)[0]
 
 
 def _one_line(text: str) -> str:

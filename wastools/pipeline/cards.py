@@ -220,8 +220,15 @@ def _runs(specs: list[CardSpec]) -> list[list[CardSpec]]:
 
 
 def face(store: Store, card_key: str) -> bytes:
-    """A face the build made: a face missing now was lost from the store during the build."""
+    """A face the build made: one missing now could be kept neither in the store nor in the
+    build's scratch folder (``core.scratch.build_store``): one line, not a traceback."""
     pdf = store.get(FACE, card_key)
     if pdf is None:
-        raise RuntimeError(f"the card face {card_key[:12]} left the cache during the build; build again")
+        from .output import OutputError
+
+        raise OutputError(
+            f"cannot keep the card faces this build makes (face {card_key[:12]}): neither the store "
+            f"({store.folder}) nor the temporary folder took them; free some space there, or set "
+            "WASTOOLS_CACHE or TMPDIR to a folder with room"
+        )
     return pdf

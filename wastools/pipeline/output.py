@@ -11,7 +11,6 @@ system works as any other.
 
 from __future__ import annotations
 
-import errno
 import fcntl
 import os
 import shutil
@@ -19,21 +18,11 @@ import stat
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
+from ..core.failures import cause
 from ..core.store import UnsafePath, no_links, safe_folder, write_atomically
 
 LOCK = ".wastools-lock"
 TEMPORARY_SUFFIX = ".tmp"  # write_atomically's temporary files: ".<name>.<random>.tmp"
-CAUSES = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is used up",
-    errno.EROFS: "the file system is read-only",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.EXDEV: "it is on another file system",
-    errno.ENOTDIR: "a file stands where a folder belongs",
-    errno.EISDIR: "a folder stands where a file belongs",
-    errno.ELOOP: "it is a symbolic link",
-}
 
 
 class OutputError(Exception):
@@ -42,8 +31,7 @@ class OutputError(Exception):
 
 def explain(exc: OSError, path: Path | str | None = None) -> OutputError:
     where = exc.filename if exc.filename else path
-    cause = CAUSES.get(exc.errno or 0, exc.strerror or str(exc))
-    return OutputError(f"cannot write {where}: {cause}")
+    return OutputError(f"cannot write {where}: {cause(exc)}")
 
 
 def checked_rel(rel: str) -> PurePosixPath:

@@ -9,19 +9,20 @@ Workers end without running ``atexit`` (multiprocessing ends them with ``os._exi
 what a library leaves for ``atexit`` or a finaliser to remove (WeasyPrint's folder of loaded
 fonts) would stay in the system's temporary folder after every build. Workers make their
 temporary files in a scratch folder of the pool's instead, removed when the pool closes; a
-killed build's scratch folder is removed by the next pool.
+killed build's scratch folder is removed by the next build (``core.scratch``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import os
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
+
+from ..core import scratch
 
 
 def timed(fn: Callable[..., Any], args: tuple) -> tuple[Any, float]:
@@ -30,31 +31,12 @@ def timed(fn: Callable[..., Any], args: tuple) -> tuple[Any, float]:
     return fn(*args), time.perf_counter() - started
 
 
-SCRATCH_PREFIX = "wastools-workers-"
+SCRATCH_PREFIX = scratch.PREFIX
 
 
 def _use_scratch(folder: str) -> None:
     """Worker initializer: temporary files (``tempfile``'s default folder) go in ``folder``."""
     tempfile.tempdir = folder
-
-
-def _clear_dead_scratch() -> None:
-    """Scratch folders of pools whose build process has ended (killed before it cleared them)."""
-    for entry in os.scandir(tempfile.gettempdir()):
-        pid = entry.name.removeprefix(SCRATCH_PREFIX).split("-")[0]
-        if entry.name.startswith(SCRATCH_PREFIX) and pid.isdigit() and not _alive(int(pid)):
-            if entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid():
-                shutil.rmtree(entry.path, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class Pool:
@@ -65,8 +47,8 @@ class Pool:
 
     def _started(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            _clear_dead_scratch()
-            self._scratch = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
+            scratch.clear_dead()
+            self._scratch = scratch.make_folder()
             context = multiprocessing.get_context("fork")
             self._executor = ProcessPoolExecutor(
                 max_workers=self.jobs, mp_context=context, initializer=_use_scratch, initargs=(self._scratch,)

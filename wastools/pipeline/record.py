@@ -4,9 +4,11 @@ the folder itself, where a pull request could plant a manifest).
 For each output: the key it was made under, its sha256, pages and bytes, and the size and
 change time of the file as written. An output is current when its key is the planned one
 and the file on disk still has that size and change time; anything else is made again. The
-record also holds the stamp of the last whole build: a key of everything it read (the
-tool, every data file, the settings); a later build with the same stamp, whose outputs are
-all as recorded, has nothing to do and stops before loading the data.
+record also holds the stamp of the last build: a key of everything it read (the tool, every
+data file, the settings) and of what it made or skipped (a narrowed build leaves the site and
+the aids alone; a build that held back an invalid scenario leaves no stamp); a later build with
+the same stamp, whose outputs are all as recorded, has nothing to do and stops before loading
+the data.
 """
 
 from __future__ import annotations

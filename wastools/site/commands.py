@@ -57,7 +57,9 @@ def roster_step(
     try:
         roster = load_roster(path, repo, root, limits)
     except DataError as exc:
-        for problem in exc.problems:
+        from ..core.problems import capped
+
+        for problem in capped(exc.problems, limits.max_messages_per_file, limits.max_messages_per_kind):
             click.echo(str(problem))
         click.echo("the roster is invalid: nothing was built", err=True)
         return 1

@@ -1,7 +1,8 @@
 """Fleet rosters: the YAML file the fleet builder downloads, checked and printed as a deck.
 
-``wastools build --roster FILE`` reads the roster (schema ``schemas/roster.schema.json``
-plus: every unit exists, at most ``MAX_CARDS`` cards), then writes
+``wastools build --roster FILE`` reads the roster (schema ``schemas/roster.schema.json``,
+and what the code relies on checked again whatever the schema says (``roster_checks``):
+every unit exists, at most ``MAX_CARDS`` cards), then writes
 ``build/rosters/<file name>.pdf`` (and ``-a4``): a first page with the fleet and its
 legality under every variant's fleet rules, then exactly the roster's cards, each as
 many times as its count, imposed like the decks.
@@ -25,6 +26,7 @@ from ..data.yamlio import DEFAULT_LIMITS, Document, Limits, load_document
 from ..variants import VARIANTS, capped_titles
 from ..variants.fleet import FleetCheck, check_fleet
 from .data import type_label
+from .roster_checks import field_problems
 
 MAX_CARDS = 300  # a roster is a fleet, not a print run: this keeps a hostile file from filling memory
 SCHEMA = "roster.schema.json"
@@ -90,15 +92,18 @@ def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAU
         raise DataError([Problem(shown, 1, 1, "", "expected a mapping of fields at the top level")])
     from ..data.repository.patterns import pattern_budget
 
+    found: list[Problem] = []
     with pattern_budget():
         for error in _schema(root).iter_errors(doc.data):
-            problems.extend(_located(doc, error))
+            found.extend(_located(doc, error))
+    reported = {p.field for p in found}  # the schema's message, where it has one, not the code's too
+    problems += found + [p for p in field_problems(doc, MAX_CARDS) if p.field not in reported]
     entries: dict[str, list] = {}
     given = doc.data.get("units")
     items: list = given if isinstance(given, list) else []
     for i, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("unit"), str):
-            continue  # the schema has said what is wrong with it
+            continue  # field_problems has said what is wrong with it
         unit = repo.units.get(item["unit"])
         if unit is None:
             close = [u for u in repo.units if item["unit"].split("-")[0] in u][:3]

@@ -17,9 +17,15 @@ build (as from a pack); its page is then served from the last build that had it,
 errors, so the map stays in view while the mistake is fixed.
 
 Only files under ``build/site`` are served, never through a symbolic link, never a hidden
-file, never a folder's listing. Requests wait while a build runs (a second or a few), so no
-page is read half-made, and the build's worker processes are forked while no request is
-being handled.
+file, never a folder's listing, never anything but a plain file (a named pipe, a device or a
+socket is not opened). Only requests whose Host is the loopback address and port served
+(``127.0.0.1:PORT`` or ``localhost:PORT``) are answered: a page of another name that resolves
+to 127.0.0.1 cannot read the site. Requests wait while a build runs (a second or a few), then
+read the outcome they show under the lock and their file after it, so no lock is held while
+a file is read or an answer sent. A client that resets or stops reading is let go without a
+word; a client silent for ``REQUEST_SECONDS``, or whose request is not all there within
+``REQUEST_DEADLINE`` (one sent a byte at a time), is dropped; the listen queue and a thread
+per connection answer a few hundred clients at once.
 """
 
 from __future__ import annotations
@@ -30,18 +36,21 @@ import json
 import mimetypes
 import os
 import signal
+import socket
 import stat
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 import click
 
+from ..core import scratch
 from ..core.problems import DataError, Problem, capped
 from ..core.store import Store, UnsafePath, no_links
 
@@ -51,6 +60,10 @@ WATCHED = ("cards", "scenarios", "schemas", "rules")  # and wastools.toml at the
 SETTINGS = "wastools.toml"
 DATA_SUFFIXES = (".yaml", ".json")
 POLL_SECONDS = 0.5
+REQUEST_SECONDS = 10  # a client silent this long mid-request (or idle) is dropped
+REQUEST_DEADLINE = 20  # and one whose request line and headers take longer than this in all
+BACKLOG = 512  # connections the system queues before the server accepts them
+LOOPBACK_NAMES = ("127.0.0.1", "localhost")
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -86,6 +99,16 @@ class Outcome:
         return [p for p in self.problems if p.is_error]
 
 
+@dataclass(frozen=True)
+class _Moment:
+    """What a request shows of the site's state, read under its lock: the last build's
+    outcome, the build counter and the scenario pages kept from the last good build."""
+
+    outcome: Outcome
+    builds: int
+    last_good: dict[str, bytes]
+
+
 @dataclass
 class Site:
     """What the server and the watcher share: the site folder, the last build's outcome, the
@@ -103,47 +126,48 @@ class Site:
     def respond(self, raw: str) -> tuple[int, str, bytes]:
         """The status, content type and body for a request of ``raw`` (its path and query)."""
         path = unquote(urlsplit(raw).path)
-        with self.lock:  # waits while a build runs
-            if path == RELOAD:
-                return 200, TYPES[".json"], self._counter()
-            rel = site_path(path)
-            if rel is None:
-                return 403, TYPES[".html"], self._missing("", "this address is outside the site")
-            body = read_inside(self.root, self.folder, rel)
-            if body is None:
-                return self._not_built(rel)
-            if rel.endswith(".html"):
-                body = self._decorated(body, rel)
-            return 200, content_type(rel), body
+        with self.lock:  # waits while a build runs; only what the answer shows is read under it
+            now = _Moment(self.outcome, self.builds, dict(self.last_good))
+        if path == RELOAD:
+            return 200, TYPES[".json"], self._counter(now)
+        rel = site_path(path)
+        if rel is None:
+            return 403, TYPES[".html"], self._missing(now, "", "this address is outside the site")
+        body = read_inside(self.root, self.folder, rel)
+        if body is None:
+            return self._not_built(now, rel)
+        if rel.endswith(".html"):
+            body = self._decorated(now, body, rel)
+        return 200, content_type(rel), body
 
-    def _counter(self) -> bytes:
-        errors = len(self.outcome.errors)
-        state = {"build": self.builds, "errors": errors, "warnings": len(self.outcome.problems) - errors}
+    def _counter(self, now: _Moment) -> bytes:
+        errors = len(now.outcome.errors)
+        state = {"build": now.builds, "errors": errors, "warnings": len(now.outcome.problems) - errors}
         return json.dumps(state).encode()
 
-    def _not_built(self, rel: str) -> tuple[int, str, bytes]:
+    def _not_built(self, now: _Moment, rel: str) -> tuple[int, str, bytes]:
         """A page the site does not have: a scenario left out for its errors (its last page,
         or its problems alone), or nothing at all."""
         scenario = scenario_of(rel)
         if scenario is None or not (self.root / "scenarios" / f"{scenario}.yaml").is_file():
-            return 404, TYPES[".html"], self._missing(rel, "no such page in build/site")
-        kept = self.last_good.get(rel)
+            return 404, TYPES[".html"], self._missing(now, rel, "no such page in build/site")
+        kept = now.last_good.get(rel)
         if kept is not None:
             note = "This scenario has errors, so the build left it out: below is its page as last built."
-            return 200, TYPES[".html"], self._decorated(kept, rel, note)
-        return 200, TYPES[".html"], self._missing(rel, "this scenario has errors, so the build left it out")
+            return 200, TYPES[".html"], self._decorated(now, kept, rel, note)
+        return 200, TYPES[".html"], self._missing(now, rel, "this scenario has errors, so the build left it out")
 
-    def _missing(self, rel: str, why: str) -> bytes:
+    def _missing(self, now: _Moment, rel: str, why: str) -> bytes:
         page = f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(why)}</title></head>'
         page += f"<body><h1>{html.escape(why.capitalize())}</h1></body></html>\n"
-        return self._decorated(page.encode(), rel)
+        return self._decorated(now, page.encode(), rel)
 
-    def _decorated(self, page: bytes, rel: str, note: str = "") -> bytes:
+    def _decorated(self, now: _Moment, page: bytes, rel: str, note: str = "") -> bytes:
         """``page`` with the problems it should show at its top and the reload script at its
         end (added as it is sent: the file in build/site is left as the build wrote it)."""
         text = page.decode("utf-8", "replace")
-        panel = problems_panel(self.outcome, scenario_of(rel), self.limits, note)
-        script = RELOAD_SCRIPT.replace("BUILD", str(self.builds))
+        panel = problems_panel(now.outcome, scenario_of(rel), self.limits, note)
+        script = RELOAD_SCRIPT.replace("BUILD", str(now.builds))
         lower = text.lower()
         start = lower.find("<main")  # inside the page's main part, after its skip link and header
         start = start if start >= 0 else lower.find("<body")
@@ -189,15 +213,20 @@ def site_path(path: str) -> str | None:
 
 def read_inside(root: Path, folder: Path, rel: str) -> bytes | None:
     """The bytes of the plain file ``rel`` under ``folder``, or None when it is missing, not a
-    plain file, or reached through a symbolic link anywhere below ``root``."""
+    plain file (a folder, a named pipe, a device, a socket), or reached through a symbolic
+    link anywhere below ``root``. Opened without waiting (``O_NONBLOCK``: a named pipe with
+    no writer would hold the request for good) and only after ``lstat`` found a plain file,
+    so a device is never opened; checked again on the open file."""
     target = folder.joinpath(*PurePosixPath(rel).parts)
     try:
         no_links(root, target)
-        handle = os.open(target, os.O_RDONLY | os.O_NOFOLLOW)
+        if not stat.S_ISREG(os.lstat(target).st_mode):
+            return None
+        handle = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except (OSError, UnsafePath):
         return None
     try:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):  # a folder opens too: never listed
+        if not stat.S_ISREG(os.fstat(handle).st_mode):  # swapped after the lstat
             return None
         with os.fdopen(handle, "rb", closefd=False) as file:
             return file.read()
@@ -350,9 +379,44 @@ def say(outcome: Outcome, limits: Any) -> None:
         click.echo(f"{_count(len(errors), 'error')}: shown at the top of every page", err=True)
 
 
+def host_allowed(host: str | None, port: int) -> bool:
+    """Whether a request's Host header names this server: a loopback name with the port it
+    serves (a bare name only when that port is 80, which browsers leave out)."""
+    if not host:
+        return False
+    name, colon, given = host.strip().lower().rpartition(":")
+    if not colon:
+        name, given = given, "80"
+    return name in LOOPBACK_NAMES and given == str(port)
+
+
 class _Handler(BaseHTTPRequestHandler):
     server_version = "wastools-serve"
     protocol_version = "HTTP/1.0"
+    timeout = REQUEST_SECONDS  # on every read and write of the connection
+
+    def setup(self) -> None:
+        super().setup()
+        self._deadline = threading.Timer(REQUEST_DEADLINE, self._give_up)
+        self._deadline.daemon = True
+        self._deadline.start()
+
+    def parse_request(self) -> bool:
+        """The request line and headers read: the deadline is met (the answer is not timed)."""
+        whole = super().parse_request()
+        self._deadline.cancel()
+        return whole
+
+    def finish(self) -> None:
+        self._deadline.cancel()
+        super().finish()
+
+    def _give_up(self) -> None:
+        """A request still not all there at its deadline: the connection is closed under it."""
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         self._answer(send_body=True)
@@ -361,7 +425,22 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(send_body=False)
 
     def _answer(self, send_body: bool) -> None:
-        status, kind, body = self.server.site.respond(self.path)  # type: ignore[attr-defined]
+        server = cast(_Server, self.server)
+        port = server.port
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1:
+            self._short(400, "a request names its Host once", send_body)
+            return
+        if not host_allowed(hosts[0], port):
+            self._short(421, f"this server answers only http://{HOST}:{port}/ and http://localhost:{port}/", send_body)
+            return
+        status, kind, body = server.site.respond(self.path)
+        self._send(status, kind, body, send_body)
+
+    def _short(self, status: int, text: str, send_body: bool) -> None:
+        self._send(status, TYPES[".txt"], (text + "\n").encode(), send_body)
+
+    def _send(self, status: int, kind: str, body: bytes, send_body: bool) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
@@ -375,10 +454,27 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: a line for every request would bury the build's messages."""
 
 
-def open_server(site: Site, port: int) -> ThreadingHTTPServer:
+class _Server(ThreadingHTTPServer):
+    """A thread a connection, a deep listen queue, and no traceback for a client's doing."""
+
+    request_queue_size = BACKLOG
+    daemon_threads = True
+    site: Site
+    port: int
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that reset, closed early or fell silent: nothing to say. Anything else:
+        one line, never a traceback."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError | TimeoutError):
+            return
+        click.echo(f"serve: a request failed ({type(exc).__name__}: {exc})", err=True)
+
+
+def open_server(site: Site, port: int) -> _Server:
     """The server bound to 127.0.0.1:``port`` (0: a free port), or ServeError in one line."""
     try:
-        server = ThreadingHTTPServer((HOST, port), _Handler)
+        server = _Server((HOST, port), _Handler)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise ServeError(
@@ -389,7 +485,8 @@ def open_server(site: Site, port: int) -> ThreadingHTTPServer:
                 f"port {port} needs privileges on this machine: choose one above 1023 with --port N"
             ) from None
         raise ServeError(f"cannot listen on {HOST}:{port}: {exc.strerror}") from None
-    server.site = site  # type: ignore[attr-defined]
+    server.site = site
+    server.port = int(server.server_address[1])
     return server
 
 
@@ -423,11 +520,13 @@ def serve(root: Path, port: int, configure: Configure, limits: Any, open_page: b
     """Serve ``root``'s site from ``root/build/site`` on 127.0.0.1:``port`` and build it again
     after every saved change to the data, until Ctrl-C."""
     site = Site(root, root / "build" / "site", limits)
-    store = Store.for_repository(root)
+    scratch.clear_dead()
     server = open_server(site, port)
     address = f"http://{HOST}:{server.server_address[1]}/"
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.25}, daemon=True)
-    with _Stop() as stop:
+    with _Stop() as stop, scratch.build_store(Store.for_repository(root)) as (store, warning):
+        if warning:
+            click.echo(warning, err=True)
         thread.start()
         click.echo(f"serving build/site at {address} (Ctrl-C to stop)", err=True)
         try:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.data_paths import refusal, unit_files
 from ...core.problems import Problem, display_path
-from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, load_document, read_limited
+from ..yamlio import SCHEMA_LINE_PREFIX, Document, Limits, first_line, load_document, read_limited
 from .cache import FileCache
 from .schema import SCHEMA_FILES, schema_problems
 
@@ -75,7 +75,8 @@ def _cache_key(path: Path, root: Path, shown: str, kind: str, limits: Limits, ca
 
 
 def _load_and_check(path: Path, root: Path, shown: str, kind: str, limits: Limits) -> tuple[Document | None, list]:
-    doc, found = load_document(path, shown, limits)
+    doc, found = load_document(path, shown, limits, partial=True)  # every bad value in one report
+    read_at = {(p.line, p.column) for p in found}  # what the reader refused, said there already
     if doc is not None:
         found.extend(_schema_line_problems(path, shown, _expected_ref(path, root, kind)))
         if not isinstance(doc.data, dict):
@@ -85,8 +86,13 @@ def _load_and_check(path: Path, root: Path, shown: str, kind: str, limits: Limit
             checked = schema_problems(doc, root, kind, limits)
             if checked is None:  # the schema cannot be used: its problems are reported in its own file
                 return None, found
-            found.extend(checked)
+            found.extend(p for p in checked if not _said(p.field, doc.refused) and (p.line, p.column) not in read_at)
     return doc, found
+
+
+def _said(field: str, refused: tuple[str, ...]) -> bool:
+    """Whether ``field`` is, or lies in, a value the reader refused (its problem already said)."""
+    return any(field == r or field.startswith((r + ".", r + "[")) for r in refused if r)
 
 
 def _expected_ref(path: Path, root: Path, kind: str) -> str | None:
@@ -99,8 +105,7 @@ def _expected_ref(path: Path, root: Path, kind: str) -> str | None:
 
 
 def _schema_line_problems(path: Path, shown: str, expected: str | None) -> list[Problem]:
-    with path.open("rb") as handle:
-        first = handle.readline(4096).decode("utf-8-sig", "replace").rstrip("\r\n")
+    first = first_line(path)
     if not first.startswith(SCHEMA_LINE_PREFIX):
         return [
             Problem(shown, 1, 1, "", f"first line must be '{SCHEMA_LINE_PREFIX}...' so that editors check the file")

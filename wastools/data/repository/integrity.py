@@ -26,6 +26,16 @@ class KnownUnits(dict):
     broken: set[str] = set()
 
 
+STAT_FIELDS = ("points", "speed", "armor", "vital_armor", "hull", "flagship", "carrier_capacity", "year")
+
+
+def stat_field(text: str) -> str | None:
+    """The unit field an ability's text names ('Flagship 1', 'Vital Armour 5'), or None."""
+    words = re.sub(r"\s*\d+\s*$", "", text).strip().lower().replace("armour", "armor")
+    name = re.sub(r"[\s-]+", "_", words)
+    return name if name in STAT_FIELDS else None
+
+
 @dataclass
 class Context:
     sets: dict[str, model.CardSet]
@@ -84,7 +94,13 @@ class Context:
         return problems
 
     def ability_hint(self, text: str) -> str:
-        """Suggests a catalogue name, compared without its number: 'Extended Rang 5' ~ 'Extended Range {n}'."""
+        """Suggests a catalogue name, compared without its number: 'Extended Rang 5' ~ 'Extended Range {n}';
+        or the unit's own field when the text names one ('Flagship 1' is ``flagship: 1``)."""
+        stat = stat_field(text)
+        if stat is not None:
+            number = re.search(r"\d+\s*$", text)
+            value = number[0].strip() if number else "N"
+            return f" (it is the field {stat!r}, not an ability: write `{stat}: {value}`)"
         found = closest(ability_pattern(text), self.abilities)
         return " (did you mean " + " or ".join(repr(f.replace("{n}", "N")) for f in found) + "?)" if found else ""
 

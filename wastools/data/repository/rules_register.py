@@ -17,7 +17,7 @@ from typing import Any
 from ...core.data_paths import refusal
 from ...core.problems import Problem, display_path
 from ...core.repo_files import read_inside, write_inside
-from ..yamlio import DEFAULT_LIMITS, SCHEMA_LINE_PREFIX, Document, Limits, load_document, read_limited
+from ..yamlio import DEFAULT_LIMITS, SCHEMA_LINE_PREFIX, Document, Limits, first_line, load_document, read_limited
 
 FOLDER = "rules"
 SCHEMA = "rules.schema.json"
@@ -105,8 +105,7 @@ def _schema_problems(doc: Document, root: Path, limits: Limits) -> list[Problem]
 
 
 def _first_line_problems(path: Path, shown: str, root: Path) -> list[Problem]:
-    with path.open("rb") as handle:
-        first = handle.readline(4096).decode("utf-8-sig", "replace").rstrip("\r\n")
+    first = first_line(path)
     expected = _expected_ref(path, root)
     if first != SCHEMA_LINE_PREFIX + expected:
         return [

@@ -142,11 +142,37 @@ def _located(doc: Document, error, top_fields: dict) -> list[Problem]:
             if not missing
             else Problem(doc.path, *doc.position(parts), format_field(parts + [missing]), "required field is missing")
         ]
+    if _not_allowed(error):
+        return [
+            Problem(doc.path, *doc.key_position(parts, key), format_field(parts + [key]), NOT_ALLOWED)
+            for key in error.validator_value["required"]
+            if key in error.instance
+        ]
     return [doc.problem(parts, message_of(error))]
+
+
+NOT_ALLOWED = "field is not allowed for this type of unit"
+
+
+def _not_allowed(error) -> bool:
+    """A ``not: {required: [...]}`` error: fields the value may not hold (by its type)."""
+    value = error.validator_value
+    return (
+        error.validator == "not"
+        and isinstance(value, dict)
+        and isinstance(value.get("required"), list)
+        and isinstance(error.instance, dict)
+        and any(key in error.instance for key in value["required"])
+    )
+
+
+PLACEHOLDER = "replace me"  # what `wastools new unit` writes for each value only the printed card can give
 
 
 def message_of(error) -> str:
     """A jsonschema error in words, the value it names cut short."""
+    if error.instance == PLACEHOLDER:
+        return "a placeholder from `wastools new unit`: write the printed card's value"
     shown = shown_value(error.instance)
     if error.validator in ("anyOf", "oneOf") and error.context:
         types = [e.validator_value for e in error.context if e.validator == "type"]
@@ -164,7 +190,7 @@ def message_of(error) -> str:
             else f"{shown} is not one of: " + ", ".join(map(str, error.validator_value))
         )
     if error.validator == "not" and isinstance(error.validator_value, dict) and "required" in error.validator_value:
-        return "field is not allowed for this type of unit: " + ", ".join(map(str, error.validator_value["required"]))
+        return f"{NOT_ALLOWED}: " + ", ".join(map(str, error.validator_value["required"]))
     return _with_value(error.message, error.instance)
 
 

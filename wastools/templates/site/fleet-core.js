@@ -6,8 +6,11 @@
 "use strict";
 (function () {
   var SAFE_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
-  /* control characters and the bidirectional overrides, embeddings and isolates */
-  var CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  /* what a name may not hold, as wastools refuses it (safe_text.bad_name_character): control
+     characters (tab and line ends too), invisible format characters (the bidirectional
+     controls, zero-width characters, the soft hyphen...), lone surrogates, private-use
+     characters, line and paragraph separators and noncharacters */
+  var CONTROLS = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}\p{Noncharacter_Code_Point}]/gu;
   var MAX_ADDRESS = 20000;  /* characters of an address read at all */
   var MAX_ENTRIES = 300;    /* unit entries read, as many as a roster may print */
   var MAX_ROSTER = 100000;  /* bytes of a roster file read */
@@ -74,11 +77,12 @@
     if (raw.name !== undefined) {
       var cleaned = String(raw.name).replace(CONTROLS, "").trim();
       if (cleaned !== String(raw.name).trim()) {
-        notices.push("the fleet name had control or direction characters; they were taken out");
+        notices.push("the fleet name had control, invisible or direction characters; they were taken out");
       }
-      if (cleaned.length > NAME_MAX) {
+      var letters = Array.from(cleaned);  /* characters, as wastools counts them, not UTF-16 halves */
+      if (letters.length > NAME_MAX) {
         notices.push("the fleet name is longer than " + NAME_MAX + " characters; it was cut short");
-        cleaned = cleaned.slice(0, NAME_MAX).trim();
+        cleaned = letters.slice(0, NAME_MAX).join("").trim();
       }
       if (cleaned) { name = cleaned; } else { notices.push("the fleet name was empty; it is " + quoted(name) + " now"); }
     }

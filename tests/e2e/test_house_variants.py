@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from itertools import pairwise
 from pathlib import Path
 
@@ -134,6 +135,7 @@ def test_a_house_variant_has_site_pages_and_a_fleet_deck(house_build):
     site = root / "build" / "site"
     page = (site / "variants" / "six-inch-sectors.html").read_text("utf-8")
     assert "Tabletop, 6 inch sectors" in page and "sector_in" not in page
+    assert re.search(r"Inches a ship moves for each point of speed[^<]*</th><td>6</td><td>5</td>", page)
     fleet = (site / "fleet.html").read_text("utf-8")
     assert 'value="six-inch-sectors"' in fleet and 'value="five-cm-hexes"' in fleet
 

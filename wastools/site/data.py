@@ -18,7 +18,7 @@ from ..content.card_view import ATTACK_LABELS, TYPE_LABELS
 from ..content.showing import fmt_value
 from ..core import wording as w
 from ..core.model import Repository, Unit
-from ..variants import BASELINE, VARIANTS, Variant
+from ..variants import BASELINE, SHIPPED, VARIANTS, Variant
 from ..variants.base import AdaptedUnit
 
 SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")  # ids become file names: nothing else passes
@@ -373,11 +373,12 @@ def variant_outputs(variant: Variant, params: dict[str, Any] | None = None) -> l
 def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> dict[str, Any]:
     from ..content.aids import aid
 
+    rules_own = SHIPPED[variant.family].defaults()  # a house variant's page compares with its rules' own values
     parameters = [
         {
             "name": p.name,
             "value": shown(params.get(p.name, p.default)),
-            "default": shown(p.default),
+            "default": shown(rules_own.get(p.name, p.default)),
             "help": p.help,
             "choices": ", ".join(map(fmt_value, p.choices)) if p.choices else "",
         }

@@ -421,10 +421,6 @@ def _strip_schema_line(text: str) -> str:
     return "".join(line for line in lines if not line.startswith(SCHEMA_LINE_PREFIX))
 
 
-def load_tree(text: str) -> Any:
-    return _yaml().load(text)
-
-
 def flow(seq: list) -> CommentedSeq:
     """A sequence written on one line (attack bands)."""
     out = CommentedSeq(seq)

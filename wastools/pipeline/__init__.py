@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names below, for type checkers (at run time, __getattr__)
     from .cards import CardSpec, CardText, deck_cards, unit_card_key  # noqa: F401
-    from .model import DATA_FINGERPRINT, load_repository  # noqa: F401
+    from .model import load_repository  # noqa: F401
     from .output import OutputError  # noqa: F401
     from .plan import Target  # noqa: F401
     from .pool import Pool  # noqa: F401
@@ -28,7 +28,6 @@ _HOME = {
     "CardText": "cards",
     "deck_cards": "cards",
     "unit_card_key": "cards",
-    "DATA_FINGERPRINT": "model",
     "load_repository": "model",
     "OutputError": "output",
     "Target": "plan",

@@ -18,7 +18,6 @@ from ..core.store import Store
 if TYPE_CHECKING:
     from ..data import repository
 
-DATA_FINGERPRINT = "data_fingerprint"  # in Repository.extra: the data the model was loaded from
 MODEL = "model"
 
 
@@ -41,7 +40,6 @@ def load_repository(
     if result.repository is None:
         return result.usable, result  # None, or the model without the scenarios that have errors
     model = result.repository
-    model.extra[DATA_FINGERPRINT] = data.fingerprint
     if not result.errors:
         store.put_object(MODEL, model_key, model)
     return model, result

@@ -18,7 +18,7 @@ import multiprocessing
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -66,11 +66,6 @@ class Pool:
 
         for _worker in range(self.jobs):
             self._started().submit(warm, full)
-
-    def map(self, fn: Callable[..., Any], items: Iterable[tuple]) -> Iterator[tuple[Any, float]]:
-        """``fn(*item)`` for each item, in order, as (result, seconds)."""
-        futures = [self.submit(fn, *item) for item in items]
-        return (future.result() for future in futures)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -63,7 +63,6 @@ class FileCache:
     def __init__(self, store: Store | None, root: Path, limits: Limits):
         self.folder = store  # what ``files`` asks of: None when nothing is kept
         self.limits = limits
-        self.hits = self.misses = 0
         self._pending: dict[str, Any] = {}
         self._base = (
             hashlib.sha256(
@@ -81,12 +80,7 @@ class FileCache:
         return digest.hexdigest()
 
     def get(self, key: str) -> Any | None:
-        value = self.folder.get_object(self.KIND, key) if self.folder is not None else None
-        if value is None:
-            self.misses += 1
-        else:
-            self.hits += 1
-        return value
+        return self.folder.get_object(self.KIND, key) if self.folder is not None else None
 
     def put(self, key: str, value: Any) -> None:
         """Kept in memory until ``flush``: a run that finds errors writes nothing (see validate)."""

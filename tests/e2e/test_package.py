@@ -46,6 +46,7 @@ def test_the_wheel_carries_templates_layouts_and_the_glossary(tmp_path):
         "wastools/layouts/layout.schema.json",
         "wastools/glossary/glossary.yaml",
         "wastools/glossary/glossary.schema.json",
+        *(f"wastools/aids/{p.name}" for p in (ROOT / "wastools" / "aids").iterdir()),  # every aid's words
     ):
         assert needed in names
     metadata = next(n for n in names if n.endswith("METADATA"))

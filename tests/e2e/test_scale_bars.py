@@ -91,3 +91,12 @@ def test_play_area_corners_must_be_on_the_map(tmp_path):
     result = repository.validate(root)
     assert result.repository is None
     assert any("map.play_area[1]" in str(e) and "off the map" in str(e) for e in result.errors)
+
+
+@pytest.mark.parametrize("scenario_id", ["narvik-sortie-inches", "channel-patrol-cm", "denmark-strait-1941"])
+def test_the_site_caption_of_a_plain_table_reads_as_sentences(fixture_scenarios, scenario_id):
+    from wastools.site.scenario import map_caption
+
+    caption = map_caption(fixture_scenarios[scenario_id], "no grid")
+    assert caption.startswith("A plain table, measured from its edges: no grid. North is up. Positions are measured")
+    assert " in in" not in caption and "cm cm" not in caption

@@ -91,9 +91,17 @@ def map_plan(s: Scenario) -> dict[str, Any]:
         "shapes": shapes,
         "marks": marks,
         "words": words,
-        "note": spec.grid_note,
+        "note": map_caption(s, spec.grid_note),
         "font": font,
     }
+
+
+def map_caption(s: Scenario, grid_note: str) -> str:
+    """What the plan shows, in sentences: its grid (or a plain table), where north is and how
+    positions are read, in the board's own words."""
+    board = s.board
+    grid = f"The map is {grid_note}." if board.gridded else "A plain table, measured from its edges: no grid."
+    return f"{grid} North is up. {board.positions} The pack prints this map at true size over several pages."
 
 
 def scenario_page(

@@ -23,6 +23,7 @@ from functools import cached_property
 
 from ..core.geometry import Tile, hex_center, hex_corners, hex_grid_extent, hex_radius, tiles
 from ..core.outline import Box, Point, Segment, clip_polygon, hex_rings, hex_union_edges, meets, visible_runs
+from ..data.terrain import area_tiles as terrain_tiles
 from ..data.terrain import inside
 from ..variants.board import Board, HexBoard, SquareBoard, TableBoard, column_name, hex_name, sector_name
 from . import labels
@@ -827,14 +828,11 @@ def map_pdf(
 
 
 def area_tiles(spec: MapSpec, page: Page, area: tuple[float, float, float, float] | None = None) -> list[Tile]:
+    """The tiles that print ``area`` of the map (the whole map when None), a page each."""
     if area is None:
         return page_tiles(spec, page)
-    ax, ay, aw, ah = area
     _x, _y, w, h = page.area
-    return [
-        Tile(t.row, t.col, t.x0 + ax, t.y0 + ay, t.width, t.height, t.core_x1 + ax, t.core_y1 + ay)
-        for t in tiles(aw, ah, w, h, spec.overlap)
-    ]
+    return terrain_tiles(area, (w, h), spec.overlap)  # the same tiling validation counted
 
 
 def _neighbour(all_tiles: list[Tile], tile: Tile, dcol: int, drow: int) -> int | None:

@@ -190,3 +190,9 @@ def test_validate_reports_a_bad_house_variant_so_ci_catches_it(tmp_repo, cli):
     assert "wastools.toml:4:1: variants.x-y.hex_cm: hex_cm: 0.0 is below the minimum 1.0" in result.output
     (tmp_repo / "wastools.toml").write_text(SETTINGS, "utf-8")
     assert cli("validate", "--quiet", root=tmp_repo).exit_code == 0
+
+
+def test_a_problem_after_a_blank_line_is_placed_on_its_own_line(tmp_repo, cli):
+    (tmp_repo / "wastools.toml").write_text('[build]\npapers = ["a4"]\n\n[variants.x-y]\nbase = "hexx"\n', "utf-8")
+    output = cli("config", root=tmp_repo).output
+    assert "wastools.toml:5:1: variants.x-y.base:" in output and "wastools.toml:4:1: variants.x-y:" in output

@@ -61,6 +61,8 @@ def variants_text(variants: list[Variant]) -> str:
     lines = []
     for v in variants:
         lines.append(f"{v.name}: {v.title} [{v.seed}]")
+        if v.base:
+            lines.append(f"  a house variant ({v.source}) following {v.base}")
         lines.append(f"  {v.description}")
         for p in v.parameters:
             choices = f" (one of {', '.join(map(str, p.choices))})" if p.choices else ""
@@ -78,6 +80,8 @@ def variants_json(variants: list[Variant]) -> list[dict[str, Any]]:
             "title": v.title,
             "seed": v.seed,
             "distance_unit": v.distance_unit,
+            "base": v.base or None,  # a house variant's shipped variant
+            "changes": {k: _num(value) for k, value in v.changes} if v.base else None,
             "parameters": [
                 {
                     "name": p.name,

@@ -284,7 +284,7 @@ def _address_problem(value: Any) -> str | None:
 
 def _line(text: str, key: str) -> int:
     pattern = re.compile(
-        r"^\s*(\[[^\]]*\b" + re.escape(key) + r"\b[^\]]*\]|[\"']?" + re.escape(key) + r"[\"']?\s*=)", re.M
+        r"^[ \t]*(\[[^\]]*\b" + re.escape(key) + r"\b[^\]]*\]|[\"']?" + re.escape(key) + r"[\"']?\s*=)", re.M
     )
     found = pattern.search(text)
     return text.count("\n", 0, found.start()) + 1 if found else 1

@@ -59,22 +59,22 @@ def _one(text: str, name: str, entry: Any, shown: str, problems: list[Problem]) 
     if not isinstance(entry, dict):
         problem("", "expected a table of settings: base, title and the values it changes")
         return None
+    base: Variant | None = None
     try:
         base = base_of(entry.get("base"), SHIPPED)
     except ParameterError as exc:
         problem("base", str(exc) if "base" in entry else "needs base = one of " + ", ".join(SHIPPED))
-        return None
     title = _text_field(entry, "title", MAX_TITLE, problem, required=True)
     description = _text_field(entry, "description", MAX_DESCRIPTION, problem)
     values = {}
     for key, value in entry.items():
-        if key in FIELDS:
+        if key in FIELDS or base is None:  # a setting is checked against its base's
             continue
         try:
             values[key] = typed(parameter_of(base, str(key)), value)
         except ParameterError as exc:
             problem(str(key), str(exc) + (did_you_mean(str(key), FIELDS) if str(key) not in values else ""))
-    if len(problems) > before:
+    if len(problems) > before or base is None:
         return None
     return house_variant(name, base, title, values, description, f"{shown}:{header}")
 
@@ -97,7 +97,7 @@ def _text_field(entry: dict, key: str, longest: int, problem, required: bool = F
 
 def _line(text: str, name: str) -> int:
     """The line of ``[variants.<name>]`` (or of the first mention of ``name``)."""
-    pattern = re.compile(r"^\s*\[\s*" + SECTION + r"\s*\.\s*[\"']?" + re.escape(name) + r"[\"']?\s*\]", re.M)
+    pattern = re.compile(r"^[ \t]*\[\s*" + SECTION + r"\s*\.\s*[\"']?" + re.escape(name) + r"[\"']?\s*\]", re.M)
     found = pattern.search(text) or re.search(re.escape(name), text)
     return text.count("\n", 0, found.start()) + 1 if found else 1
 

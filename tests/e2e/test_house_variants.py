@@ -127,6 +127,9 @@ def test_a_house_variant_says_what_it_follows_and_changes(house_build):
     cards = _text(root / "build" / "six-inch-sectors" / "cards.pdf")
     assert "Tabletop, 6 inch sectors" in cards  # the card's foot names the variant
     assert "sector_in" not in aid + cards
+    squares = _text(root / "build" / "three-inch-squares" / "player-aid.pdf")
+    assert "4-inch sectors" not in squares  # the base's description gives the base's numbers
+    assert "Large map with flying aircraft, with sector side in inches: 3 (the rules' own: 4)." in squares
 
 
 @pytest.mark.slow

@@ -78,17 +78,23 @@ def house_variant(
     """``base`` under ``name`` and ``title``, its parameters' defaults replaced by ``values``
     (already typed: ``typed``)."""
     parameters = tuple(replace(p, default=values[p.name]) if p.name in values else p for p in base.parameters)
-    return replace(
+    variant = replace(
         base,
         name=name,
         title=title,
         label=title,
         parameters=parameters,
-        description=description or base.description,
+        description=description,
         base=base.name,
         changes=tuple(values.items()),
         source=source,
     )
+    if description:
+        return variant
+    # the base's own description gives its numbers ("4-inch sectors"): say what this one changes instead
+    changed = changed_words(variant, {base.name: base})
+    own = f"{base.title}, with " + "; ".join(changed) + "." if changed else f"{base.title} at the rules' own settings."
+    return replace(variant, description=own)
 
 
 def changed_words(variant: Variant, shipped: dict[str, Variant]) -> list[str]:

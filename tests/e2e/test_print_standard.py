@@ -46,7 +46,8 @@ def outputs():
         for name in (paper, f"{paper}-bleed"):
             layout = sheets.load_layout(name)
             yield f"cards {name}", sheets.impose([card_pdf()] * 10, layout, "t", back_pdf=card_pdf())[0]
-        yield f"calibration {paper}", calibration.calibration_pdf(sheets.load_layout(paper))[0]
+        for name in (paper, f"{paper}-bleed"):
+            yield f"calibration {name}", calibration.calibration_pdf(sheets.load_layout(name))[0]
         yield f"counters {paper}", counters.counters_pdf(paper, SMOKE)[0]
         yield f"wide map {paper}", maps.map_pdf(maps.square_map("wide", 5, 2, 4 * PT_PER_IN), paper)[0]
         yield f"tall map {paper}", maps.map_pdf(maps.square_map("tall", 2, 3, 4 * PT_PER_IN), paper)[0]

@@ -276,15 +276,50 @@ class _FormMaker:
             source.close()
 
 
+def turns_left_right(width: float, height: float, edge: str) -> bool:
+    """Whether a duplex flip about the paper's ``edge`` ("long" or "short") turns a page of
+    this size about its vertical axis (a back mirrors left to right) rather than its
+    horizontal one (top to bottom): a portrait page's long edges are its sides, a landscape
+    page's long edges its top and bottom."""
+    portrait = height >= width
+    return (edge == "long") == portrait
+
+
+def back_offset(width: float, height: float, profile: PrinterProfile) -> tuple[float, float]:
+    """The printer's back offset in the frame of a page of this size. It is measured on the
+    portrait calibration sheet, in the frame the printer prints portrait pages in; a
+    landscape page reaches the paper a quarter turn counterclockwise (its top to the paper's
+    left, what print dialogs and CUPS do by default), so the paper's right is the page's down
+    and the paper's up the page's right."""
+    if height >= width:
+        return profile.back_dx, profile.back_dy
+    return profile.back_dy, -profile.back_dx
+
+
+def back_position(
+    x: float, y: float, size: tuple[float, float], page: tuple[float, float], profile: PrinterProfile
+) -> tuple[float, float]:
+    """Where the back of a ``size`` box at (x, y) goes on a ``page`` (width, height) so that
+    it lands behind its front: mirrored about the axis the flip turns the sheet on, then
+    shifted by the printer's back offset in the page's frame."""
+    (w, h), (width, height) = size, page
+    dx, dy = back_offset(width, height, profile)
+    if turns_left_right(width, height, profile.duplex_edge):
+        return width - x - w + dx, y + dy
+    return x + dx, height - y - h + dy
+
+
 def back_slot(slot: dict[str, float], layout: dict[str, Any], profile: PrinterProfile) -> tuple[float, float]:
-    """Where a card's back goes on the back sheet: mirrored left to right, because a
-    long-edge duplex flip turns the (portrait) sheet about its vertical axis (top to bottom
-    for a short-edge flip), then shifted by the printer's measured back offset."""
-    if profile.duplex_edge == "short":
-        height = layout["page"]["height"]
-        return slot["x"] + profile.back_dx, height - slot["y"] - layout["card"]["height"] + profile.back_dy
-    width = layout["page"]["width"]
-    return width - slot["x"] - layout["card"]["width"] + profile.back_dx, slot["y"] + profile.back_dy
+    """Where a card's back goes on the back sheet (``back_position``): a long-edge flip
+    mirrors a portrait sheet left to right and a landscape (bleed) sheet top to bottom."""
+    size = (layout["card"]["width"], layout["card"]["height"])
+    page = (layout["page"]["width"], layout["page"]["height"])
+    return back_position(slot["x"], slot["y"], size, page, profile)
+
+
+def flip_note(profile: PrinterProfile) -> str:
+    """What a backs page says of itself: which edge to flip the sheet on."""
+    return f"backs: print on the reverse of the sheet before, flipping on the {profile.duplex_edge} edge"
 
 
 def impose(
@@ -351,7 +386,7 @@ def sheet_part(
             ((x - bleed, y - bleed), back_form)
             for x, y in (back_slot(s, layout, profile) for s in layout["slots"][: len(card_pdfs)])
         ]
-        _sheet(forms, layout, profile, label + " (backs)", backs, marks=False)
+        _sheet(forms, layout, profile, f"{label} - {flip_note(profile)}", backs, marks=False)
     # the card fonts go in once per deck or pack, when the sheets are joined (see shared_fonts)
     try:
         return pdf_parts.card_fonts_part(

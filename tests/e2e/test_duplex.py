@@ -118,3 +118,42 @@ def test_the_number_a_cross_meets_is_the_offset_that_puts_the_back_behind_it(nam
     plain = sheets.back_slot(slot, layout, sheets.PrinterProfile(duplex_edge=edge))
     moved = sheets.back_slot(slot, layout, sheets.PrinterProfile(back_dx=1.0, duplex_edge=edge))
     assert (moved[0] - plain[0], moved[1] - plain[1]) == pytest.approx(paper_shift(1.0, 0.0, w, h))
+
+
+def _box(page, name: str) -> tuple[float, ...] | None:
+    value = page.get(name)
+    return None if value is None else tuple(round(float(v), 2) for v in value)
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_card_pages_declare_their_trim_and_bleed_boxes(name):
+    """Fronts and backs: the TrimBox is the cards' trim, the BleedBox that and the bleed, each
+    card's bleed inside it; with a printer's scale correction the boxes scale with the page."""
+    from pypdf import PdfReader
+
+    layout = sheets.load_layout(name)
+    bleed = layout.get("bleed", 0)
+    w, h = layout["card"]["width"], layout["card"]["height"]
+    xs, ys = layout["crop_lines"]["x"], layout["crop_lines"]["y"]
+    trim = (min(xs), min(ys), max(xs), max(ys))
+    card = _card(w + 2 * bleed, h + 2 * bleed, 0.3)
+    pdf, pages = sheets.impose([card] * 3, layout, "test", back_pdf=card)
+    reader = PdfReader(io.BytesIO(pdf))
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        for index, page in enumerate(reader.pages):
+            got_trim, got_bleed = _box(page, "/TrimBox"), _box(page, "/BleedBox")
+            assert got_trim == pytest.approx(trim, abs=0.01), index  # the layouts are symmetric
+            assert got_bleed == pytest.approx((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
+            for cx, cy in _boxes(doc.pages[index], w + 2 * bleed, h + 2 * bleed):
+                assert got_bleed[0] - 0.01 <= cx - w / 2 - bleed and cx + w / 2 + bleed <= got_bleed[2] + 0.01
+                assert got_bleed[1] - 0.01 <= cy - h / 2 - bleed and cy + h / 2 + bleed <= got_bleed[3] + 0.01
+    scaled, _ = sheets.impose([card], layout, "test", sheets.PrinterProfile(x_scale=1.01, y_scale=0.99))
+    (page,) = PdfReader(io.BytesIO(scaled)).pages
+    cx, cy = layout["page"]["width"] / 2, layout["page"]["height"] / 2
+    want = (
+        cx + (trim[0] - cx) * 1.01,
+        cy + (trim[1] - cy) * 0.99,
+        cx + (trim[2] - cx) * 1.01,
+        cy + (trim[3] - cy) * 0.99,
+    )
+    assert _box(page, "/TrimBox") == pytest.approx(want, abs=0.01)

@@ -131,6 +131,23 @@ def test_every_built_output_keeps_the_print_standard(full_build):
     assert {k: v for k, v in problems.items() if v} == {}
 
 
+@pytest.mark.slow
+def test_every_built_card_page_declares_its_trim_and_bleed_boxes(full_build):
+    """A print shop's preflight reads the cut from the TrimBox and the bleed from the BleedBox:
+    every page of every deck has both, the bleed round the trim, both on the page."""
+    from pypdf import PdfReader
+
+    decks = sorted((full_build / "build").rglob("cards*.pdf"))
+    assert decks
+    for deck in decks:
+        for n, page in enumerate(PdfReader(deck).pages, start=1):
+            media = [float(v) for v in page.mediabox]
+            assert "/TrimBox" in page and "/BleedBox" in page, f"{deck.name} page {n}"
+            trim, bleed = [float(v) for v in page["/TrimBox"]], [float(v) for v in page["/BleedBox"]]
+            assert media[0] <= bleed[0] <= trim[0] < trim[2] <= bleed[2] <= media[2], f"{deck.name} page {n}"
+            assert media[1] <= bleed[1] <= trim[1] < trim[3] <= bleed[3] <= media[3], f"{deck.name} page {n}"
+
+
 def _text_pages(path: Path) -> Callable[[int], bool]:
     """The pages whose words and bars are measured: every page, but of a deck (sheets of cards
     imposed by one function, with the same marks and bars on each) only the first sheet and

@@ -205,7 +205,7 @@ def test_hostile_text_prints_literally_and_fetches_nothing(tmp_repo, tmp_path):
     abilities = tmp_repo / "cards/abilities.yaml"
     abilities.write_text(
         abilities.read_text().replace(
-            "  - name: Valiant Stand",
+            "  - name: Valiant Stand\n    summary: gets +1 die on torpedo attacks against battleships",
             (
                 "  - name: Valiant Stand\n    summary: '<script>x</script> url(file:///etc/hosts) <link "
                 "rel=attachment href=/etc/hosts>'"

@@ -64,7 +64,8 @@ def test_outputs_and_manifest(built):
     # a subset's build makes its decks and the sheets that read no unit; player aids and
     # scenario packs only whole builds make (a full deck and its aid always agree)
     others |= {"large-map/map-square-poster.pdf", "hex/map-hex-poster.pdf"}
-    assert set(manifest["outputs"]) == decks | others | {"calibration/duplex-letter.pdf", "calibration/duplex-a4.pdf"}
+    calibrations = {f"calibration/duplex-{p}{o}.pdf" for p in ("letter", "a4") for o in ("", "-landscape")}
+    assert set(manifest["outputs"]) == decks | others | calibrations
     import hashlib
 
     for rel, entry in manifest["outputs"].items():
@@ -204,7 +205,7 @@ def test_hostile_text_prints_literally_and_fetches_nothing(tmp_repo, tmp_path):
     abilities = tmp_repo / "cards/abilities.yaml"
     abilities.write_text(
         abilities.read_text().replace(
-            "  - name: Valiant Stand",
+            "  - name: Valiant Stand\n    summary: gets +1 die on torpedo attacks against battleships",
             (
                 "  - name: Valiant Stand\n    summary: '<script>x</script> url(file:///etc/hosts) <link "
                 "rel=attachment href=/etc/hosts>'"
@@ -324,8 +325,9 @@ def _filled(page, width: float, height: float, color=None) -> list[tuple[float, 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_a_back_bleeds_as_far_as_its_front_and_registers_with_it(repo, tmp_path, paper):
     """A back's dark ground fills the very bleed box of its front, mirrored for a long-edge
-    flip, so a cut a little off the line shows no white on either side; its frame and words
-    stay inside the trim, and it names the variant in a player's words."""
+    flip (top to bottom: the bleed sheets are landscape), so a cut a little off the line
+    shows no white on either side; its frame and words stay inside the trim, and it names
+    the variant in a player's words."""
     from wastools.core import wording
 
     units = SAMPLE[:2]
@@ -337,7 +339,7 @@ def test_a_back_bleeds_as_far_as_its_front_and_registers_with_it(repo, tmp_path,
         builder.Options(papers=(paper,), bleed=True, backs=True, jobs=1),
     )
     layout = sheets.load_layout(f"{paper}-bleed")
-    bleed, width = layout["bleed"], layout["page"]["width"]
+    bleed, height = layout["bleed"], layout["page"]["height"]
     box = (180 + 2 * bleed, 252 + 2 * bleed)
     dark = (0.122, 0.227, 0.373)  # the back's ground, #1f3a5f
     (deck,) = (tmp_path / "hex").glob("cards-sample-*duplex.pdf")
@@ -349,7 +351,7 @@ def test_a_back_bleeds_as_far_as_its_front_and_registers_with_it(repo, tmp_path,
         text = back.extract_text()
     slots = layout["slots"][: len(units)]
     assert fronts == sorted((round(s["x"] - bleed, 2), round(s["y"] - bleed, 2)) for s in slots)
-    mirrored = sorted((round(width - (x + box[0]), 2), y) for x, y in fronts)
+    mirrored = sorted((x, round(height - (y + box[1]), 2)) for x, y in fronts)
     assert grounds == mirrored
     for x, y in grounds:  # pdfplumber's words count from the top, its rectangles from the bottom
         top = back.height - (y + box[1])

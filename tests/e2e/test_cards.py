@@ -123,6 +123,19 @@ def test_card_wording_reads_as_a_person_wrote_it(decks, variant):
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_ability_is_printed_with_its_text(decks, variant):
+    """An ability's name is followed by a dash and its text on the card (HMS Cossack's
+    Valiant Stand printed as a bare name)."""
+    views, pdfs = decks[variant]
+    for view, pdf in zip(views, pdfs, strict=True):
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            text = " ".join((doc.pages[0].extract_text() or "").split())
+        for ability in view.abilities:
+            assert ability["summary"], (variant, view.name, ability["name"])
+            assert re.search(re.escape(ability["name"]) + r" – \S", text), (variant, view.name, ability["name"])
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_attack_table_header_has_no_overprinted_text(decks, variant):
     views, pdfs = decks[variant]
     for view, pdf in zip(views, pdfs, strict=True):

@@ -46,7 +46,8 @@ def outputs():
         for name in (paper, f"{paper}-bleed"):
             layout = sheets.load_layout(name)
             yield f"cards {name}", sheets.impose([card_pdf()] * 10, layout, "t", back_pdf=card_pdf())[0]
-        yield f"calibration {paper}", calibration.calibration_pdf(sheets.load_layout(paper))[0]
+        for name in (paper, f"{paper}-bleed"):
+            yield f"calibration {name}", calibration.calibration_pdf(sheets.load_layout(name))[0]
         yield f"counters {paper}", counters.counters_pdf(paper, SMOKE)[0]
         yield f"wide map {paper}", maps.map_pdf(maps.square_map("wide", 5, 2, 4 * PT_PER_IN), paper)[0]
         yield f"tall map {paper}", maps.map_pdf(maps.square_map("tall", 2, 3, 4 * PT_PER_IN), paper)[0]
@@ -128,6 +129,23 @@ def test_every_built_output_keeps_the_print_standard(full_build):
         for k, v in problems.items()
     }
     assert {k: v for k, v in problems.items() if v} == {}
+
+
+@pytest.mark.slow
+def test_every_built_card_page_declares_its_trim_and_bleed_boxes(full_build):
+    """A print shop's preflight reads the cut from the TrimBox and the bleed from the BleedBox:
+    every page of every deck has both, the bleed round the trim, both on the page."""
+    from pypdf import PdfReader
+
+    decks = sorted((full_build / "build").rglob("cards*.pdf"))
+    assert decks
+    for deck in decks:
+        for n, page in enumerate(PdfReader(deck).pages, start=1):
+            media = [float(v) for v in page.mediabox]
+            assert "/TrimBox" in page and "/BleedBox" in page, f"{deck.name} page {n}"
+            trim, bleed = [float(v) for v in page["/TrimBox"]], [float(v) for v in page["/BleedBox"]]
+            assert media[0] <= bleed[0] <= trim[0] < trim[2] <= bleed[2] <= media[2], f"{deck.name} page {n}"
+            assert media[1] <= bleed[1] <= trim[1] < trim[3] <= bleed[3] <= media[3], f"{deck.name} page {n}"
 
 
 def _text_pages(path: Path) -> Callable[[int], bool]:

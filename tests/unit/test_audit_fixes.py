@@ -212,3 +212,23 @@ def test_tabletop_inches_hedgehog_is_fore_only_on_card_and_ruler(repo):
     assert "ahead only" in hedgehog.title and [(z.start, z.end) for z in hedgehog.zones] == [(0, 4)]
     charges = next(r for r in rulers if "Depth charges" in r.title)
     assert "astern only" in charges.title and [(z.start, z.end) for z in charges.zones] == [(0, 3)]
+
+
+def test_every_ability_a_unit_carries_has_a_summary_in_the_shipped_data_and_the_fixture():
+    """A card prints each ability with its text: no unit may carry an ability whose catalogue
+    entry has no summary (Valiant Stand had none, on three cards and 18 faces)."""
+    import re
+
+    from tests.conftest import DATA
+    from wastools.data.repository.files import read_plain
+
+    for root in (ROOT, DATA):
+        catalogue = read_plain(root / "cards" / "abilities.yaml")["abilities"]
+        bare = [re.escape(e["name"]).replace(r"\{n\}", r"\d+") for e in catalogue if not e.get("summary")]
+        carried = {
+            (path.stem, a)
+            for path in (root / "cards").glob("*/*.yaml")
+            for a in (read_plain(path).get("abilities") or [])
+            if isinstance(a, str)
+        }
+        assert not {(unit, a) for unit, a in carried if any(re.fullmatch(p, a) for p in bare)}, root

@@ -1,26 +1,35 @@
-"""The printer profile from wastools.toml: the duplex edge decides where each card's back goes."""
+"""The printer profile from wastools.toml: the duplex edge and the page's orientation decide
+where each card's back goes, and the back offset is turned into the page's frame (the
+paper's model: ``tests/duplex_model.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.duplex_model import behind, paper_shift
 from wastools.render import sheets
 
+LAYOUTS = ["letter", "a4", "letter-bleed", "a4-bleed"]
 
-@pytest.mark.parametrize("paper", ["letter", "a4"])
-def test_backs_sit_behind_their_fronts_for_either_duplex_edge(paper):
-    layout = sheets.load_layout(paper)
-    width, height = layout["page"]["width"], layout["page"]["height"]
+
+@pytest.mark.parametrize("edge", ["long", "short"])
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_backs_sit_behind_their_fronts_for_either_duplex_edge_and_orientation(name, edge):
+    layout = sheets.load_layout(name)
+    w, h = layout["page"]["width"], layout["page"]["height"]
     card_w, card_h = layout["card"]["width"], layout["card"]["height"]
     for slot in layout["slots"]:
-        # long edge: the sheet turns about its vertical axis, so x mirrors and y stays
-        x, y = sheets.back_slot(slot, layout, sheets.PrinterProfile())
-        assert (round(x + card_w, 6), round(y, 6)) == (round(width - slot["x"], 6), round(slot["y"], 6))
-        # short edge: it turns about the horizontal axis, so y mirrors and x stays
-        x, y = sheets.back_slot(slot, layout, sheets.PrinterProfile(duplex_edge="short"))
-        assert (round(x, 6), round(y + card_h, 6)) == (round(slot["x"], 6), round(height - slot["y"], 6))
-    shifted = sheets.back_slot(
-        layout["slots"][0], layout, sheets.PrinterProfile(back_dx=3.0, back_dy=-2.0, duplex_edge="short")
-    )
-    plain = sheets.back_slot(layout["slots"][0], layout, sheets.PrinterProfile(duplex_edge="short"))
-    assert (round(shifted[0] - plain[0], 6), round(shifted[1] - plain[1], 6)) == (3.0, -2.0)
+        x, y = sheets.back_slot(slot, layout, sheets.PrinterProfile(duplex_edge=edge))
+        centre = behind(slot["x"] + card_w / 2, slot["y"] + card_h / 2, w, h, edge)
+        assert (x + card_w / 2, y + card_h / 2) == pytest.approx(centre)
+
+
+@pytest.mark.parametrize("edge", ["long", "short"])
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_the_back_offset_moves_backs_along_the_papers_axes(name, edge):
+    layout = sheets.load_layout(name)
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    slot = layout["slots"][0]
+    plain = sheets.back_slot(slot, layout, sheets.PrinterProfile(duplex_edge=edge))
+    shifted = sheets.back_slot(slot, layout, sheets.PrinterProfile(back_dx=3.0, back_dy=-2.0, duplex_edge=edge))
+    assert (shifted[0] - plain[0], shifted[1] - plain[1]) == pytest.approx(paper_shift(3.0, -2.0, w, h))

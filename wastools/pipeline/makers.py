@@ -141,10 +141,11 @@ def counters(paper: str, smoke: tuple[float, str, str] | None, profile) -> tuple
     return counters_pdf(paper, smoke, profile)
 
 
-def calibration(paper: str, profile) -> tuple[bytes, int]:
+def calibration(layout: str, profile) -> tuple[bytes, int]:
+    """The duplex calibration sheet of a layout: ``letter``, or ``letter-bleed`` for the landscape one."""
     from ..render.calibration import calibration_pdf
 
-    return calibration_pdf(sheets.load_layout(paper), profile)
+    return calibration_pdf(sheets.load_layout(layout), profile)
 
 
 STAGES = {  # what the build report and `make bench` call each kind of job

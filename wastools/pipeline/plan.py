@@ -250,6 +250,7 @@ def _paper_sheets(chosen: list[Variant], options: Options, paper: str) -> list[t
     smoke = _smoke(shipped, options) if shipped is not None else None
     jobs.append((f"counters{sfx}.pdf", makers.counters, (paper, smoke, profile)))
     jobs.append((f"calibration/duplex-{paper}.pdf", makers.calibration, (paper, profile)))
+    jobs.append((f"calibration/duplex-{paper}-landscape.pdf", makers.calibration, (f"{paper}-bleed", profile)))
     return jobs
 
 

@@ -2,8 +2,11 @@
 
 Print it double-sided at 100 %, flipping on the edge the printer profile names (long by
 default, `--duplex-edge short` or `printer.duplex_edge` in wastools.toml for short), hold it
-to the light and read where each front cross falls on the back's scales: that is the printer's
-back offset in millimeters, for `wastools build --backs --back-offset-x .. --back-offset-y ..`.
+to the light and read where each front cross falls on the back's x and y scales: that is the
+printer's back offset in millimeters, for `wastools build --backs --back-offset-x .. --back-offset-y ..`.
+Each scale is numbered the way its setting moves a back (``sheets.back_offset``), so the number
+a cross meets is the setting that puts the back behind it. The landscape sheet (a bleed
+layout) reads the same offsets, turned into its frame as the bleed sheets' backs are.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from . import sheets
 from .sheets import (
     BOLD,
     FONT,
@@ -75,46 +79,80 @@ def _front(layout: dict[str, Any], edge: str):
         w, h = layout["page"]["width"], layout["page"]["height"]
         c.drawCentredString(w / 2, h / 2 + 60, "Duplex calibration: front")
         c.setFont(FONT, 8)
-        lines = [
-            *FLIP_ADVICE[edge],
-            "Hold the sheet to the light: read where each cross meets the scales on the back.",
-            "Right and up are positive. Build with --back-offset-x X --back-offset-y Y (millimeters).",
-        ]
-        for i, text in enumerate(lines):
+        for i, text in enumerate([*FLIP_ADVICE[edge], *_reading(layout)]):
             c.drawCentredString(w / 2, h / 2 - 50 - 11 * i, text)
 
     return draw
 
 
+def _reading(layout: dict[str, Any]) -> list[str]:
+    """How to read the back's scales, and, on a landscape sheet, what it is for."""
+    lines = [
+        "Hold the sheet to the light: on the back's x and y scales, read the number each cross meets.",
+        "Build with --back-offset-x X --back-offset-y Y (millimeters), the numbers as read.",
+    ]
+    if layout["page"]["width"] > layout["page"]["height"]:
+        lines += [
+            "This sheet checks the landscape (bleed) sheets: it reads as the portrait sheet does",
+            "when the printer turns landscape pages a quarter turn counterclockwise, as most do.",
+        ]
+    return lines
+
+
 def seen_through(x: float, y: float, layout: dict[str, Any], edge: str) -> tuple[float, float]:
-    """Where a front point lies on the back page: a long-edge flip mirrors the sheet left
-    to right, a short-edge flip top to bottom (as `sheets.back_slot` places card backs)."""
-    if edge == "short":
-        return x, layout["page"]["height"] - y
-    return layout["page"]["width"] - x, y
+    """Where a front point lies on the back page: mirrored about the axis the flip turns
+    the sheet on (as `sheets.back_position` places card backs)."""
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    return sheets.back_position(x, y, (0.0, 0.0), (w, h), PrinterProfile(duplex_edge=edge))
+
+
+def scale_directions(layout: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """The way each offset setting moves a back on this page (``sheets.back_offset``): its
+    scale on the back is numbered that way, so the number a cross meets is the setting that
+    brings the back behind it."""
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    return {
+        "x": sheets.back_offset(w, h, PrinterProfile(back_dx=1.0)),
+        "y": sheets.back_offset(w, h, PrinterProfile(back_dy=1.0)),
+    }
+
+
+def _scale(c, at: tuple[float, float], axis: str, d: tuple[float, float]) -> None:
+    """One scale through ``at``, from -10 to +10 mm along ``d``, named by its setting."""
+    (bx, by), (dx, dy) = at, d
+    for i in range(-SPAN_MM, SPAN_MM + 1):
+        tick = 5 if i % 5 == 0 else 2.5
+        x, y = bx + dx * i * MM, by + dy * i * MM
+        c.line(x - dy * tick, y - dx * tick, x + dy * tick, y + dx * tick)  # across the scale
+        if i % 5 == 0 and i:
+            if dy == 0:
+                c.drawCentredString(x, y - 10, f"{i:+d}")
+            else:
+                c.drawString(x + 7, y - 1.5, f"{i:+d}")
+    end = SPAN_MM + 2
+    c.setFont(BOLD, 7)
+    c.drawCentredString(bx + dx * end * MM, by + dy * end * MM - 2.5, axis)
+    c.setFont(FONT, 6)
 
 
 def _back(layout: dict[str, Any], edge: str):
-    # seen from the front the back is mirrored along one axis: +1 mm on the front is -1 mm there
-    sx, sy = (1, -1) if edge == "short" else (-1, 1)
-
     def draw(c) -> None:
         c.setLineWidth(0.3)
         c.setFont(FONT, 6)
         for x, y in targets(layout):
-            bx, by = seen_through(x, y, layout, edge)
-            for i in range(-SPAN_MM, SPAN_MM + 1):
-                tick = 5 if i % 5 == 0 else 2.5
-                c.line(bx + sx * i * MM, by - tick, bx + sx * i * MM, by + tick)
-                c.line(bx - tick, by + sy * i * MM, bx + tick, by + sy * i * MM)
-                if i % 5 == 0 and i:
-                    c.drawCentredString(bx + sx * i * MM, by - 10, f"{i:+d}")
-                    c.drawString(bx + 7, by + sy * i * MM - 1.5, f"{i:+d}")
+            for axis, d in scale_directions(layout).items():
+                _scale(c, seen_through(x, y, layout, edge), axis, d)
         c.setFont(BOLD, 11)
         w, h = layout["page"]["width"], layout["page"]["height"]
         c.drawCentredString(w / 2, h / 2 + 60, "Duplex calibration: back")
 
     return draw
+
+
+def sheet_name(layout: dict[str, Any]) -> str:
+    """How the sheet names its paper: "letter", or "letter, landscape" for the bleed sheets'."""
+    paper = layout["name"].removesuffix("-bleed")
+    return f"{paper}, landscape" if layout["page"]["width"] > layout["page"]["height"] else paper
 
 
 def calibration_pdf(layout: dict[str, Any], profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
@@ -125,8 +163,8 @@ def calibration_pdf(layout: dict[str, Any], profile: PrinterProfile = PrinterPro
     edge = profile.duplex_edge
     try:
         for name, draw in (("front", _front(layout, edge)), ("back", _back(layout, edge))):
-            bars = _overlay(layout, f"duplex calibration ({layout['name']}, {name})", marks=False)
+            bars = _overlay(layout, f"duplex calibration ({sheet_name(layout)}, {name})", marks=False)
             add_page(forms, layout, [], [bars, _page(layout, draw)], [])
-        return finish_pikepdf(pdf, f"duplex calibration ({layout['name']})", f"calibration:{layout['name']}"), 2
+        return finish_pikepdf(pdf, f"duplex calibration ({sheet_name(layout)})", f"calibration:{layout['name']}"), 2
     finally:
         forms.close()

@@ -1,7 +1,7 @@
 """Counters and templates: markers sized to sit beside 1:1800 models, and smoke templates.
 
-Every counter sheet is followed by its back sheet, mirrored left to right for long-edge
-duplex like the card backs. Real and dummy submarines share one face ("SUB") and differ
+Every counter sheet is followed by its back sheet, mirrored for the flip edge
+like the card backs. Real and dummy submarines share one face ("SUB") and differ
 only on the back (seed 002: dummies are identical to the real submarine but marked
 underneath). One type scale: 8 pt bold for a counter's word, 6.5 pt for its note.
 """
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.geometry import PT_PER_IN
+from . import sheets
 from .pages import Page, document, draw_label
 from .sheets import BOLD, FONT, PrinterProfile
 
@@ -61,11 +62,9 @@ def counter_positions(page: Page) -> list[tuple[float, float]]:
 
 
 def back_position(page: Page, x: float, y: float, profile: PrinterProfile = PrinterProfile()) -> tuple[float, float]:
-    """Where a counter's back goes: mirrored left to right for a long-edge duplex flip, top
-    to bottom for a short-edge one, then shifted by the printer's back offset (as card backs)."""
-    if profile.duplex_edge == "short":
-        return x + profile.back_dx, page.height - y - SIZE + profile.back_dy
-    return page.width - x - SIZE + profile.back_dx, y + profile.back_dy
+    """Where a counter's back goes: behind its face for the flip edge and the page's
+    orientation, shifted by the printer's back offset (as card backs, ``sheets.back_position``)."""
+    return sheets.back_position(x, y, (SIZE, SIZE), (page.width, page.height), profile)
 
 
 def _draw_counter(c, counter: Counter, x: float, y: float) -> None:

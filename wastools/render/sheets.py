@@ -276,15 +276,50 @@ class _FormMaker:
             source.close()
 
 
+def turns_left_right(width: float, height: float, edge: str) -> bool:
+    """Whether a duplex flip about the paper's ``edge`` ("long" or "short") turns a page of
+    this size about its vertical axis (a back mirrors left to right) rather than its
+    horizontal one (top to bottom): a portrait page's long edges are its sides, a landscape
+    page's long edges its top and bottom."""
+    portrait = height >= width
+    return (edge == "long") == portrait
+
+
+def back_offset(width: float, height: float, profile: PrinterProfile) -> tuple[float, float]:
+    """The printer's back offset in the frame of a page of this size. It is measured on the
+    portrait calibration sheet, in the frame the printer prints portrait pages in; a
+    landscape page reaches the paper a quarter turn counterclockwise (its top to the paper's
+    left, what print dialogs and CUPS do by default), so the paper's right is the page's down
+    and the paper's up the page's right."""
+    if height >= width:
+        return profile.back_dx, profile.back_dy
+    return profile.back_dy, -profile.back_dx
+
+
+def back_position(
+    x: float, y: float, size: tuple[float, float], page: tuple[float, float], profile: PrinterProfile
+) -> tuple[float, float]:
+    """Where the back of a ``size`` box at (x, y) goes on a ``page`` (width, height) so that
+    it lands behind its front: mirrored about the axis the flip turns the sheet on, then
+    shifted by the printer's back offset in the page's frame."""
+    (w, h), (width, height) = size, page
+    dx, dy = back_offset(width, height, profile)
+    if turns_left_right(width, height, profile.duplex_edge):
+        return width - x - w + dx, y + dy
+    return x + dx, height - y - h + dy
+
+
 def back_slot(slot: dict[str, float], layout: dict[str, Any], profile: PrinterProfile) -> tuple[float, float]:
-    """Where a card's back goes on the back sheet: mirrored left to right, because a
-    long-edge duplex flip turns the (portrait) sheet about its vertical axis (top to bottom
-    for a short-edge flip), then shifted by the printer's measured back offset."""
-    if profile.duplex_edge == "short":
-        height = layout["page"]["height"]
-        return slot["x"] + profile.back_dx, height - slot["y"] - layout["card"]["height"] + profile.back_dy
-    width = layout["page"]["width"]
-    return width - slot["x"] - layout["card"]["width"] + profile.back_dx, slot["y"] + profile.back_dy
+    """Where a card's back goes on the back sheet (``back_position``): a long-edge flip
+    mirrors a portrait sheet left to right and a landscape (bleed) sheet top to bottom."""
+    size = (layout["card"]["width"], layout["card"]["height"])
+    page = (layout["page"]["width"], layout["page"]["height"])
+    return back_position(slot["x"], slot["y"], size, page, profile)
+
+
+def flip_note(profile: PrinterProfile) -> str:
+    """What a backs page says of itself: which edge to flip the sheet on."""
+    return f"backs: print on the reverse of the sheet before, flipping on the {profile.duplex_edge} edge"
 
 
 def impose(
@@ -347,11 +382,9 @@ def sheet_part(
     _sheet(forms, layout, profile, label, placed)
     if back_pdf is not None:
         back_form = forms.form(back_pdf)
-        backs = [
-            ((x - bleed, y - bleed), back_form)
-            for x, y in (back_slot(s, layout, profile) for s in layout["slots"][: len(card_pdfs)])
-        ]
-        _sheet(forms, layout, profile, label + " (backs)", backs, marks=False)
+        corners = [back_slot(s, layout, profile) for s in layout["slots"]]
+        backs = [((x - bleed, y - bleed), back_form) for x, y in corners[: len(card_pdfs)]]
+        _sheet(forms, layout, profile, f"{label} - {flip_note(profile)}", backs, marks=False, corners=corners)
     # the card fonts go in once per deck or pack, when the sheets are joined (see shared_fonts)
     try:
         return pdf_parts.card_fonts_part(
@@ -428,11 +461,56 @@ def _doc_digest(doc_id: str) -> bytes:
 
 
 def _sheet(
-    forms: _FormMaker, layout: dict[str, Any], profile: PrinterProfile, label: str, placed: list, marks: bool = True
+    forms: _FormMaker,
+    layout: dict[str, Any],
+    profile: PrinterProfile,
+    label: str,
+    placed: list,
+    marks: bool = True,
+    corners: list[tuple[float, float]] | None = None,
 ) -> None:
     """One page: the marks overlay, then each form at its position, all scaled by the
-    printer profile about the page centre."""
-    add_page(forms, layout, scaling_ops(layout, profile), [_overlay(layout, label, marks)], placed)
+    printer profile about the page centre. The page declares the cards' TrimBox and BleedBox
+    (``card_boxes``), of the slots' trim corners ``corners`` (the layout's slots unless given)."""
+    if corners is None:
+        corners = [(slot["x"], slot["y"]) for slot in layout["slots"]]
+    boxes = card_boxes(layout, corners, profile)
+    add_page(forms, layout, scaling_ops(layout, profile), [_overlay(layout, label, marks)], placed, boxes)
+
+
+def card_boxes(
+    layout: dict[str, Any], corners: list[tuple[float, float]], profile: PrinterProfile = PrinterProfile()
+) -> dict[str, list[float]]:
+    """A card page's TrimBox (round every slot's trim: where the cuts go) and BleedBox (that
+    and the bleed round it, within the page), as printed: scaled by the printer profile."""
+    w, h = layout["card"]["width"], layout["card"]["height"]
+    bleed = layout.get("bleed", 0)
+    trim = (
+        min(x for x, _ in corners),
+        min(y for _, y in corners),
+        max(x for x, _ in corners) + w,
+        max(y for _, y in corners) + h,
+    )
+    page_w, page_h = layout["page"]["width"], layout["page"]["height"]
+    bled = (
+        max(0.0, trim[0] - bleed),
+        max(0.0, trim[1] - bleed),
+        min(page_w, trim[2] + bleed),
+        min(page_h, trim[3] + bleed),
+    )
+    return {"/TrimBox": _scaled_box(trim, layout, profile), "/BleedBox": _scaled_box(bled, layout, profile)}
+
+
+def _scaled_box(box: tuple[float, float, float, float], layout: dict[str, Any], profile: PrinterProfile) -> list[float]:
+    cx, cy = layout["page"]["width"] / 2, layout["page"]["height"] / 2
+    x0, y0, x1, y1 = box
+    sx, sy = profile.x_scale, profile.y_scale
+    return [
+        round(cx + (x0 - cx) * sx, 4),
+        round(cy + (y0 - cy) * sy, 4),
+        round(cx + (x1 - cx) * sx, 4),
+        round(cy + (y1 - cy) * sy, 4),
+    ]
 
 
 def scaling_ops(layout: dict[str, Any], profile: PrinterProfile) -> list[str]:
@@ -446,9 +524,17 @@ def scaling_ops(layout: dict[str, Any], profile: PrinterProfile) -> list[str]:
     ]
 
 
-def add_page(forms: _FormMaker, layout: dict[str, Any], ops: list[str], overlays: list[bytes], placed: list) -> None:
+def add_page(
+    forms: _FormMaker,
+    layout: dict[str, Any],
+    ops: list[str],
+    overlays: list[bytes],
+    placed: list,
+    boxes: dict[str, list[float]] | None = None,
+) -> None:
     """Appends a page of the layout's size that draws ``overlays`` (one-page PDFs, at the
-    origin) and then each placed form at its (x, y), after the operators ``ops``."""
+    origin) and then each placed form at its (x, y), after the operators ``ops``; ``boxes``
+    are further page boxes (``/TrimBox``, ``/BleedBox``) beside its MediaBox."""
     import pikepdf
 
     w, h = layout["page"]["width"], layout["page"]["height"]
@@ -467,4 +553,6 @@ def add_page(forms: _FormMaker, layout: dict[str, Any], ops: list[str], overlays
         Resources=pikepdf.Dictionary(XObject=names),
         Contents=pdf.make_stream(("q\n" + "\n".join(ops) + "\nQ\n").encode("ascii")),
     )
+    for name, box in (boxes or {}).items():
+        page[name] = pikepdf.Array(box)
     pdf.pages.append(pikepdf.Page(page))

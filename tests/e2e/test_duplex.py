@@ -1,0 +1,159 @@
+"""Duplex sheets measured in their PDFs: each back behind its own front on a partial last
+sheet, portrait and landscape, under both flip edges; the backs page says which edge to
+flip; the calibration sheets' scales read the offset that puts a back behind its front."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+import pytest
+
+from tests.duplex_model import behind, paper_shift
+from wastools.render import calibration, sheets
+
+LAYOUTS = ["letter", "a4", "letter-bleed", "a4-bleed"]
+
+
+def _card(w: float, h: float, grey: float) -> bytes:
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(w, h), invariant=1)
+    c.setFillGray(grey)
+    c.rect(0, 0, w, h, stroke=0, fill=1)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _text(pdf: bytes, index: int) -> str:
+    """A page's words as pypdfium2 reads them (in reading order, rotated labels too)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return " ".join(doc[index].get_textpage().get_text_range().split())
+    finally:
+        doc.close()
+
+
+def _boxes(page, w: float, h: float) -> list[tuple[float, float]]:
+    """Centres of the filled card-sized rectangles on a page, in PDF coordinates."""
+    return sorted(
+        (round((r["x0"] + r["x1"]) / 2, 2), round(page.height - (r["top"] + r["bottom"]) / 2, 2))
+        for r in page.rects
+        if r["fill"] and abs(r["width"] - w) < 0.01 and abs(r["height"] - h) < 0.01
+    )
+
+
+@pytest.mark.parametrize("edge", ["long", "short"])
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_each_back_lands_behind_its_front_on_a_partial_last_sheet(name, edge):
+    layout = sheets.load_layout(name)
+    pw, ph = layout["page"]["width"], layout["page"]["height"]
+    bleed = layout.get("bleed", 0)
+    w, h = layout["card"]["width"] + 2 * bleed, layout["card"]["height"] + 2 * bleed
+    fronts = [_card(w, h, 0.2 + 0.1 * i) for i in range(len(layout["slots"]) - 2)]  # two slots left empty
+    part = sheets.sheet_part(fronts, layout, "test", sheets.PrinterProfile(duplex_edge=edge), _card(w, h, 0.5))
+    pdf, pages = sheets.assemble([part], "test")
+    assert pages == 2
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        front, back = doc.pages
+        placed, backs = _boxes(front, w, h), _boxes(back, w, h)
+    assert len(placed) == len(fronts)
+    expected = sorted(tuple(round(v, 2) for v in behind(x, y, pw, ph, edge)) for x, y in placed)
+    assert len(backs) == len(expected)
+    for got, want in zip(backs, expected, strict=True):
+        assert got == pytest.approx(want, abs=0.02)
+    assert f"flipping on the {edge} edge" in _text(pdf, 1)
+
+
+def _axis_letters(page, at: tuple[float, float]) -> dict[str, tuple[float, float]]:
+    """Where each scale's name ("x", "y") sits, from the back point ``at``, in PDF coordinates."""
+    found = {}
+    for ch in page.chars:
+        x, y = (ch["x0"] + ch["x1"]) / 2, page.height - (ch["top"] + ch["bottom"]) / 2
+        if ch["text"] in "xy" and abs(x - at[0]) < 45 and abs(y - at[1]) < 45:
+            found[ch["text"]] = (x - at[0], y - at[1])
+    return found
+
+
+def _signs(page, at: tuple[float, float], sign: str) -> list[tuple[float, float]]:
+    """Where the scale numbers with ``sign`` start, from the back point ``at``."""
+    return [
+        ((c["x0"] + c["x1"]) / 2 - at[0], page.height - (c["top"] + c["bottom"]) / 2 - at[1])
+        for c in page.chars
+        if c["text"] == sign and abs(c["x0"] - at[0]) < 45 and abs(page.height - c["top"] - at[1]) < 45
+    ]
+
+
+def _direction(offset: tuple[float, float]) -> tuple[int, int]:
+    x, y = offset
+    return (1 if x > 0 else -1, 0) if abs(x) > abs(y) else (0, 1 if y > 0 else -1)
+
+
+@pytest.mark.parametrize("edge", ["long", "short"])
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_the_number_a_cross_meets_is_the_offset_that_puts_the_back_behind_it(name, edge):
+    """A printer that prints the back 1 mm off along the paper's x (or y) shows the cross on
+    the number that, entered as --back-offset-x (or -y), moves the back 1 mm the other way."""
+    layout = sheets.load_layout(name)
+    w, h = layout["page"]["width"], layout["page"]["height"]
+    pdf, _pages = calibration.calibration_pdf(layout, sheets.PrinterProfile(duplex_edge=edge))
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        back = doc.pages[1]
+        for x, y in calibration.targets(layout):
+            at = behind(x, y, w, h, edge)
+            letters = _axis_letters(back, at)
+            for axis, paper in (("x", (1.0, 0.0)), ("y", (0.0, 1.0))):
+                # the scale's + end is where a back printed 1 mm the other way puts the cross
+                d = _direction(paper_shift(*paper, w, h))
+                assert _direction(letters[axis]) == d, (axis, at)
+                # its numbers run that way: "+10" 10 mm out along d, no "+" 10 mm the other way
+                along = [p[0] * d[0] + p[1] * d[1] for p in _signs(back, at, "+")]
+                assert max(along) > 20 and min(along) > -20, (axis, at, along)
+    # and the build moves the backs by what was read, the same way
+    slot = layout["slots"][0]
+    plain = sheets.back_slot(slot, layout, sheets.PrinterProfile(duplex_edge=edge))
+    moved = sheets.back_slot(slot, layout, sheets.PrinterProfile(back_dx=1.0, duplex_edge=edge))
+    assert (moved[0] - plain[0], moved[1] - plain[1]) == pytest.approx(paper_shift(1.0, 0.0, w, h))
+
+
+def _box(page, name: str) -> tuple[float, ...] | None:
+    value = page.get(name)
+    return None if value is None else tuple(round(float(v), 2) for v in value)
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_card_pages_declare_their_trim_and_bleed_boxes(name):
+    """Fronts and backs: the TrimBox is the cards' trim, the BleedBox that and the bleed, each
+    card's bleed inside it; with a printer's scale correction the boxes scale with the page."""
+    from pypdf import PdfReader
+
+    layout = sheets.load_layout(name)
+    bleed = layout.get("bleed", 0)
+    w, h = layout["card"]["width"], layout["card"]["height"]
+    xs, ys = layout["crop_lines"]["x"], layout["crop_lines"]["y"]
+    trim = (min(xs), min(ys), max(xs), max(ys))
+    card = _card(w + 2 * bleed, h + 2 * bleed, 0.3)
+    pdf, pages = sheets.impose([card] * 3, layout, "test", back_pdf=card)
+    reader = PdfReader(io.BytesIO(pdf))
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        for index, page in enumerate(reader.pages):
+            got_trim, got_bleed = _box(page, "/TrimBox"), _box(page, "/BleedBox")
+            assert got_trim == pytest.approx(trim, abs=0.01), index  # the layouts are symmetric
+            assert got_bleed == pytest.approx((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
+            for cx, cy in _boxes(doc.pages[index], w + 2 * bleed, h + 2 * bleed):
+                assert got_bleed[0] - 0.01 <= cx - w / 2 - bleed and cx + w / 2 + bleed <= got_bleed[2] + 0.01
+                assert got_bleed[1] - 0.01 <= cy - h / 2 - bleed and cy + h / 2 + bleed <= got_bleed[3] + 0.01
+    scaled, _ = sheets.impose([card], layout, "test", sheets.PrinterProfile(x_scale=1.01, y_scale=0.99))
+    (page,) = PdfReader(io.BytesIO(scaled)).pages
+    cx, cy = layout["page"]["width"] / 2, layout["page"]["height"] / 2
+    want = (
+        cx + (trim[0] - cx) * 1.01,
+        cy + (trim[1] - cy) * 0.99,
+        cx + (trim[2] - cx) * 1.01,
+        cy + (trim[3] - cy) * 0.99,
+    )
+    assert _box(page, "/TrimBox") == pytest.approx(want, abs=0.01)

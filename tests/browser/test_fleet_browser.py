@@ -458,6 +458,61 @@ def test_the_units_i_own_are_kept_in_the_browser(page, site):
     assert not page.is_checked("tr[data-id='aoba'] input.owned")
 
 
+CONTRAST = """sel => {
+  const rgb = c => { const m = c.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : [...m, 1]; };
+  const lum = ([r, g, b]) => { const f = v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+                               return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ground = el => { for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor); if (c[3] > 0.5) { return c; } }
+    return rgb(getComputedStyle(document.documentElement).backgroundColor); };
+  const out = [];
+  for (const root of document.querySelectorAll(sel)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const el = t.parentElement;
+      if (!t.textContent.trim() || !el.getClientRects().length) { continue; }
+      const svg = el instanceof SVGElement, style = getComputedStyle(el);
+      const fg = rgb(svg ? style.fill : style.color), bg = ground(svg ? el.closest('div') : el);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      out.push({text: t.textContent.trim().slice(0, 30), ratio: (a + 0.05) / (b + 0.05),
+                colour: svg ? style.fill : style.color, ground: bg.join(",")});
+    }
+  }
+  return out;
+}"""
+SCHEME_PAGES = (
+    ("units/bismarck.html", ".card"),
+    ("units/u-47.html", ".card"),
+    ("units/f4f-wildcat.html", ".card"),
+    ("print.html#fleet=aoba:1,u-47:1,uss-fletcher-dd-445:9", ".sheet"),
+)
+
+
+def scheme_text(browser, site, scheme: str, rel: str, selector: str) -> list[dict]:
+    tab = open_page(browser, site, color_scheme=scheme)
+    tab.goto(url(site, rel))
+    if rel.startswith("print.html"):
+        tab.wait_for_function("document.body.dataset.ready === 'yes'")
+    found = tab.evaluate(CONTRAST, selector)
+    tab.context.close()
+    assert tab.guard.problems == []
+    return found
+
+
+@pytest.mark.parametrize("rel,selector", SCHEME_PAGES, ids=[p[0].split("#")[0] for p in SCHEME_PAGES])
+def test_cards_and_sheets_read_alike_in_both_colour_schemes(browser, site, rel, selector):
+    """Every piece of text on a card or a sheet is at least 4.5:1 against what it is drawn on,
+    in light and dark mode, and in exactly the same colours in both: cards are printed matter."""
+    light, dark = (scheme_text(browser, site, scheme, rel, selector) for scheme in ("light", "dark"))
+    assert len(light) > 20 and len(dark) == len(light)
+    for scheme, found in (("light", light), ("dark", dark)):
+        poor = [t for t in found if t["ratio"] < 4.5]
+        assert poor == [], (scheme, poor)
+    assert [(t["colour"], t["ground"]) for t in dark] == [(t["colour"], t["ground"]) for t in light]
+    if rel.startswith("print.html"):  # the fleet sheet's verdicts are among them, as printed
+        assert any(t["text"].startswith("legal") for t in dark) and any("over the limit" in t["text"] for t in dark)
+
+
 def test_dark_mode_follows_the_system_and_cards_stay_white(browser, site):
     tab = open_page(browser, site, color_scheme="dark")
     tab.goto(url(site, "print.html#fleet=aoba:1"))

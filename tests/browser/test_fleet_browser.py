@@ -441,6 +441,99 @@ def test_text_export_and_roster_import_round_trip(page, site, repo, tmp_path):
     assert page.input_value("tr[data-id='atago'] input.count") == "2" and page.inner_text("#fleet-cards") == "2"
 
 
+TRICKY_NAME = "Task *Force* [b]_67_[/b] \\ #1 (night)"
+
+
+def paste(page, text: str) -> None:
+    if not page.is_visible("#paste-text"):
+        page.click("details.paste summary")
+    page.fill("#paste-text", text)
+    page.click("#paste-open")
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "bbcode"])
+def test_each_text_format_pasted_back_is_the_same_fleet(page, site, repo, fmt):
+    page.goto(url(site, "fleet.html"))
+    pick(page, {"uss-fletcher-dd-445": 3, "u-47": 1, "hmas-canberra": 2})
+    page.fill("#roster-name", TRICKY_NAME)
+    page.fill("#points-limit", "75")
+    page.select_option("#deck-variant", "tabletop-cm")
+    shared = page.url
+    page.click(f"#copy-{fmt}")
+    text = page.input_value("#fleet-text")
+    link = ADDRESS + "fleet.html#" + shared.split("#", 1)[1]  # the published site's, when it has an address
+    assert link in text and {"text": "Link: ", "markdown": "](", "bbcode": "[url="}[fmt] + link in text
+    assert {
+        "text": "3 x USS Fletcher (DD 445) (",
+        "markdown": "- 3 x USS Fletcher (DD 445) (",
+        "bbcode": "[*]3 x USS Fletcher (DD 445) (",
+    }[fmt] in text
+    if fmt == "markdown":
+        assert "**Task \\*Force\\* \\[b\\]\\_67\\_\\[/b\\] \\\\ \\#1 (night)**" in text  # shows as itself
+    # the lines, not the link, are read: drop the link and it is still the same fleet
+    for pasted in (text, "\n".join(line for line in text.splitlines() if link not in line)):
+        page.click("#clear")
+        page.fill("#roster-name", "other")
+        page.fill("#points-limit", "100")
+        paste(page, pasted)
+        page.wait_for_function(f"document.getElementById('roster-name').value === {TRICKY_NAME!r}")
+        assert page.url == shared and notices(page) == []
+        assert page.input_value("tr[data-id='u-47'] input.count") == "1"
+
+
+def test_a_pasted_link_or_roster_opens_its_fleet_and_bad_lines_are_located(page, site, repo, tmp_path):
+    page.goto(url(site, "fleet.html"))
+    paste(page, ADDRESS + "fleet.html#fleet=aoba:2,atago:1&name=Link+only&limit=80&deck=hex")
+    page.wait_for_function("document.getElementById('roster-name').value === 'Link only'")
+    assert page.inner_text("#fleet-cards") == "3" and page.input_value("#deck-variant") == "hex" and notices(page) == []
+    paste(page, "name: Pasted roster\nvariant: off-grid\npoints_limit: 60\nunits:\n  - unit: bismarck\n")
+    page.wait_for_function("document.getElementById('roster-name').value === 'Pasted roster'")
+    assert page.inner_text("#fleet-cards") == "1" and page.input_value("#deck-variant") == "off-grid"
+    # an edited text: a count changed by hand, a line made up, a unit this site has not
+    page.click("#copy-text")
+    text = page.input_value("#fleet-text").replace("1 x Bismarck", "2 x Bismarck")
+    lines = text.splitlines()
+    lines[1:1] = ["some chatter", "4 x HMS Nonesuch (UK, destroyer, 5 points)"]
+    paste(page, "\n".join(lines))
+    page.wait_for_function("document.getElementById('fleet-cards').textContent === '2'")
+    said = notices(page)
+    assert any(n.startswith("line 2: not understood") for n in said), said
+    assert any(n.startswith("line 3: no unit called") and "Nonesuch" in n for n in said), said
+    assert any("link holds another fleet" in n for n in said), said
+    # a text file loads like a roster file
+    page.click("#copy-bbcode")
+    saved = tmp_path / "fleet.txt"
+    saved.write_text(page.input_value("#fleet-text"))
+    page.click("#clear")
+    page.set_input_files("#load-roster", str(saved))
+    page.wait_for_function("document.getElementById('fleet-cards').textContent === '2'")
+    # nothing usable leaves the fleet as it was, and says so
+    paste(page, "hello\nworld")
+    assert page.inner_text("#fleet-cards") == "2"
+    said = notices(page)
+    assert [n[:7] for n in said[:2]] == ["line 1:", "line 2:"] and "left as it was" in said[-1]
+
+
+def test_a_name_two_units_share_is_told_apart_by_the_texts_link(parser):
+    found = parser.evaluate(
+        """() => {
+             const F = wasFleet, decks = window.wasFleetPage.decks;
+             const units = F.catalogue([{id: 'twin-a', name: 'Twin', points: 5, nation: 'uk', nationName: 'UK',
+                                          type: 'destroyer', typeLabel: 'destroyer'},
+                                         {id: 'twin-b', name: 'Twin', points: 6, nation: 'uk', nationName: 'UK',
+                                          type: 'destroyer', typeLabel: 'destroyer'}]);
+             const state = {fleet: new Map([['twin-b', 2]]), name: 'Twins', limit: 50, deck: decks[0].name};
+             const text = F.fleetText(state, units, decks, 'text', F.fleetLink(state, decks, ''));
+             const withLink = F.parseText(text, units, decks);
+             const bare = text.split('\\n').filter(l => !l.startsWith('Link:')).join('\\n');
+             const without = F.parseText(bare, units, decks);
+             return [Array.from(withLink.fleet), withLink.notices, Array.from(without.fleet), without.notices];
+           }"""
+    )
+    assert found[0] == [["twin-b", 2]] and found[1] == []
+    assert found[2] == [] and found[3][0].startswith("line 3: more than one unit is called")
+
+
 def test_the_units_i_own_are_kept_in_the_browser(page, site):
     page.goto(url(site, "fleet.html"))
     for unit in ("aoba", "bismarck"):

@@ -21,7 +21,8 @@
   var decks = Array.prototype.map.call(variantInput.options, function (o) { return { name: o.value, title: o.textContent, rule: o.dataset.rule || "" }; });
   var download = document.getElementById("download");
   var tabletopButton = document.getElementById("tabletop");  /* absent when the site has no card images */
-  var copyText = document.getElementById("copy-text");
+  var copyButtons = Array.prototype.slice.call(document.querySelectorAll("button.copy"));
+  var shareBox = document.getElementById("share");
   var printLink = document.getElementById("print");
   var textBox = document.getElementById("fleet-text");
   var notices = document.getElementById("notices");
@@ -113,7 +114,7 @@
     var ready = list.length > 0 && s.limit > 0;
     download.disabled = !ready;
     if (tabletopButton) { tabletopButton.disabled = !ready; }
-    copyText.disabled = !ready;
+    copyButtons.forEach(function (b) { b.disabled = !ready; });
     var kept = { fleet: s.fleet, name: s.name, limit: s.limit || F.DEFAULTS.limit, deck: s.deck };
     var address = F.formatAddress(kept, decks);
     printLink.href = "print.html" + (address ? "#" + address : "");
@@ -211,12 +212,20 @@
         : "Saved: put the file in Tabletop Simulator's Saved Objects folder.";
     });
   }
-  copyText.addEventListener("click", function () {
-    var text = F.plainText(update(null), units, decks);
+  /* Where the fleet's link points: the published site ([site] address), else this page's
+     folder on a web server; from a file, a link relative to the site (it names no folder of
+     this computer, and pasted back here it opens the same fleet). */
+  function linkBase() {
+    var site = shareBox.dataset.site;
+    if (site) { return site.replace(/\/*$/, "/"); }
+    return /^https?:$/.test(window.location.protocol) ? new URL(".", window.location.href).href : "";
+  }
+
+  function copyOut(text, what) {
     textBox.value = text;
     textBox.hidden = false;
     var said = document.getElementById("copied");
-    var done = function () { said.textContent = "Copied: paste it into a post or a message."; };
+    var done = function () { said.textContent = "Copied " + what + ": paste it into a post or a message."; };
     var select = function () {
       textBox.focus();
       textBox.select();
@@ -227,20 +236,38 @@
     } else {
       select();
     }
+  }
+
+  copyButtons.forEach(function (button) {
+    button.addEventListener("click", function () {
+      var s = update(null);
+      copyOut(F.fleetText(s, units, decks, button.dataset.format, F.fleetLink(s, decks, linkBase())), button.dataset.what);
+    });
+  });
+
+  /* A fleet from outside (a pasted text, link or roster, or a loaded file), read as data. */
+  function open(text) {
+    var s = F.parsePasted(text, units, decks);
+    if (s.fleet.size === 0) {
+      show(s.notices.concat(["no unit of it is on this site: the fleet was left as it was"]));
+      return false;
+    }
+    apply(s);
+    show(s.notices);
+    update(null);
+    return true;
+  }
+
+  document.getElementById("paste-open").addEventListener("click", function () {
+    var box = document.getElementById("paste-text");
+    if (open(box.value.slice(0, 200000))) { box.value = ""; }
   });
   document.getElementById("load-roster").addEventListener("change", function (event) {
     var file = event.target.files && event.target.files[0];
     if (!file) { return; }
     var reader = new FileReader();
     reader.onload = function () {
-      var s = F.parseRoster(String(reader.result), units, decks);
-      if (s.fleet.size === 0) {
-        show(s.notices.concat(["no unit of the roster is on this site: the fleet was left as it was"]));
-      } else {
-        apply(s);
-        show(s.notices);
-        update(null);
-      }
+      open(String(reader.result));
       event.target.value = "";
     };
     reader.onerror = function () { show(["the file could not be read"]); };

@@ -672,6 +672,88 @@ def test_the_print_view_works_from_a_web_server(browser, site):
     assert problems == []
 
 
+# --- unconfigured: no [site] address -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def plain_site(repo, tmp_path_factory) -> Path:
+    """The site as a plain build makes it: no [site] address."""
+    out = tmp_path_factory.mktemp("plain-site")
+    build_site(repo, out, small_spec(repo))
+    return out / "site"
+
+
+@pytest.fixture(scope="module")
+def served(plain_site):
+    """The unconfigured site on a web server on this machine: its base address."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(plain_site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def decoded(image_bytes: bytes) -> list[str]:
+    import zxingcpp
+    from PIL import Image
+
+    return [r.text for r in zxingcpp.read_barcodes(Image.open(io.BytesIO(image_bytes)))]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_unconfigured_the_link_copy_link_and_qr_are_the_pages_own(browser, served, scheme):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    tab = context.new_page()
+    tab.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+    problems: list[str] = []
+    tab.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+    try:
+        tab.goto(served + "fleet.html")
+        assert tab.is_disabled("#copy-link") and not tab.is_visible("#fleet-qr")
+        pick(tab, {"aoba": 2, "bismarck": 1})
+        tab.fill("#roster-name", "Served fleet")
+        link = served + "fleet.html#fleet=aoba:2,bismarck:1&name=Served+fleet"
+        assert tab.input_value("#fleet-link") == link and not tab.is_visible("#link-local")
+        tab.click("#copy-link")
+        assert tab.input_value("#fleet-text") == link
+        assert decoded(tab.locator("#fleet-qr svg").screenshot()) == [link]  # made in the browser
+        tab.goto(served + "print.html#fleet=aoba:2,bismarck:1&name=Served+fleet")
+        tab.wait_for_function("document.body.dataset.ready === 'yes'")
+        pdf = pdfium.PdfDocument(tab.pdf(prefer_css_page_size=True, print_background=True))
+        image = pdf[len(pdf) - 1].render(scale=150 / 72).to_pil()  # the fleet sheet at 150 dpi
+        out = io.BytesIO()
+        image.save(out, format="PNG")
+        assert decoded(out.getvalue()) == [link]
+    finally:
+        context.close()
+    assert problems == []
+
+
+def test_from_a_file_unconfigured_the_link_is_relative_and_pastes_back(browser, plain_site):
+    tab = open_page(browser, plain_site)
+    tab.goto(url(plain_site, "fleet.html#fleet=atago:3&limit=60"))
+    link = tab.input_value("#fleet-link")
+    assert link == "fleet.html#fleet=atago:3&limit=60"  # names no folder of this computer
+    assert tab.is_visible("#link-local") and not tab.is_visible("#fleet-qr")
+    tab.click("#clear")
+    paste(tab, link)
+    tab.wait_for_function("document.getElementById('fleet-cards').textContent === '3'")
+    assert tab.input_value("#points-limit") == "60"
+    tab.goto(url(plain_site, "print.html#fleet=atago:3"))
+    tab.wait_for_function("document.body.dataset.ready === 'yes'")
+    assert tab.locator(".fleet svg.qr").count() == 0 and "fleet.html#fleet=atago:3" in tab.inner_text(".qr-link")
+    tab.context.close()
+    assert tab.guard.problems == []
+
+
+def test_with_an_address_the_on_screen_qr_is_the_published_link(page, site):
+    page.goto(url(site, "fleet.html#fleet=u-47:2&name=Wolves"))
+    link = ADDRESS + "fleet.html#fleet=u-47:2&name=Wolves"
+    assert page.input_value("#fleet-link") == link
+    assert decoded(page.locator("#fleet-qr svg").screenshot()) == [link]
+
+
 # --- Tabletop Simulator -----------------------------------------------------------------------
 
 

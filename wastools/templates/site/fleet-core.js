@@ -475,12 +475,55 @@
     return { SaveName: state.name, ObjectStates: [object] };
   }
 
+  /* A QR code of ``text`` as an SVG element (drawn with the vendored qrcode.js, when the page
+     loaded it): dark modules on white with a quiet zone of 4. Null without qrcode.js, or when
+     the text is too long for a code. */
+  function qrSvg(text, size, label) {
+    if (typeof window.qrcode !== "function") { return null; }
+    var qr;
+    try {
+      qr = window.qrcode(0, "M");
+      qr.addData(String(text));
+      qr.make();
+    } catch (e) {
+      return null;
+    }
+    var NS = "http://www.w3.org/2000/svg";
+    var n = qr.getModuleCount(), quiet = 4, all = n + 2 * quiet, path = "";
+    for (var r = 0; r < n; r += 1) {
+      for (var c = 0; c < n; c += 1) {
+        if (qr.isDark(r, c)) { path += "M" + (c + quiet) + " " + (r + quiet) + "h1v1h-1z"; }
+      }
+    }
+    var svg = document.createElementNS(NS, "svg");
+    [["viewBox", "0 0 " + all + " " + all], ["width", size], ["height", size], ["class", "qr"], ["role", "img"],
+     ["aria-label", label], ["shape-rendering", "crispEdges"]].forEach(function (a) { svg.setAttribute(a[0], a[1]); });
+    var ground = document.createElementNS(NS, "rect");
+    ground.setAttribute("width", String(all));
+    ground.setAttribute("height", String(all));
+    ground.setAttribute("fill", "#fff");
+    var dots = document.createElementNS(NS, "path");
+    dots.setAttribute("d", path);
+    dots.setAttribute("fill", "#000");
+    svg.appendChild(ground);
+    svg.appendChild(dots);
+    return svg;
+  }
+
+  /* Where a fleet's link points from this page: the published site (``site``, [site] address),
+     else this page's folder on a web server; from a file, "" (a link relative to the site,
+     which names no folder of this computer and which the builder's Paste a fleet opens). */
+  function linkBase(site) {
+    if (site) { return String(site).replace(/\/*$/, "/"); }
+    return /^https?:$/.test(window.location.protocol) ? new URL(".", window.location.href).href : "";
+  }
+
   window.wasFleet = {
     SAFE_ID: SAFE_ID, COUNT_MAX: COUNT_MAX, LIMIT_MAX: LIMIT_MAX, NAME_MAX: NAME_MAX, DEFAULTS: DEFAULTS,
     catalogue: catalogue, normalise: normalise, parseAddress: parseAddress, formatAddress: formatAddress,
     checkFleet: checkFleet, verdict: verdict, items: items, totals: totals, roster: roster, fileName: fileName,
     plainText: plainText, parseRoster: parseRoster, quoted: quoted, tabletop: tabletop,
-    fleetLink: fleetLink, fleetText: fleetText, FORMATS: FORMATS, parseText: parseText, parsePasted: parsePasted
+    fleetLink: fleetLink, linkBase: linkBase, qrSvg: qrSvg, fleetText: fleetText, FORMATS: FORMATS, parseText: parseText, parsePasted: parsePasted
   };
   window.wasCheckFleet = checkFleet;
 })();

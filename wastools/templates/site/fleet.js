@@ -122,9 +122,29 @@
     var values = new Map();
     new URLSearchParams(address).forEach(function (value, key) { values.set(key, value); });
     window.wasState.setAll(["fleet", "name", "limit", "deck", "paper"], values);
+    share(kept, ready);
     written = window.location.hash;
     if (report && report.length) { show(report); }
     return s;
+  }
+
+  /* The fleet's link, its Copy link button and, where the link opens from another device, a
+     QR code of it on the screen. */
+  var sharedLink = null;
+  function share(s, ready) {
+    var link = F.fleetLink(s, decks, linkBase());
+    var field = document.getElementById("fleet-link");
+    field.value = link;
+    document.getElementById("copy-link").disabled = !ready;
+    if (link === sharedLink) { return; }
+    sharedLink = link;
+    var box = document.getElementById("fleet-qr");
+    box.textContent = "";
+    var absolute = /^https?:/.test(link);
+    document.getElementById("link-local").hidden = absolute;
+    var code = absolute && ready ? F.qrSvg(link, "160", "QR code of this fleet's link") : null;
+    if (code) { box.appendChild(code); }
+    box.hidden = !code;
   }
 
   /* Put a checked state (from the address or a roster) into the form. */
@@ -212,14 +232,7 @@
         : "Saved: put the file in Tabletop Simulator's Saved Objects folder.";
     });
   }
-  /* Where the fleet's link points: the published site ([site] address), else this page's
-     folder on a web server; from a file, a link relative to the site (it names no folder of
-     this computer, and pasted back here it opens the same fleet). */
-  function linkBase() {
-    var site = shareBox.dataset.site;
-    if (site) { return site.replace(/\/*$/, "/"); }
-    return /^https?:$/.test(window.location.protocol) ? new URL(".", window.location.href).href : "";
-  }
+  function linkBase() { return F.linkBase(shareBox.dataset.site); }
 
   function copyOut(text, what) {
     textBox.value = text;
@@ -243,6 +256,10 @@
       var s = update(null);
       copyOut(F.fleetText(s, units, decks, button.dataset.format, F.fleetLink(s, decks, linkBase())), button.dataset.what);
     });
+  });
+
+  document.getElementById("copy-link").addEventListener("click", function () {
+    copyOut(document.getElementById("fleet-link").value, "the link");
   });
 
   /* A fleet from outside (a pasted text, link or roster, or a loaded file), read as data. */

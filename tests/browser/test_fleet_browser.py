@@ -534,6 +534,76 @@ def test_a_name_two_units_share_is_told_apart_by_the_texts_link(parser):
     assert found[2] == [] and found[3][0].startswith("line 3: more than one unit is called")
 
 
+def test_plus_minus_remove_and_points_left(page, site, repo):
+    page.goto(url(site, "fleet.html#limit=60"))
+    aoba, atago = repo.units["aoba"].points, repo.units["atago"].points
+    assert page.inner_text("#points-left") == "60 points left of 60"
+    for _ in range(2):
+        page.click("tr[data-id='aoba'] button[data-step='1']")  # one tap adds one
+    page.click("tr[data-id='atago'] button[data-step='1']")
+    assert page.input_value("tr[data-id='aoba'] input.count") == "2" and page.inner_text("#fleet-cards") == "3"
+    spent = 2 * aoba + atago
+    assert page.inner_text("#points-left") == (
+        f"{60 - spent} points left of 60" if spent <= 60 else f"{spent - 60} points over the limit of 60"
+    )
+    assert "fleet=aoba:2,atago:1" in page.url
+    page.click("#picked li[data-id='aoba'] button[data-step='-1']")  # in the fleet's list too
+    assert page.input_value("tr[data-id='aoba'] input.count") == "1"
+    page.click("#picked li[data-id='atago'] button[data-step='remove']")
+    assert page.input_value("tr[data-id='atago'] input.count") == "0"
+    assert page.eval_on_selector_all("#picked li", "l => l.map(li => li.dataset.id)") == ["aoba"]
+    assert page.inner_text("#points-left") == f"{60 - aoba} points left of 60"
+    page.click("tr[data-id='aoba'] button[data-step='-1']")
+    page.click("tr[data-id='aoba'] button[data-step='-1']")  # never below 0
+    assert page.input_value("tr[data-id='aoba'] input.count") == "0" and page.inner_text("#fleet-cards") == "0"
+    page.fill("tr[data-id='bismarck'] input.count", "99")
+    page.click("tr[data-id='bismarck'] button[data-step='1']")  # never above 99
+    assert page.input_value("tr[data-id='bismarck'] input.count") == "99"
+    assert "over the limit of 60" in page.inner_text("#points-left")
+
+
+SECOND = '<b>Second</b> "&" #2'
+
+
+def test_saved_fleets_survive_a_reload_and_damaged_ones_are_dropped(page, site):
+    page.goto(url(site, "fleet.html"))
+    assert page.is_disabled("#save-fleet") and page.is_visible("#saved-none")
+    pick(page, {"aoba": 2})
+    page.fill("#roster-name", "First")
+    page.click("#save-fleet")
+    page.click("#clear")
+    pick(page, {"bismarck": 1, "u-47": 1})
+    page.fill("#roster-name", SECOND)
+    page.select_option("#deck-variant", "hex")
+    page.click("#save-fleet")
+    page.goto(url(site, "fleet.html"))
+    page.reload()
+    saved = page.eval_on_selector_all("#saved li bdi", "l => l.map(b => b.textContent)")
+    assert saved == [SECOND, "First"] and not page.is_visible("#saved-none")
+    page.click("#saved li:nth-child(1) a")
+    page.wait_for_function("document.getElementById('fleet-cards').textContent === '2'")
+    assert page.input_value("#deck-variant") == "hex" and page.input_value("#roster-name") == SECOND
+    page.click("#saved li:nth-child(2) button")  # delete "First"
+    page.reload()
+    assert page.eval_on_selector_all("#saved li bdi", "l => l.map(b => b.textContent)") == [SECOND]
+    # the stored list is data: anything that is not a fleet address is dropped, with a notice
+    page.evaluate(
+        """localStorage.setItem('wastools.fleets', JSON.stringify(
+             ['fleet=aoba:1&name=Kept', {"__proto__": 1}, 'fleet=constructor:1&name=Evil', 7,
+              'fleet=atago:1&name=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E']))"""
+    )
+    page.goto(url(site, "fleet.html"))
+    page.reload()
+    assert page.eval_on_selector_all("#saved li bdi", "l => l.map(b => b.textContent)") == [
+        "Kept",
+        "<img src=x onerror=alert(1)>",
+    ]
+    assert any("3 of the fleets saved" in n for n in notices(page)), notices(page)
+    page.evaluate("localStorage.setItem('wastools.fleets', '{\"length\": 2}')")
+    page.reload()
+    assert page.locator("#saved li").count() == 0 and any("could not be read" in n for n in notices(page))
+
+
 def test_the_units_i_own_are_kept_in_the_browser(page, site):
     page.goto(url(site, "fleet.html"))
     for unit in ("aoba", "bismarck"):

@@ -43,6 +43,10 @@
     notices.hidden = list.length === 0;
   }
 
+  function noticeTexts() {
+    return Array.prototype.map.call(noticeList.querySelectorAll("li"), function (li) { return li.textContent; });
+  }
+
   function inputOf(row) { return row.querySelector("input.count"); }
 
   /* A count typed into the table: 0 to 99; anything else is put right, with a notice. */
@@ -85,14 +89,52 @@
              deck: variantInput.value };
   }
 
+  function button(text, label, data) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "step";
+    b.textContent = text;
+    b.setAttribute("aria-label", label);
+    Object.keys(data).forEach(function (k) { b.dataset[k] = data[k]; });
+    return b;
+  }
+
   function pickedItem(u) {
     var li = document.createElement("li");
+    li.dataset.id = u.id;
     var name = document.createElement("bdi");  /* a name cannot turn the text after it round */
     name.textContent = u.name;
-    li.appendChild(document.createTextNode(u.count + " \u00d7 "));
-    li.appendChild(name);
-    li.appendChild(document.createTextNode(" (" + u.count * u.points + " points)"));
+    var text = document.createElement("span");
+    text.appendChild(document.createTextNode(u.count + " \u00d7 "));
+    text.appendChild(name);
+    text.appendChild(document.createTextNode(" (" + u.count * u.points + " points)"));
+    li.appendChild(text);
+    var tools = document.createElement("span");
+    tools.className = "tools";
+    tools.appendChild(button("\u2212", "One fewer " + u.name, { step: "-1" }));
+    tools.appendChild(button("+", "One more " + u.name, { step: "1" }));
+    tools.appendChild(button("Remove", "Remove " + u.name + " from the fleet", { step: "remove" }));
+    li.appendChild(tools);
     return li;
+  }
+
+  /* +, - and Remove, in the units' table and in the fleet's list: a count stays within 0 to 99. */
+  function step(id, how) {
+    var row = byId.get(id);
+    if (!row) { return; }
+    var now = countOf(row, null);
+    var next = how === "remove" ? 0 : Math.max(0, Math.min(F.COUNT_MAX, now + (how === "1" ? 1 : -1)));
+    inputOf(row).value = String(next);
+    update(null);
+  }
+
+  function pointsLeft(t, limit) {
+    var left = document.getElementById("points-left");
+    if (!limit) { left.textContent = "no points limit set"; left.className = "left bad"; return; }
+    var n = limit - t.points;
+    left.textContent = n >= 0 ? n + " point" + (n === 1 ? "" : "s") + " left of " + limit
+      : -n + " point" + (n === -1 ? "" : "s") + " over the limit of " + limit;
+    left.className = n >= 0 ? "left" : "left bad";
   }
 
   function update(report) {
@@ -100,6 +142,7 @@
     var list = F.items(s, units), t = F.totals(list);
     document.getElementById("fleet-cards").textContent = String(t.cards);
     document.getElementById("fleet-points").textContent = String(t.points);
+    pointsLeft(t, s.limit);
     var picked = document.getElementById("picked");
     picked.textContent = "";
     list.forEach(function (u) { picked.appendChild(pickedItem(u)); });
@@ -123,6 +166,7 @@
     new URLSearchParams(address).forEach(function (value, key) { values.set(key, value); });
     window.wasState.setAll(["fleet", "name", "limit", "deck", "paper"], values);
     share(kept, ready);
+    document.getElementById("save-fleet").disabled = !ready;
     written = window.location.hash;
     if (report && report.length) { show(report); }
     return s;
@@ -184,6 +228,78 @@
     if (window.wasFilters) { window.wasFilters.apply(); }
   }
 
+  /* Fleets saved in this browser: a list of fleet addresses (localStorage, wastools.fleets),
+     read as data like any address: each is parsed by wasFleet against this site's units, and
+     an entry that is not a fleet address is dropped with a notice. */
+  var SAVED = "wastools.fleets";
+  var SAVED_MAX = 50;
+  function loadSaved(report) {
+    var list = [];
+    try { list = JSON.parse(window.localStorage.getItem(SAVED) || "[]"); } catch (e) { list = null; }
+    if (!Array.isArray(list)) {
+      if (report) { report.push("the fleets saved in this browser could not be read: none are shown"); }
+      return [];
+    }
+    var good = [], bad = 0, names = new Set();
+    list.slice(0, SAVED_MAX).forEach(function (entry) {
+      if (typeof entry !== "string" || entry.length > 20000) { bad += 1; return; }
+      var s = F.parseAddress(entry, units, decks);
+      if (!s.fleet.size || names.has(s.name)) { bad += 1; return; }
+      names.add(s.name);
+      good.push({ address: F.formatAddress(s, decks), state: s });
+    });
+    bad += Math.max(0, list.length - SAVED_MAX);
+    if (bad && report) { report.push(bad + " of the fleets saved in this browser could not be read and are not shown"); }
+    return good;
+  }
+
+  function storeSaved(list) {
+    try {
+      window.localStorage.setItem(SAVED, JSON.stringify(list.map(function (f) { return f.address; })));
+      return true;
+    } catch (e) { return false; }
+  }
+
+  function showSaved(list) {
+    var ul = document.getElementById("saved");
+    ul.textContent = "";
+    list.forEach(function (f, i) {
+      var li = document.createElement("li");
+      var open = document.createElement("a");
+      open.href = "fleet.html#" + f.address;
+      var name = document.createElement("bdi");
+      name.textContent = f.state.name;
+      open.appendChild(name);
+      var t = F.totals(F.items(f.state, units));
+      li.appendChild(open);
+      li.appendChild(document.createTextNode(" (" + t.cards + " cards, " + t.points + " points) "));
+      var drop = button("Delete", "Delete the saved fleet " + f.state.name, { saved: String(i) });
+      li.appendChild(drop);
+      ul.appendChild(li);
+    });
+    document.getElementById("saved-none").hidden = list.length > 0;
+  }
+
+  document.getElementById("save-fleet").addEventListener("click", function () {
+    var s = update(null);
+    var list = loadSaved(null).filter(function (f) { return f.state.name !== s.name; });
+    list.unshift({ address: F.formatAddress(s, decks), state: s });
+    list = list.slice(0, SAVED_MAX);
+    var kept = storeSaved(list);
+    showSaved(list);
+    document.getElementById("copied").textContent = kept
+      ? "Saved in this browser as " + F.quoted(s.name) + "."
+      : "This browser does not let the page keep anything: the fleet was not saved.";
+  });
+  document.getElementById("saved").addEventListener("click", function (event) {
+    var b = event.target.closest("button.step");
+    if (!b) { return; }
+    var list = loadSaved(null);
+    list.splice(Number(b.dataset.saved), 1);
+    storeSaved(list);
+    showSaved(list);
+  });
+
   function save(name, type, text) {
     var blob = new Blob([text], { type: type });
     var a = document.createElement("a");
@@ -197,6 +313,14 @@
   table.addEventListener("input", function (event) {
     if (event.target.classList.contains("owned")) { saveOwned(); return; }
     update(null);
+  });
+  table.addEventListener("click", function (event) {
+    var b = event.target.closest("button.step");
+    if (b) { step(b.closest("tr").dataset.id, b.dataset.step); }
+  });
+  document.getElementById("picked").addEventListener("click", function (event) {
+    var b = event.target.closest("button.step");
+    if (b) { step(b.closest("li").dataset.id, b.dataset.step); }
   });
   table.addEventListener("change", function (event) {
     if (event.target.classList.contains("count")) { update([]); }
@@ -295,6 +419,9 @@
     if (window.location.hash !== written) { restore(); }  /* a fleet link opened on this page */
   });
   loadOwned();
+  var savedNotices = [];
+  showSaved(loadSaved(savedNotices));
   if (window.wasFilters) { window.wasFilters.apply(); }
   restore();
+  if (savedNotices.length) { show(savedNotices.concat(noticeTexts())); }
 })();

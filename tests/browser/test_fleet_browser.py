@@ -283,7 +283,7 @@ def test_a_right_to_left_name_cannot_turn_the_points_round(page, site):
     order = page.evaluate(
         """() => {
              const li = document.querySelector('#picked li');
-             const text = li.lastChild;  // " (14 points)"
+             const text = li.querySelector('span').lastChild;  // " (14 points)", before the item's buttons
              const at = i => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
                                return r.getBoundingClientRect().left; };
              const s = text.textContent;

@@ -283,7 +283,7 @@ def test_a_right_to_left_name_cannot_turn_the_points_round(page, site):
     order = page.evaluate(
         """() => {
              const li = document.querySelector('#picked li');
-             const text = li.lastChild;  // " (14 points)"
+             const text = li.querySelector('span').lastChild;  // " (14 points)", before the item's buttons
              const at = i => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
                                return r.getBoundingClientRect().left; };
              const s = text.textContent;
@@ -441,6 +441,169 @@ def test_text_export_and_roster_import_round_trip(page, site, repo, tmp_path):
     assert page.input_value("tr[data-id='atago'] input.count") == "2" and page.inner_text("#fleet-cards") == "2"
 
 
+TRICKY_NAME = "Task *Force* [b]_67_[/b] \\ #1 (night)"
+
+
+def paste(page, text: str) -> None:
+    if not page.is_visible("#paste-text"):
+        page.click("details.paste summary")
+    page.fill("#paste-text", text)
+    page.click("#paste-open")
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "bbcode"])
+def test_each_text_format_pasted_back_is_the_same_fleet(page, site, repo, fmt):
+    page.goto(url(site, "fleet.html"))
+    pick(page, {"uss-fletcher-dd-445": 3, "u-47": 1, "hmas-canberra": 2})
+    page.fill("#roster-name", TRICKY_NAME)
+    page.fill("#points-limit", "75")
+    page.select_option("#deck-variant", "tabletop-cm")
+    shared = page.url
+    page.click(f"#copy-{fmt}")
+    text = page.input_value("#fleet-text")
+    link = ADDRESS + "fleet.html#" + shared.split("#", 1)[1]  # the published site's, when it has an address
+    assert link in text and {"text": "Link: ", "markdown": "](", "bbcode": "[url="}[fmt] + link in text
+    assert {
+        "text": "3 x USS Fletcher (DD 445) (",
+        "markdown": "- 3 x USS Fletcher (DD 445) (",
+        "bbcode": "[*]3 x USS Fletcher (DD 445) (",
+    }[fmt] in text
+    if fmt == "markdown":
+        assert "**Task \\*Force\\* \\[b\\]\\_67\\_\\[/b\\] \\\\ \\#1 (night)**" in text  # shows as itself
+    # the lines, not the link, are read: drop the link and it is still the same fleet
+    for pasted in (text, "\n".join(line for line in text.splitlines() if link not in line)):
+        page.click("#clear")
+        page.fill("#roster-name", "other")
+        page.fill("#points-limit", "100")
+        paste(page, pasted)
+        page.wait_for_function(f"document.getElementById('roster-name').value === {TRICKY_NAME!r}")
+        assert page.url == shared and notices(page) == []
+        assert page.input_value("tr[data-id='u-47'] input.count") == "1"
+
+
+def test_a_pasted_link_or_roster_opens_its_fleet_and_bad_lines_are_located(page, site, repo, tmp_path):
+    page.goto(url(site, "fleet.html"))
+    paste(page, ADDRESS + "fleet.html#fleet=aoba:2,atago:1&name=Link+only&limit=80&deck=hex")
+    page.wait_for_function("document.getElementById('roster-name').value === 'Link only'")
+    assert page.inner_text("#fleet-cards") == "3" and page.input_value("#deck-variant") == "hex" and notices(page) == []
+    paste(page, "name: Pasted roster\nvariant: off-grid\npoints_limit: 60\nunits:\n  - unit: bismarck\n")
+    page.wait_for_function("document.getElementById('roster-name').value === 'Pasted roster'")
+    assert page.inner_text("#fleet-cards") == "1" and page.input_value("#deck-variant") == "off-grid"
+    # an edited text: a count changed by hand, a line made up, a unit this site has not
+    page.click("#copy-text")
+    text = page.input_value("#fleet-text").replace("1 x Bismarck", "2 x Bismarck")
+    lines = text.splitlines()
+    lines[1:1] = ["some chatter", "4 x HMS Nonesuch (UK, destroyer, 5 points)"]
+    paste(page, "\n".join(lines))
+    page.wait_for_function("document.getElementById('fleet-cards').textContent === '2'")
+    said = notices(page)
+    assert any(n.startswith("line 2: not understood") for n in said), said
+    assert any(n.startswith("line 3: no unit called") and "Nonesuch" in n for n in said), said
+    assert any("link holds another fleet" in n for n in said), said
+    # a text file loads like a roster file
+    page.click("#copy-bbcode")
+    saved = tmp_path / "fleet.txt"
+    saved.write_text(page.input_value("#fleet-text"))
+    page.click("#clear")
+    page.set_input_files("#load-roster", str(saved))
+    page.wait_for_function("document.getElementById('fleet-cards').textContent === '2'")
+    # nothing usable leaves the fleet as it was, and says so
+    paste(page, "hello\nworld")
+    assert page.inner_text("#fleet-cards") == "2"
+    said = notices(page)
+    assert [n[:7] for n in said[:2]] == ["line 1:", "line 2:"] and "left as it was" in said[-1]
+
+
+def test_a_name_two_units_share_is_told_apart_by_the_texts_link(parser):
+    found = parser.evaluate(
+        """() => {
+             const F = wasFleet, decks = window.wasFleetPage.decks;
+             const units = F.catalogue([{id: 'twin-a', name: 'Twin', points: 5, nation: 'uk', nationName: 'UK',
+                                          type: 'destroyer', typeLabel: 'destroyer'},
+                                         {id: 'twin-b', name: 'Twin', points: 6, nation: 'uk', nationName: 'UK',
+                                          type: 'destroyer', typeLabel: 'destroyer'}]);
+             const state = {fleet: new Map([['twin-b', 2]]), name: 'Twins', limit: 50, deck: decks[0].name};
+             const text = F.fleetText(state, units, decks, 'text', F.fleetLink(state, decks, ''));
+             const withLink = F.parseText(text, units, decks);
+             const bare = text.split('\\n').filter(l => !l.startsWith('Link:')).join('\\n');
+             const without = F.parseText(bare, units, decks);
+             return [Array.from(withLink.fleet), withLink.notices, Array.from(without.fleet), without.notices];
+           }"""
+    )
+    assert found[0] == [["twin-b", 2]] and found[1] == []
+    assert found[2] == [] and found[3][0].startswith("line 3: more than one unit is called")
+
+
+def test_plus_minus_remove_and_points_left(page, site, repo):
+    page.goto(url(site, "fleet.html#limit=60"))
+    aoba, atago = repo.units["aoba"].points, repo.units["atago"].points
+    assert page.inner_text("#points-left") == "60 points left of 60"
+    for _ in range(2):
+        page.click("tr[data-id='aoba'] button[data-step='1']")  # one tap adds one
+    page.click("tr[data-id='atago'] button[data-step='1']")
+    assert page.input_value("tr[data-id='aoba'] input.count") == "2" and page.inner_text("#fleet-cards") == "3"
+    spent = 2 * aoba + atago
+    assert page.inner_text("#points-left") == (
+        f"{60 - spent} points left of 60" if spent <= 60 else f"{spent - 60} points over the limit of 60"
+    )
+    assert "fleet=aoba:2,atago:1" in page.url
+    page.click("#picked li[data-id='aoba'] button[data-step='-1']")  # in the fleet's list too
+    assert page.input_value("tr[data-id='aoba'] input.count") == "1"
+    page.click("#picked li[data-id='atago'] button[data-step='remove']")
+    assert page.input_value("tr[data-id='atago'] input.count") == "0"
+    assert page.eval_on_selector_all("#picked li", "l => l.map(li => li.dataset.id)") == ["aoba"]
+    assert page.inner_text("#points-left") == f"{60 - aoba} points left of 60"
+    page.click("tr[data-id='aoba'] button[data-step='-1']")
+    page.click("tr[data-id='aoba'] button[data-step='-1']")  # never below 0
+    assert page.input_value("tr[data-id='aoba'] input.count") == "0" and page.inner_text("#fleet-cards") == "0"
+    page.fill("tr[data-id='bismarck'] input.count", "99")
+    page.click("tr[data-id='bismarck'] button[data-step='1']")  # never above 99
+    assert page.input_value("tr[data-id='bismarck'] input.count") == "99"
+    assert "over the limit of 60" in page.inner_text("#points-left")
+
+
+SECOND = '<b>Second</b> "&" #2'
+
+
+def test_saved_fleets_survive_a_reload_and_damaged_ones_are_dropped(page, site):
+    page.goto(url(site, "fleet.html"))
+    assert page.is_disabled("#save-fleet") and page.is_visible("#saved-none")
+    pick(page, {"aoba": 2})
+    page.fill("#roster-name", "First")
+    page.click("#save-fleet")
+    page.click("#clear")
+    pick(page, {"bismarck": 1, "u-47": 1})
+    page.fill("#roster-name", SECOND)
+    page.select_option("#deck-variant", "hex")
+    page.click("#save-fleet")
+    page.goto(url(site, "fleet.html"))
+    page.reload()
+    saved = page.eval_on_selector_all("#saved li bdi", "l => l.map(b => b.textContent)")
+    assert saved == [SECOND, "First"] and not page.is_visible("#saved-none")
+    page.click("#saved li:nth-child(1) a")
+    page.wait_for_function("document.getElementById('fleet-cards').textContent === '2'")
+    assert page.input_value("#deck-variant") == "hex" and page.input_value("#roster-name") == SECOND
+    page.click("#saved li:nth-child(2) button")  # delete "First"
+    page.reload()
+    assert page.eval_on_selector_all("#saved li bdi", "l => l.map(b => b.textContent)") == [SECOND]
+    # the stored list is data: anything that is not a fleet address is dropped, with a notice
+    page.evaluate(
+        """localStorage.setItem('wastools.fleets', JSON.stringify(
+             ['fleet=aoba:1&name=Kept', {"__proto__": 1}, 'fleet=constructor:1&name=Evil', 7,
+              'fleet=atago:1&name=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E']))"""
+    )
+    page.goto(url(site, "fleet.html"))
+    page.reload()
+    assert page.eval_on_selector_all("#saved li bdi", "l => l.map(b => b.textContent)") == [
+        "Kept",
+        "<img src=x onerror=alert(1)>",
+    ]
+    assert any("3 of the fleets saved" in n for n in notices(page)), notices(page)
+    page.evaluate("localStorage.setItem('wastools.fleets', '{\"length\": 2}')")
+    page.reload()
+    assert page.locator("#saved li").count() == 0 and any("could not be read" in n for n in notices(page))
+
+
 def test_the_units_i_own_are_kept_in_the_browser(page, site):
     page.goto(url(site, "fleet.html"))
     for unit in ("aoba", "bismarck"):
@@ -456,6 +619,61 @@ def test_the_units_i_own_are_kept_in_the_browser(page, site):
     page.evaluate("localStorage.setItem('wastools.owned', '{\"__proto__\": 1, \"length\": 3}')")
     page.reload()  # a damaged list is no list, not an error
     assert not page.is_checked("tr[data-id='aoba'] input.owned")
+
+
+CONTRAST = """sel => {
+  const rgb = c => { const m = c.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : [...m, 1]; };
+  const lum = ([r, g, b]) => { const f = v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+                               return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const ground = el => { for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor); if (c[3] > 0.5) { return c; } }
+    return rgb(getComputedStyle(document.documentElement).backgroundColor); };
+  const out = [];
+  for (const root of document.querySelectorAll(sel)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const el = t.parentElement;
+      if (!t.textContent.trim() || !el.getClientRects().length) { continue; }
+      const svg = el instanceof SVGElement, style = getComputedStyle(el);
+      const fg = rgb(svg ? style.fill : style.color), bg = ground(svg ? el.closest('div') : el);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      out.push({text: t.textContent.trim().slice(0, 30), ratio: (a + 0.05) / (b + 0.05),
+                colour: svg ? style.fill : style.color, ground: bg.join(",")});
+    }
+  }
+  return out;
+}"""
+SCHEME_PAGES = (
+    ("units/bismarck.html", ".card"),
+    ("units/u-47.html", ".card"),
+    ("units/f4f-wildcat.html", ".card"),
+    ("print.html#fleet=aoba:1,u-47:1,uss-fletcher-dd-445:9", ".sheet"),
+)
+
+
+def scheme_text(browser, site, scheme: str, rel: str, selector: str) -> list[dict]:
+    tab = open_page(browser, site, color_scheme=scheme)
+    tab.goto(url(site, rel))
+    if rel.startswith("print.html"):
+        tab.wait_for_function("document.body.dataset.ready === 'yes'")
+    found = tab.evaluate(CONTRAST, selector)
+    tab.context.close()
+    assert tab.guard.problems == []
+    return found
+
+
+@pytest.mark.parametrize("rel,selector", SCHEME_PAGES, ids=[p[0].split("#")[0] for p in SCHEME_PAGES])
+def test_cards_and_sheets_read_alike_in_both_colour_schemes(browser, site, rel, selector):
+    """Every piece of text on a card or a sheet is at least 4.5:1 against what it is drawn on,
+    in light and dark mode, and in exactly the same colours in both: cards are printed matter."""
+    light, dark = (scheme_text(browser, site, scheme, rel, selector) for scheme in ("light", "dark"))
+    assert len(light) > 20 and len(dark) == len(light)
+    for scheme, found in (("light", light), ("dark", dark)):
+        poor = [t for t in found if t["ratio"] < 4.5]
+        assert poor == [], (scheme, poor)
+    assert [(t["colour"], t["ground"]) for t in dark] == [(t["colour"], t["ground"]) for t in light]
+    if rel.startswith("print.html"):  # the fleet sheet's verdicts are among them, as printed
+        assert any(t["text"].startswith("legal") for t in dark) and any("over the limit" in t["text"] for t in dark)
 
 
 def test_dark_mode_follows_the_system_and_cards_stay_white(browser, site):
@@ -522,6 +740,88 @@ def test_the_print_view_works_from_a_web_server(browser, site):
         server.shutdown()
         server.server_close()
     assert problems == []
+
+
+# --- unconfigured: no [site] address -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def plain_site(repo, tmp_path_factory) -> Path:
+    """The site as a plain build makes it: no [site] address."""
+    out = tmp_path_factory.mktemp("plain-site")
+    build_site(repo, out, small_spec(repo))
+    return out / "site"
+
+
+@pytest.fixture(scope="module")
+def served(plain_site):
+    """The unconfigured site on a web server on this machine: its base address."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(plain_site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def decoded(image_bytes: bytes) -> list[str]:
+    import zxingcpp
+    from PIL import Image
+
+    return [r.text for r in zxingcpp.read_barcodes(Image.open(io.BytesIO(image_bytes)))]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_unconfigured_the_link_copy_link_and_qr_are_the_pages_own(browser, served, scheme):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    tab = context.new_page()
+    tab.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+    problems: list[str] = []
+    tab.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+    try:
+        tab.goto(served + "fleet.html")
+        assert tab.is_disabled("#copy-link") and not tab.is_visible("#fleet-qr")
+        pick(tab, {"aoba": 2, "bismarck": 1})
+        tab.fill("#roster-name", "Served fleet")
+        link = served + "fleet.html#fleet=aoba:2,bismarck:1&name=Served+fleet"
+        assert tab.input_value("#fleet-link") == link and not tab.is_visible("#link-local")
+        tab.click("#copy-link")
+        assert tab.input_value("#fleet-text") == link
+        assert decoded(tab.locator("#fleet-qr svg").screenshot()) == [link]  # made in the browser
+        tab.goto(served + "print.html#fleet=aoba:2,bismarck:1&name=Served+fleet")
+        tab.wait_for_function("document.body.dataset.ready === 'yes'")
+        pdf = pdfium.PdfDocument(tab.pdf(prefer_css_page_size=True, print_background=True))
+        image = pdf[len(pdf) - 1].render(scale=150 / 72).to_pil()  # the fleet sheet at 150 dpi
+        out = io.BytesIO()
+        image.save(out, format="PNG")
+        assert decoded(out.getvalue()) == [link]
+    finally:
+        context.close()
+    assert problems == []
+
+
+def test_from_a_file_unconfigured_the_link_is_relative_and_pastes_back(browser, plain_site):
+    tab = open_page(browser, plain_site)
+    tab.goto(url(plain_site, "fleet.html#fleet=atago:3&limit=60"))
+    link = tab.input_value("#fleet-link")
+    assert link == "fleet.html#fleet=atago:3&limit=60"  # names no folder of this computer
+    assert tab.is_visible("#link-local") and not tab.is_visible("#fleet-qr")
+    tab.click("#clear")
+    paste(tab, link)
+    tab.wait_for_function("document.getElementById('fleet-cards').textContent === '3'")
+    assert tab.input_value("#points-limit") == "60"
+    tab.goto(url(plain_site, "print.html#fleet=atago:3"))
+    tab.wait_for_function("document.body.dataset.ready === 'yes'")
+    assert tab.locator(".fleet svg.qr").count() == 0 and "fleet.html#fleet=atago:3" in tab.inner_text(".qr-link")
+    tab.context.close()
+    assert tab.guard.problems == []
+
+
+def test_with_an_address_the_on_screen_qr_is_the_published_link(page, site):
+    page.goto(url(site, "fleet.html#fleet=u-47:2&name=Wolves"))
+    link = ADDRESS + "fleet.html#fleet=u-47:2&name=Wolves"
+    assert page.input_value("#fleet-link") == link
+    assert decoded(page.locator("#fleet-qr svg").screenshot()) == [link]
 
 
 # --- Tabletop Simulator -----------------------------------------------------------------------

@@ -295,3 +295,42 @@ def test_a_downloaded_roster_builds_the_same_fleet(page, site, repo, cli, tmp_pa
     page.guard.watch(again)
     again.goto(page.url)
     assert again.inner_text("#fleet-points") == str(site_points)
+
+
+def test_the_points_range_wraps_as_one_and_the_units_table_fits_a_phone(browser, site):
+    """At any width the "to" field stays on the line of "Points from"; at a phone's width
+    the index's table fits its box without scrolling sideways."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    guard = Guard(site)
+    guard.watch(tab)
+    for rel in ("index.html", "fleet.html"):
+        tab.goto(url(site, rel))
+        for width in range(360, 1441, 40):
+            tab.set_viewport_size({"width": width, "height": 900})
+            tops = tab.evaluate("['f-min', 'f-max'].map(i => document.getElementById(i).getBoundingClientRect().top)")
+            assert tops[0] == tops[1], (rel, width, tops)
+    for width in (390, 375):
+        tab.set_viewport_size({"width": width, "height": 800})
+        tab.goto(url(site, "index.html"))
+        box = tab.evaluate("(s => [s.scrollWidth, s.clientWidth])(document.querySelector('.scroll'))")
+        assert box[0] <= box[1], (width, box)
+        shown = tab.eval_on_selector_all(
+            "#units thead th", "ths => ths.filter(t => t.offsetWidth).map(t => t.textContent)"
+        )
+        assert shown == ["Name", "Nation", "Type", "Set", "Points"]
+    context.close()
+    assert guard.problems == []
+
+
+def test_load_a_roster_shows_a_focus_ring_when_tabbed_to(page, site):
+    page.goto(url(site, "fleet.html"))
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "load-roster":
+            break
+    assert page.evaluate("document.activeElement.id") == "load-roster"
+    ring = page.evaluate(
+        "(s => [s.outlineStyle, parseFloat(s.outlineWidth)])(getComputedStyle(document.querySelector('label.file')))"
+    )
+    assert ring[0] != "none" and ring[1] >= 2, ring

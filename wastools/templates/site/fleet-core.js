@@ -238,21 +238,153 @@
     return (stem || "fleet") + ext;
   }
 
-  /* Forum-ready text: the fleet, its totals and every variant's verdict. */
-  function plainText(state, units, decks) {
+  /* The fleet's link: the builder's address holding the fleet, at ``base`` (the published
+     site, the page's own folder on a web server, or "" for a link relative to the site). */
+  function fleetLink(state, decks, base) {
+    var address = formatAddress(state, decks);
+    return String(base || "") + "fleet.html" + (address ? "#" + address : "");
+  }
+
+  var FORMATS = ["text", "markdown", "bbcode"];
+  var LINK_TEXT = "Open this fleet in the fleet builder";
+  var RULES_HEAD = "Fleet rules:";
+
+  /* Markdown that shows a name as itself: its punctuation is written escaped. */
+  function mdEscape(text) { return String(text).replace(/[\\`*_[\]<>#|~]/g, "\\$&"); }
+  function mdUnescape(text) { return String(text).replace(/\\([\\`*_[\]<>#|~])/g, "$1"); }
+
+  function deckTitleOf(decks, name) {
+    return (decks.filter(function (d) { return d.name === name; })[0] || { title: name }).title;
+  }
+
+  /* The fleet as text, in one of FORMATS: a head line (name, points of the limit, cards,
+     deck), one line a unit ("3 x NAME (nation, type, points)"), every variant's verdict and the
+     fleet's link. parseText reads any of the three back into the same fleet. */
+  function fleetText(state, units, decks, format, link) {
     var list = items(state, units), t = totals(list);
-    var deckTitle = (decks.filter(function (d) { return d.name === state.deck; })[0] || { title: state.deck }).title;
-    var lines = [state.name + " (" + t.points + " of " + state.limit + " points, " + t.cards + " cards, " +
-                 deckTitle + " deck)", ""];
-    list.forEach(function (u) {
-      lines.push(u.count + " x " + u.name + " (" + u.nationName + ", " + u.typeLabel + ", " +
-                 u.points + " points" + (u.count > 1 ? " each, " + u.count * u.points + " in all" : "") + ")");
+    var md = format === "markdown", bb = format === "bbcode";
+    var name = md ? mdEscape(state.name) : state.name;
+    var head = " (" + t.points + " of " + state.limit + " points, " + t.cards + " card" + (t.cards === 1 ? "" : "s") + ", " +
+               deckTitleOf(decks, state.deck) + " deck)";
+    var lines = [(md ? "**" + name + "**" : bb ? "[b]" + name + "[/b]" : name) + head, ""];
+    var item = md ? "- " : bb ? "[*]" : "";
+    var unitLines = list.map(function (u) {
+      return item + u.count + " x " + (md ? mdEscape(u.name) : u.name) + " (" + u.nationName + ", " + u.typeLabel + ", " +
+             u.points + " points" + (u.count > 1 ? " each, " + u.count * u.points + " in all" : "") + ")";
     });
-    lines.push("", "Fleet rules:");
-    decks.forEach(function (d) {
-      lines.push("- " + d.title + ": " + (list.length ? verdict(checkFleet(d.rule, list, state.limit)) : "empty fleet"));
+    var ruleLines = decks.map(function (d) {
+      return (bb ? "[*]" : "- ") + d.title + ": " + (list.length ? verdict(checkFleet(d.rule, list, state.limit)) : "empty fleet");
     });
+    if (bb) {
+      lines = lines.concat(["[list]"], unitLines, ["[/list]", RULES_HEAD, "[list]"], ruleLines, ["[/list]"]);
+    } else {
+      lines = lines.concat(unitLines, ["", RULES_HEAD], ruleLines);
+    }
+    if (link) {
+      lines.push("", md ? "[" + LINK_TEXT + "](" + link + ")" : bb ? "[url=" + link + "]" + LINK_TEXT + "[/url]" : "Link: " + link);
+    }
     return lines.join("\n") + "\n";
+  }
+
+  /* Forum-ready plain text (the "text" format of fleetText). */
+  function plainText(state, units, decks, link) { return fleetText(state, units, decks, "text", link); }
+
+  /* The part of a pasted link that holds a fleet, or undefined when ``text`` is no fleet link. */
+  function linkFleet(text) {
+    var s = String(text).trim();
+    var at = s.indexOf("#");
+    if (at === -1 || !/(^|\/)fleet\.html$|(^|\/)print\.html$|^$/.test(s.slice(0, at).replace(/\?.*$/, ""))) { return undefined; }
+    return s.slice(at);
+  }
+
+  /* The fleet in a text of fleetText's, in any of its formats (found from its head line's
+     markup), as a person may have edited it: a line not understood is a notice that says
+     which line. The units are found by name; where a name is shared, the fleet's link in the
+     text says which unit it is. */
+  function parseText(text, units, decks) {
+    var notices = [];
+    var s = String(text);
+    if (s.length > MAX_ROSTER) {
+      var none = normalise({ entries: [] }, units, decks, "the text");
+      none.notices = ["the text is longer than a fleet (" + MAX_ROSTER + " characters): nothing was read"];
+      return none;
+    }
+    var lines = s.replace(/\r\n?/g, "\n").split("\n");
+    var md = lines.some(function (l) { return /^\s*\*\*/.test(l); });
+    var names = new Map(), titles = new Map();
+    units.forEach(function (u, id) {
+      var key = String(u.name).toLowerCase();
+      names.set(key, (names.get(key) || []).concat([id]));
+    });
+    decks.forEach(function (d) { titles.set(d.title, d.name); });
+    var raw = { entries: [] }, link, headSeen = false, inRules = false, shared = [];
+    lines.forEach(function (original, i) {
+      var where = "line " + (i + 1);
+      var line = original.trim();
+      if (!line || line === "[list]" || line === "[/list]") { return; }
+      var url = /^\[url=([^\]]*)\][^\]]*\[\/url\]$/.exec(line) || /^\[[^\]]*\]\(([^()\s]*)\)$/.exec(line) ||
+                /^(?:Link:\s*)?(\S*fleet\.html#\S*)$/.exec(line);
+      if (url) {
+        var part = linkFleet(url[1]);
+        if (part === undefined) { notices.push(where + ": " + quoted(url[1]) + " is not a fleet link: ignored"); }
+        else if (link !== undefined) { notices.push(where + ": a second fleet link: ignored"); }
+        else { link = part; }
+        return;
+      }
+      line = line.replace(/^\[\*\]\s*/, "").replace(/^[-*]\s+/, "");
+      if (line === RULES_HEAD) { inRules = true; return; }
+      var bold = /^\[b\](.*)\[\/b\](.*)$/.exec(line) || /^\*\*(.*)\*\*(.*)$/.exec(line);
+      if (bold) { line = bold[1] + bold[2]; }
+      if (md) { line = mdUnescape(line); }
+      var head = !headSeen ? /^(.+) \(\d+ of (\d+) points, \d+ cards?, (.+) deck\)$/.exec(line) : null;
+      if (head) {
+        headSeen = true;
+        raw.name = head[1];
+        raw.limit = head[2];
+        raw.deck = titles.has(head[3]) ? titles.get(head[3]) : head[3];
+        return;
+      }
+      var unit = /^(\d{1,6})\s*[x\u00d7]\s+(.+)$/.exec(line);
+      if (unit && !inRules) {
+        var rest = unit[2], ids;
+        for (var cut = rest.length; cut > 0; cut = rest.lastIndexOf(" (", cut - 1)) {
+          ids = names.get(rest.slice(0, cut).toLowerCase());
+          if (ids) { break; }
+        }
+        if (!ids) { notices.push(where + ": no unit called " + quoted(rest) + " on this site, left out"); return; }
+        if (ids.length > 1) { shared.push([ids, unit[1], where, rest]); return; }
+        raw.entries.push([ids[0], unit[1], where]);
+        return;
+      }
+      var rule = inRules ? /^(.+?): /.exec(line) : null;
+      if (rule && titles.has(rule[1])) { return; }  /* a verdict: worked out again here, never read */
+      notices.push(where + ": not understood: " + quoted(line));
+    });
+    var linked = link !== undefined ? parseAddress(link, units, decks) : null;
+    shared.forEach(function (e) {
+      var hits = linked ? e[0].filter(function (id) { return linked.fleet.has(id); }) : [];
+      if (hits.length === 1) { raw.entries.push([hits[0], e[1], e[2]]); return; }
+      notices.push(e[2] + ": more than one unit is called " + quoted(e[3]) + " and the text's link does not say which: left out");
+    });
+    if (!headSeen && !raw.entries.length && !shared.length && linked) {
+      return linked;  /* a link alone, or a text whose lines were all lost: the link is the fleet */
+    }
+    raw.entries.sort(function (a, b) { return Number(a[2].slice(5)) - Number(b[2].slice(5)); });
+    var state = normalise(raw, units, decks, "the text");
+    if (linked && formatAddress(linked, decks) !== formatAddress(state, decks)) {
+      notices.push("the text's link holds another fleet than its lines (edited after it was copied?): the lines were used");
+    }
+    state.notices = notices.concat(state.notices);
+    return state;
+  }
+
+  /* Anything a player pastes or loads: a roster file, a fleet link, or a fleet's text. */
+  function parsePasted(text, units, decks) {
+    var s = String(text);
+    if (/^units:/m.test(s) || /^#\s*A fleet roster/.test(s.trim())) { return parseRoster(s, units, decks); }
+    var single = s.trim();
+    if (!/\s/.test(single) && linkFleet(single) !== undefined) { return parseAddress(linkFleet(single), units, decks); }
+    return parseText(s, units, decks);
   }
 
   function scalar(text) {
@@ -347,11 +479,55 @@
     return { SaveName: state.name, ObjectStates: [object] };
   }
 
+  /* A QR code of ``text`` as an SVG element (drawn with the vendored qrcode.js, when the page
+     loaded it): dark modules on white with a quiet zone of 4. Null without qrcode.js, or when
+     the text is too long for a code. */
+  function qrSvg(text, size, label) {
+    if (typeof window.qrcode !== "function") { return null; }
+    var qr;
+    try {
+      qr = window.qrcode(0, "M");
+      qr.addData(String(text));
+      qr.make();
+    } catch (e) {
+      return null;
+    }
+    var NS = "http://www.w3.org/2000/svg";
+    var n = qr.getModuleCount(), quiet = 4, all = n + 2 * quiet, path = "";
+    for (var r = 0; r < n; r += 1) {
+      for (var c = 0; c < n; c += 1) {
+        if (qr.isDark(r, c)) { path += "M" + (c + quiet) + " " + (r + quiet) + "h1v1h-1z"; }
+      }
+    }
+    var svg = document.createElementNS(NS, "svg");
+    [["viewBox", "0 0 " + all + " " + all], ["width", size], ["height", size], ["class", "qr"], ["role", "img"],
+     ["aria-label", label], ["shape-rendering", "crispEdges"]].forEach(function (a) { svg.setAttribute(a[0], a[1]); });
+    var ground = document.createElementNS(NS, "rect");
+    ground.setAttribute("width", String(all));
+    ground.setAttribute("height", String(all));
+    ground.setAttribute("fill", "#fff");
+    var dots = document.createElementNS(NS, "path");
+    dots.setAttribute("d", path);
+    dots.setAttribute("fill", "#000");
+    svg.appendChild(ground);
+    svg.appendChild(dots);
+    return svg;
+  }
+
+  /* Where a fleet's link points from this page: the published site (``site``, [site] address),
+     else this page's folder on a web server; from a file, "" (a link relative to the site,
+     which names no folder of this computer and which the builder's Paste a fleet opens). */
+  function linkBase(site) {
+    if (site) { return String(site).replace(/\/*$/, "/"); }
+    return /^https?:$/.test(window.location.protocol) ? new URL(".", window.location.href).href : "";
+  }
+
   window.wasFleet = {
     SAFE_ID: SAFE_ID, COUNT_MAX: COUNT_MAX, LIMIT_MAX: LIMIT_MAX, NAME_MAX: NAME_MAX, DEFAULTS: DEFAULTS,
     catalogue: catalogue, normalise: normalise, parseAddress: parseAddress, formatAddress: formatAddress,
     checkFleet: checkFleet, verdict: verdict, items: items, totals: totals, roster: roster, fileName: fileName,
-    plainText: plainText, parseRoster: parseRoster, quoted: quoted, tabletop: tabletop
+    plainText: plainText, parseRoster: parseRoster, quoted: quoted, tabletop: tabletop,
+    fleetLink: fleetLink, linkBase: linkBase, qrSvg: qrSvg, fleetText: fleetText, FORMATS: FORMATS, parseText: parseText, parsePasted: parsePasted
   };
   window.wasCheckFleet = checkFleet;
 })();

@@ -21,7 +21,8 @@
   var decks = Array.prototype.map.call(variantInput.options, function (o) { return { name: o.value, title: o.textContent, rule: o.dataset.rule || "" }; });
   var download = document.getElementById("download");
   var tabletopButton = document.getElementById("tabletop");  /* absent when the site has no card images */
-  var copyText = document.getElementById("copy-text");
+  var copyButtons = Array.prototype.slice.call(document.querySelectorAll("button.copy"));
+  var shareBox = document.getElementById("share");
   var printLink = document.getElementById("print");
   var textBox = document.getElementById("fleet-text");
   var notices = document.getElementById("notices");
@@ -40,6 +41,10 @@
       noticeList.appendChild(li);
     });
     notices.hidden = list.length === 0;
+  }
+
+  function noticeTexts() {
+    return Array.prototype.map.call(noticeList.querySelectorAll("li"), function (li) { return li.textContent; });
   }
 
   function inputOf(row) { return row.querySelector("input.count"); }
@@ -84,14 +89,52 @@
              deck: variantInput.value };
   }
 
+  function button(text, label, data) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "step";
+    b.textContent = text;
+    b.setAttribute("aria-label", label);
+    Object.keys(data).forEach(function (k) { b.dataset[k] = data[k]; });
+    return b;
+  }
+
   function pickedItem(u) {
     var li = document.createElement("li");
+    li.dataset.id = u.id;
     var name = document.createElement("bdi");  /* a name cannot turn the text after it round */
     name.textContent = u.name;
-    li.appendChild(document.createTextNode(u.count + " \u00d7 "));
-    li.appendChild(name);
-    li.appendChild(document.createTextNode(" (" + u.count * u.points + " points)"));
+    var text = document.createElement("span");
+    text.appendChild(document.createTextNode(u.count + " \u00d7 "));
+    text.appendChild(name);
+    text.appendChild(document.createTextNode(" (" + u.count * u.points + " points)"));
+    li.appendChild(text);
+    var tools = document.createElement("span");
+    tools.className = "tools";
+    tools.appendChild(button("\u2212", "One fewer " + u.name, { step: "-1" }));
+    tools.appendChild(button("+", "One more " + u.name, { step: "1" }));
+    tools.appendChild(button("Remove", "Remove " + u.name + " from the fleet", { step: "remove" }));
+    li.appendChild(tools);
     return li;
+  }
+
+  /* +, - and Remove, in the units' table and in the fleet's list: a count stays within 0 to 99. */
+  function step(id, how) {
+    var row = byId.get(id);
+    if (!row) { return; }
+    var now = countOf(row, null);
+    var next = how === "remove" ? 0 : Math.max(0, Math.min(F.COUNT_MAX, now + (how === "1" ? 1 : -1)));
+    inputOf(row).value = String(next);
+    update(null);
+  }
+
+  function pointsLeft(t, limit) {
+    var left = document.getElementById("points-left");
+    if (!limit) { left.textContent = "no points limit set"; left.className = "left bad"; return; }
+    var n = limit - t.points;
+    left.textContent = n >= 0 ? n + " point" + (n === 1 ? "" : "s") + " left of " + limit
+      : -n + " point" + (n === -1 ? "" : "s") + " over the limit of " + limit;
+    left.className = n >= 0 ? "left" : "left bad";
   }
 
   function update(report) {
@@ -99,6 +142,7 @@
     var list = F.items(s, units), t = F.totals(list);
     document.getElementById("fleet-cards").textContent = String(t.cards);
     document.getElementById("fleet-points").textContent = String(t.points);
+    pointsLeft(t, s.limit);
     var picked = document.getElementById("picked");
     picked.textContent = "";
     list.forEach(function (u) { picked.appendChild(pickedItem(u)); });
@@ -113,7 +157,7 @@
     var ready = list.length > 0 && s.limit > 0;
     download.disabled = !ready;
     if (tabletopButton) { tabletopButton.disabled = !ready; }
-    copyText.disabled = !ready;
+    copyButtons.forEach(function (b) { b.disabled = !ready; });
     var kept = { fleet: s.fleet, name: s.name, limit: s.limit || F.DEFAULTS.limit, deck: s.deck };
     var address = F.formatAddress(kept, decks);
     printLink.href = "print.html" + (address ? "#" + address : "");
@@ -121,9 +165,30 @@
     var values = new Map();
     new URLSearchParams(address).forEach(function (value, key) { values.set(key, value); });
     window.wasState.setAll(["fleet", "name", "limit", "deck", "paper"], values);
+    share(kept, ready);
+    document.getElementById("save-fleet").disabled = !ready;
     written = window.location.hash;
     if (report && report.length) { show(report); }
     return s;
+  }
+
+  /* The fleet's link, its Copy link button and, where the link opens from another device, a
+     QR code of it on the screen. */
+  var sharedLink = null;
+  function share(s, ready) {
+    var link = F.fleetLink(s, decks, linkBase());
+    var field = document.getElementById("fleet-link");
+    field.value = link;
+    document.getElementById("copy-link").disabled = !ready;
+    if (link === sharedLink) { return; }
+    sharedLink = link;
+    var box = document.getElementById("fleet-qr");
+    box.textContent = "";
+    var absolute = /^https?:/.test(link);
+    document.getElementById("link-local").hidden = absolute;
+    var code = absolute && ready ? F.qrSvg(link, "160", "QR code of this fleet's link") : null;
+    if (code) { box.appendChild(code); }
+    box.hidden = !code;
   }
 
   /* Put a checked state (from the address or a roster) into the form. */
@@ -163,6 +228,78 @@
     if (window.wasFilters) { window.wasFilters.apply(); }
   }
 
+  /* Fleets saved in this browser: a list of fleet addresses (localStorage, wastools.fleets),
+     read as data like any address: each is parsed by wasFleet against this site's units, and
+     an entry that is not a fleet address is dropped with a notice. */
+  var SAVED = "wastools.fleets";
+  var SAVED_MAX = 50;
+  function loadSaved(report) {
+    var list = [];
+    try { list = JSON.parse(window.localStorage.getItem(SAVED) || "[]"); } catch (e) { list = null; }
+    if (!Array.isArray(list)) {
+      if (report) { report.push("the fleets saved in this browser could not be read: none are shown"); }
+      return [];
+    }
+    var good = [], bad = 0, names = new Set();
+    list.slice(0, SAVED_MAX).forEach(function (entry) {
+      if (typeof entry !== "string" || entry.length > 20000) { bad += 1; return; }
+      var s = F.parseAddress(entry, units, decks);
+      if (!s.fleet.size || names.has(s.name)) { bad += 1; return; }
+      names.add(s.name);
+      good.push({ address: F.formatAddress(s, decks), state: s });
+    });
+    bad += Math.max(0, list.length - SAVED_MAX);
+    if (bad && report) { report.push(bad + " of the fleets saved in this browser could not be read and are not shown"); }
+    return good;
+  }
+
+  function storeSaved(list) {
+    try {
+      window.localStorage.setItem(SAVED, JSON.stringify(list.map(function (f) { return f.address; })));
+      return true;
+    } catch (e) { return false; }
+  }
+
+  function showSaved(list) {
+    var ul = document.getElementById("saved");
+    ul.textContent = "";
+    list.forEach(function (f, i) {
+      var li = document.createElement("li");
+      var open = document.createElement("a");
+      open.href = "fleet.html#" + f.address;
+      var name = document.createElement("bdi");
+      name.textContent = f.state.name;
+      open.appendChild(name);
+      var t = F.totals(F.items(f.state, units));
+      li.appendChild(open);
+      li.appendChild(document.createTextNode(" (" + t.cards + " cards, " + t.points + " points) "));
+      var drop = button("Delete", "Delete the saved fleet " + f.state.name, { saved: String(i) });
+      li.appendChild(drop);
+      ul.appendChild(li);
+    });
+    document.getElementById("saved-none").hidden = list.length > 0;
+  }
+
+  document.getElementById("save-fleet").addEventListener("click", function () {
+    var s = update(null);
+    var list = loadSaved(null).filter(function (f) { return f.state.name !== s.name; });
+    list.unshift({ address: F.formatAddress(s, decks), state: s });
+    list = list.slice(0, SAVED_MAX);
+    var kept = storeSaved(list);
+    showSaved(list);
+    document.getElementById("copied").textContent = kept
+      ? "Saved in this browser as " + F.quoted(s.name) + "."
+      : "This browser does not let the page keep anything: the fleet was not saved.";
+  });
+  document.getElementById("saved").addEventListener("click", function (event) {
+    var b = event.target.closest("button.step");
+    if (!b) { return; }
+    var list = loadSaved(null);
+    list.splice(Number(b.dataset.saved), 1);
+    storeSaved(list);
+    showSaved(list);
+  });
+
   function save(name, type, text) {
     var blob = new Blob([text], { type: type });
     var a = document.createElement("a");
@@ -176,6 +313,14 @@
   table.addEventListener("input", function (event) {
     if (event.target.classList.contains("owned")) { saveOwned(); return; }
     update(null);
+  });
+  table.addEventListener("click", function (event) {
+    var b = event.target.closest("button.step");
+    if (b) { step(b.closest("tr").dataset.id, b.dataset.step); }
+  });
+  document.getElementById("picked").addEventListener("click", function (event) {
+    var b = event.target.closest("button.step");
+    if (b) { step(b.closest("li").dataset.id, b.dataset.step); }
   });
   table.addEventListener("change", function (event) {
     if (event.target.classList.contains("count")) { update([]); }
@@ -211,12 +356,13 @@
         : "Saved: put the file in Tabletop Simulator's Saved Objects folder.";
     });
   }
-  copyText.addEventListener("click", function () {
-    var text = F.plainText(update(null), units, decks);
+  function linkBase() { return F.linkBase(shareBox.dataset.site); }
+
+  function copyOut(text, what) {
     textBox.value = text;
     textBox.hidden = false;
     var said = document.getElementById("copied");
-    var done = function () { said.textContent = "Copied: paste it into a post or a message."; };
+    var done = function () { said.textContent = "Copied " + what + ": paste it into a post or a message."; };
     var select = function () {
       textBox.focus();
       textBox.select();
@@ -227,20 +373,42 @@
     } else {
       select();
     }
+  }
+
+  copyButtons.forEach(function (button) {
+    button.addEventListener("click", function () {
+      var s = update(null);
+      copyOut(F.fleetText(s, units, decks, button.dataset.format, F.fleetLink(s, decks, linkBase())), button.dataset.what);
+    });
+  });
+
+  document.getElementById("copy-link").addEventListener("click", function () {
+    copyOut(document.getElementById("fleet-link").value, "the link");
+  });
+
+  /* A fleet from outside (a pasted text, link or roster, or a loaded file), read as data. */
+  function open(text) {
+    var s = F.parsePasted(text, units, decks);
+    if (s.fleet.size === 0) {
+      show(s.notices.concat(["no unit of it is on this site: the fleet was left as it was"]));
+      return false;
+    }
+    apply(s);
+    show(s.notices);
+    update(null);
+    return true;
+  }
+
+  document.getElementById("paste-open").addEventListener("click", function () {
+    var box = document.getElementById("paste-text");
+    if (open(box.value.slice(0, 200000))) { box.value = ""; }
   });
   document.getElementById("load-roster").addEventListener("change", function (event) {
     var file = event.target.files && event.target.files[0];
     if (!file) { return; }
     var reader = new FileReader();
     reader.onload = function () {
-      var s = F.parseRoster(String(reader.result), units, decks);
-      if (s.fleet.size === 0) {
-        show(s.notices.concat(["no unit of the roster is on this site: the fleet was left as it was"]));
-      } else {
-        apply(s);
-        show(s.notices);
-        update(null);
-      }
+      open(String(reader.result));
       event.target.value = "";
     };
     reader.onerror = function () { show(["the file could not be read"]); };
@@ -251,6 +419,9 @@
     if (window.location.hash !== written) { restore(); }  /* a fleet link opened on this page */
   });
   loadOwned();
+  var savedNotices = [];
+  showSaved(loadSaved(savedNotices));
   if (window.wasFilters) { window.wasFilters.apply(); }
   restore();
+  if (savedNotices.length) { show(savedNotices.concat(noticeTexts())); }
 })();

@@ -162,25 +162,8 @@
 
   function qrCode(link) {
     if (typeof window.qrcode !== "function") { return null; }
-    var qr;
-    try {
-      qr = window.qrcode(0, "M");
-      qr.addData(link);
-      qr.make();
-    } catch (e) {
-      return el("p", { "class": "qr-none" }, "This fleet's link is too long for a QR code: share it from the fleet builder.");
-    }
-    var n = qr.getModuleCount(), quiet = 4, size = n + 2 * quiet, path = "";
-    for (var r = 0; r < n; r += 1) {
-      for (var c = 0; c < n; c += 1) {
-        if (qr.isDark(r, c)) { path += "M" + (c + quiet) + " " + (r + quiet) + "h1v1h-1z"; }
-      }
-    }
-    var svg = el("svg:svg", { viewBox: "0 0 " + size + " " + size, width: "90pt", height: "90pt", "class": "qr",
-                              role: "img", "aria-label": "QR code of this fleet's link" });
-    svg.appendChild(el("svg:rect", { width: size, height: size, fill: "#fff" }));
-    svg.appendChild(el("svg:path", { d: path, fill: "#000" }));
-    return svg;
+    return F.qrSvg(link, "90pt", "QR code of this fleet's link") ||
+      el("p", { "class": "qr-none" }, "This fleet's link is too long for a QR code: share it from the fleet builder.");
   }
 
   function fleetRows(list) {
@@ -235,14 +218,14 @@
       if (n === chunks.length - 1) {
         body.appendChild(el("h3", {}, "Is it legal?"));
         body.appendChild(verdicts(list));
-        if (data.site) {
-          var link = data.site.replace(/\/?$/, "/") + "fleet.html#" + F.formatAddress(state, decks);
-          var box = el("div", { "class": "qr-box" });
-          var code = qrCode(link);
-          if (code) { box.appendChild(code); }
-          box.appendChild(el("p", { "class": "qr-link" }, "Open this fleet: " + link));
-          body.appendChild(box);
-        }
+        /* the published site's link, or the web server's this page came from; from a file, the
+           link relative to the site, which the fleet builder's Paste a fleet opens */
+        var link = F.fleetLink(state, decks, F.linkBase(data.site));
+        var box = el("div", { "class": "qr-box" });
+        var code = /^https?:/.test(link) ? qrCode(link) : null;
+        if (code) { box.appendChild(code); }
+        box.appendChild(el("p", { "class": "qr-link" }, (code ? "Open this fleet: " : "Paste into the fleet builder to open this fleet: ") + link));
+        body.appendChild(box);
         body.appendChild(el("p", { "class": "note" }, "The card sheets hold exactly these cards, each as many times as " +
           "its count, 2.5 \u00d7 3.5 in: print at 100 % and check the bars."));
       }

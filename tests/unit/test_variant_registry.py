@@ -88,3 +88,25 @@ def test_templates_and_scripts_name_no_variant():
         for m in pattern.finditer(text)
     ]
     assert not found, "\n".join(found)
+
+
+def test_a_seventh_variant_plans_its_kit_with_no_other_module_touched(repo, tmp_path):
+    """The made-up variant of ``tests/e2e/test_seventh_variant.py`` (which builds it), planned:
+    its deck of every unit, its aid, its rulers, its board and the board's poster."""
+    from tests.e2e.test_seventh_variant import AID_WORDS, NAME, seventh
+    from wastools.pipeline.plan import plan_cards, plan_outputs
+    from wastools.pipeline.selection import Options, Selection
+    from wastools.variants import add, use_house
+
+    aid = tmp_path / "aid.yaml"
+    aid.write_text(AID_WORDS, "utf-8")
+    add(seventh(aid))
+    try:
+        selection, options = Selection((NAME,)), Options(papers=("letter",))
+        decks = plan_cards(repo, selection, options)
+        paths = {target.path for target in plan_outputs(repo, selection, options, decks, {})}
+    finally:
+        use_house(())
+    own = {f"{NAME}/{stem}.pdf" for stem in ("cards", "player-aid", "rulers", "map-quarter", "map-quarter-poster")}
+    assert own <= paths and len(decks.variants[NAME]) == len(repo.units)
+    assert not {p for p in paths if "/" in p and p.split("/")[0] in IDS}  # no shipped variant's files

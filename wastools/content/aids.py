@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core.model import Repository
 from ..core.resources import PACKAGE
+from ..core.wording import setting
 from ..variants import SHIPPED, VARIANTS, Variant
 from ..variants.aid import BASE, Section, Table, turns
 from ..variants.fleet import victory_rules
@@ -77,15 +78,6 @@ def _fill(text: str, values: dict[str, Any], where: str) -> str:
         raise AidError(f"{where}: {text[:60]!r} names {exc} that the variant does not give") from None
 
 
-def _shown(value: Any) -> Any:
-    """A setting as prose prints it: 4.0 -> 4, True -> yes."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return value
-
-
 def _section(
     entry: dict[str, Any], values: dict[str, Any], tables: dict[str, Table], sources: dict[str, str], where: str
 ) -> Section:
@@ -102,7 +94,7 @@ def variant_sections(variant: Variant, repo: Repository, params: dict) -> list[S
     parts = variant.aid_parts(repo, params)
     tables = {k: v for k, v in parts.items() if isinstance(v, Table)}
     rules = victory_rules(variant, params)
-    values = {k: _shown(v) for k, v in params.items()} | {k: v for k, v in parts.items() if k not in tables}
+    values = {k: setting(v) for k, v in params.items()} | {k: v for k, v in parts.items() if k not in tables}
     values |= {"objective_points": rules.objective_points, "win_points": rules.win_points, "claim": rules.claim}
     sources = {"rules": variant.seed, "base": BASE, "claim": rules.source, "none": ""}
     path = aid_file(variant)

@@ -43,6 +43,13 @@ def number(value: Any) -> str:
     return str(value)
 
 
+def setting(value: Any) -> str:
+    """A setting's value as prose prints it: yes or no for a switch, 4.0 as 4."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return number(value)
+
+
 def noun(count: float, unit: str) -> str:
     """The unit as it reads after ``count``: noun('hexes', 1) -> 'hex'."""
     singular = _SINGULAR.get(unit, unit)

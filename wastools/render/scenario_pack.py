@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core import templating
 from ..core.resources import TEMPLATES
+from ..core.wording import setting
 from ..data import terrain
 from ..data.map_size import MapGeometry, printed_region, scenario_geometry
 from ..data.scenarios import Scenario
@@ -301,9 +302,8 @@ def rules_title(seed: str) -> str:
 def settings(s: Scenario) -> list[str]:
     """The variant settings the scenario chooses, in the variant's own words."""
     chosen = s.data.get("parameters") or {}
-    helps = {p.name: p.help for p in VARIANTS[s.variant].parameters}
-    # a help that lists the choices after a colon ("table scale: 6ft (...) or 8ft (...)") is named by its head
-    return [f"{helps.get(name, name).split(':')[0]}: {value}" for name, value in chosen.items()]
+    labels = {p.name: p.label for p in VARIANTS[s.variant].parameters}
+    return [f"{labels.get(name, name)}: {setting(value)}" for name, value in chosen.items()]
 
 
 def _paragraphs(text: str | None) -> list[str]:

@@ -165,7 +165,7 @@ def tidy(source: str, variant: Variant | None = None) -> str:
     """A source as a person reads it on the unit page: without the rule document's title (the
     section names it once), and a variant's parameter by its name on the variant page's
     settings ('the setting "aircraft minimum move ..."')."""
-    labels = {p.name: setting_label(p) for p in (variant.parameters if variant else ())}
+    labels = {p.name: p.label for p in (variant.parameters if variant else ())}
 
     def setting(match: re.Match[str]) -> str:
         if match.group(1) not in labels:
@@ -281,15 +281,7 @@ def deck_links(unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> list[di
 
 def shown(value: Any) -> str:
     """A parameter value as a person reads it: yes/no for switches."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return fmt_value(value)
-
-
-def setting_label(parameter: Any) -> str:
-    """A parameter as a person names it: its help text up to any explanation in brackets."""
-    text = parameter.help.split(" (")[0]
-    return parameter.name.replace("_", " ") if ":" in text else text
+    return w.setting(value) if isinstance(value, bool) else fmt_value(value)
 
 
 FIELD_WORDS = {"history.top_speed": "historical top speed", "history.length": "historical length"}

@@ -34,6 +34,11 @@ class Parameter:
     minimum: float | None = None
     maximum: float | None = None
 
+    @property
+    def label(self) -> str:
+        """The setting as a person names it: its description up to any explanation in brackets."""
+        return self.help.split(" (")[0]
+
     def parse(self, text: str) -> Any:
         kind = type(self.default)
         shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.suggest import did_you_mean
+from ..core.wording import setting
 from .base import Parameter, ParameterError, Variant
 
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
@@ -104,19 +105,10 @@ def changed_words(variant: Variant, shipped: dict[str, Variant]) -> list[str]:
         return []
     base = shipped[variant.base]
     defaults = base.defaults()
-    helps = {p.name: p.help for p in base.parameters}
+    labels = {p.name: p.label for p in base.parameters}
     return [
-        f"{helps[key].split(' (')[0]}: {_shown(value)} (the rules' own: {_shown(defaults[key])})"
-        for key, value in variant.changes
+        f"{labels[key]}: {setting(value)} (the rules' own: {setting(defaults[key])})" for key, value in variant.changes
     ]
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
 
 
 def command_line_variant(base: Variant, given: dict[str, str]) -> Variant:
@@ -124,7 +116,7 @@ def command_line_variant(base: Variant, given: dict[str, str]) -> Variant:
     says so (``off-grid+leg-in-2.5``), so the shipped variant's files are never overwritten."""
     values = base.resolve(given)
     changed = {k: values[k] for k in given}
-    tail = "-".join(f"{k}-{_shown(v)}" for k, v in sorted(changed.items()))
+    tail = "-".join(f"{k}-{setting(v)}" for k, v in sorted(changed.items()))
     name = f"{base.name}+" + re.sub(r"[^a-z0-9.]+", "-", tail.lower()).strip("-")[:60]
     plain = {k: v for k, v in changed.items() if "." not in k}
     variant = house_variant(name, base, f"{base.title}, own settings", plain)

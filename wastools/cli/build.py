@@ -155,13 +155,7 @@ def build(
         jobs,
         report_path,
     )
-    from .. import pipeline
-
-    try:
-        _build(ctx, request)
-    except (pipeline.OutputError, pipeline.PlanError) as exc:  # looked up (imported) only on an error
-        click.echo(f"error: {exc}", err=True)
-        ctx.exit(1)
+    _build(ctx, request)
 
 
 @dataclasses.dataclass(frozen=True)

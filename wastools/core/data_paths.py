@@ -7,9 +7,11 @@ import os
 import stat
 from pathlib import Path
 
+from .errors import UsageProblem
 
-class RepositoryNotFound(Exception):
-    pass
+
+class RepositoryNotFound(UsageProblem):
+    """No data repository at or above the folder given: exit code 2."""
 
 
 def find_root(start: Path) -> Path:

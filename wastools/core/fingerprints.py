@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .. import __version__
 from .data_paths import refusal, unit_files
+from .errors import UsageProblem
 from .resources import PACKAGE
 
 
@@ -141,7 +142,7 @@ def data_state(root: Path, max_bytes: int | None = None) -> DataState:
 LAST_SOURCE_DATE = 253_402_300_799  # 9999-12-31 23:59:59 UTC, the last second a PDF date can hold
 
 
-class SourceDateError(ValueError):
+class SourceDateError(UsageProblem, ValueError):
     """``SOURCE_DATE_EPOCH`` is set to something that is not a date a PDF can hold."""
 
 

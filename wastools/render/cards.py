@@ -20,6 +20,7 @@ from markupsafe import Markup
 from ..content.card_view import SIDE_LABELS, AttackRow, CardView
 from ..content.card_view import card_view as build_view
 from ..core import templating
+from ..core.errors import WastoolsError
 from ..core.model import Repository
 from ..core.resources import TEMPLATES
 from ..core.store import Store
@@ -470,7 +471,7 @@ def _compacted(card_html: str) -> str | None:
     return card_html[: first.start()] + joined + rest
 
 
-class CardOverflow(RuntimeError):
+class CardOverflow(WastoolsError, RuntimeError):
     """A card whose text does not fit at 6 pt even with its ability texts in the aid."""
 
 

@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import UsageProblem
 from ..core.model import GUNNERY_KINDS, Attack, Unit
 from .board import Board, SquareBoard
 
@@ -21,7 +22,7 @@ TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 KIND_WORDS = {int: "whole number", float: "number", str: "text"}
 
 
-class ParameterError(ValueError):
+class ParameterError(UsageProblem, ValueError):
     """A --param value that the variant cannot use."""
 
 

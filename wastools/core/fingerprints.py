@@ -44,8 +44,8 @@ METADATA_FOLDERS = (".dist-info", ".egg-info")  # pip's, and setuptools' (as Deb
 @lru_cache(maxsize=1)
 def library_versions() -> str:
     """The installed version of each rendering library, from its distribution's metadata
-    folder beside it, found without importing it (``importlib.metadata`` alone takes a fifth
-    of a no-op build). "?" for one not found."""
+    folder beside it, found without importing it (``importlib.metadata`` alone is much of a
+    no-op build). "?" for one not found."""
     from importlib.util import find_spec
 
     versions = []

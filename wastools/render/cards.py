@@ -113,9 +113,8 @@ _ATTRIBUTE_WHITESPACE = re.compile(r'="[^"<>]*[\t\n\r][^"<>]*"')
 
 
 def parse_as_xml(html: str):
-    """The element tree of a card document read as XML, which expat (C) does about fifteen
-    times faster than tinyhtml5 (pure Python) reads it as HTML: a twelfth of a card's layout
-    time. The card templates are written as well-formed XML that both read alike (explicit
+    """The element tree of a card document read as XML, which expat (C) does much faster
+    than tinyhtml5 (pure Python) reads it as HTML (the bench measures it). The card templates are written as well-formed XML that both read alike (explicit
     ``tbody`` and ``colgroup``, closed empty tags, no named entities; a test compares the
     trees). None when ``html`` is not such XML (a data value with a character XML forbids,
     say): the caller then lets tinyhtml5 read it."""
@@ -162,8 +161,8 @@ def _card_document_class(reference: bool = False):
 @lru_cache(maxsize=1)
 def _card_stylesheet():
     """card.css parsed once per process, and the font configuration its ``@font-face`` fonts
-    were loaded into. Linked from each card document, it was parsed and its fonts loaded
-    again for every document: 60 to 80 ms each, more than a card's layout."""
+    were loaded into. Linked from each card document, it would be parsed and its fonts
+    loaded again for every document, which costs more than a card's layout."""
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
 

@@ -402,7 +402,7 @@ def pdf_bytes(pdf, doc_id: bytes = b"\0" * 16) -> bytes:
     """A pikepdf document's bytes, the same for the same content: both halves of /ID are
     ``doc_id`` (derived from the output's key, which fixes its content). qpdf writes a
     fixed second half, replaced here by one of the same length; its ``deterministic_id``
-    would hash the whole file in a second pass, a third of the time of joining a deck."""
+    would hash the whole file in a second pass."""
     import pikepdf
 
     pdf.trailer.ID = pikepdf.Array([pikepdf.String(doc_id), pikepdf.String(doc_id)])

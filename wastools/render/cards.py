@@ -116,7 +116,8 @@ def parse_as_xml(html: str):
     """The element tree of a card document read as XML, which expat (C) does much faster
     than tinyhtml5 (pure Python) reads it as HTML. The card templates are written as
     well-formed XML that both read alike (explicit ``tbody`` and ``colgroup``, closed empty
-    tags, no named entities; a test compares the trees). None when ``html`` is not such XML (a data value with a character XML forbids,
+    tags, no named entities; a test compares the trees).
+    None when ``html`` is not such XML (a data value with a character XML forbids,
     say): the caller then lets tinyhtml5 read it."""
     import xml.etree.ElementTree as ET
 

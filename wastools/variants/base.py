@@ -105,7 +105,7 @@ class Value:
     value: Any
     unit: str | None
     source: str  # shown as "from"
-    note: str | None = None  # what a card prints when there is no number (e.g. "placed")
+    note: str | None = None  # printed instead of a missing number ("placed"), or beside a fallback's
 
     def to_json(self) -> dict[str, Any]:
         out = {"value": _num(self.value), "unit": self.unit, "from": self.source}

@@ -36,7 +36,7 @@ pytestmark = pytest.mark.slow
 RLO = "\u202e"
 SPOOF = f"Evil{RLO}Ship"  # without isolation, "(14 points)" after it reads "(stniop 41)"
 ADDRESS = "https://example.org/was/"
-KEYS = ("fleet", "name", "limit", "deck", "paper")
+KEYS = ("fleet", "c", "name", "limit", "deck", "paper")
 FILTERS = ("q", "nation", "side", "type", "set", "min", "max", "owned")
 
 
@@ -103,6 +103,23 @@ def parse(tab, hashes: list[str]) -> list[dict]:
     )
 
 
+def unit_code(unit_id: str) -> str:
+    """A unit's part of the compact fleet code, worked out here as fleet-core.js documents it:
+    FNV-1a (32 bits) of the id, its last 4 digits in base 36."""
+    h = 0x811C9DC5
+    for ch in unit_id.encode():
+        h = ((h ^ ch) * 0x01000193) % 2**32
+    n, digits = h % 36**4, ""
+    for _ in range(4):
+        n, d = divmod(n, 36)
+        digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[d] + digits
+    return digits
+
+
+def compact(counts: dict[str, int]) -> str:
+    return "c=1." + ".".join(unit_code(u) + (f":{n}" if n > 1 else "") for u, n in counts.items())
+
+
 def notices(page) -> list[str]:
     if not page.is_visible("#notices"):
         return []
@@ -155,6 +172,16 @@ CRAFTED = [
     ("=&&=&", {}, 1),
     ("fleet=" + ",".join(f"bismarck:{i % 99 + 1}" for i in range(400)), {"bismarck": 99}, 2),
     ("fleet=" + "a" * 30000, {}, 1),
+    # the compact code: the same checks, and a code this site cannot read is a notice
+    (compact({"bismarck": 2, "atago": 1}), {"bismarck": 2, "atago": 1}, 0),
+    (compact({"bismarck": 2, "atago": 1}).lower(), {"bismarck": 2, "atago": 1}, 0),
+    (compact({"bismarck": 1}) + "&fleet=atago:2", {"bismarck": 1, "atago": 2}, 0),
+    (compact({"bismarck": 1}).replace("c=1.", "c=2."), {}, 1),
+    (compact({"bismarck": 1}) + ":150", {}, 1),
+    (compact({"bismarck": 1}) + "Z", {}, 1),
+    ("c=1.0000.%3Cb%3E..", {}, 2),
+    ("c=", {}, 1),
+    ("c=1." + ".".join([unit_code("bismarck") + ":60"] * 2), {"bismarck": 99}, 1),
 ]
 
 
@@ -332,7 +359,7 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
         assert len(doc.pages) == math.ceil(cards / 9) + 1
         slots = sorted((round(s["x"], 1), round(layout["page"]["height"] - s["y"] - 252, 1)) for s in layout["slots"])
         placed = []
-        for sheet in doc.pages[:-1]:
+        for sheet in doc.pages[1:]:
             assert (sheet.width, sheet.height) == pytest.approx(
                 (layout["page"]["width"], layout["page"]["height"]), abs=0.5
             )
@@ -344,8 +371,8 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
             assert {(b.label, b.vertical) for b in bars} == {("100 mm", True), ("4 in", True), ("100 mm", False)}
             assert all(b.measured == pytest.approx(b.wanted, abs=0.1) for b in bars), bars
         assert len(placed) == cards
-        text = "\n".join(p.extract_text() for p in doc.pages[:-1])
-        last = doc.pages[-1]
+        text = "\n".join(p.extract_text() for p in doc.pages[1:])
+        last = doc.pages[0]  # the fleet sheet comes first
         fleet_text = last.extract_text()
         assert printcheck.small_text(last) == [] and len(printcheck.check_bars(last)) == 3
     assert printcheck.ink_near_edges(pdf) == []
@@ -369,9 +396,10 @@ def test_the_fleet_sheet_has_a_qr_code_of_the_fleets_link(page, site):
 
     pdf = print_pdf(page, site, "fleet=bismarck:1,u-47:2&name=Wolf%20pack&deck=hex&limit=90")
     doc = pdfium.PdfDocument(pdf)
-    image = doc[len(doc) - 1].render(scale=3).to_pil()
+    image = doc[0].render(scale=3).to_pil()  # the fleet sheet is page 1
     found = [r.text for r in zxingcpp.read_barcodes(image)]
-    assert found == [ADDRESS + "fleet.html#fleet=bismarck:1,u-47:2&name=Wolf+pack&limit=90&deck=hex"]
+    code = f"1.{unit_code('bismarck')}.{unit_code('u-47')}:2"
+    assert found == [ADDRESS + f"fleet.html#c={code}&name=Wolf+pack&limit=90&deck=hex"]
     # and the link it holds opens that fleet
     page.goto(url(site, "fleet.html#" + found[0].split("#", 1)[1]))
     assert page.input_value("#roster-name") == "Wolf pack" and page.inner_text("#fleet-cards") == "3"
@@ -454,14 +482,16 @@ def paste(page, text: str) -> None:
 @pytest.mark.parametrize("fmt", ["text", "markdown", "bbcode"])
 def test_each_text_format_pasted_back_is_the_same_fleet(page, site, repo, fmt):
     page.goto(url(site, "fleet.html"))
-    pick(page, {"uss-fletcher-dd-445": 3, "u-47": 1, "hmas-canberra": 2})
+    counts = {"uss-fletcher-dd-445": 3, "u-47": 1, "hmas-canberra": 2}
+    pick(page, counts)
     page.fill("#roster-name", TRICKY_NAME)
     page.fill("#points-limit", "75")
     page.select_option("#deck-variant", "tabletop-cm")
     shared = page.url
     page.click(f"#copy-{fmt}")
     text = page.input_value("#fleet-text")
-    link = ADDRESS + "fleet.html#" + shared.split("#", 1)[1]  # the published site's, when it has an address
+    rest = shared.split("#", 1)[1].split("&", 1)[1]  # name, limit and deck as in the address
+    link = ADDRESS + "fleet.html#" + compact(counts) + "&" + rest  # the published site's, when it has an address
     assert link in text and {"text": "Link: ", "markdown": "](", "bbcode": "[url="}[fmt] + link in text
     assert {
         "text": "3 x USS Fletcher (DD 445) (",
@@ -733,8 +763,8 @@ def test_the_print_view_works_from_a_web_server(browser, site):
         tab.goto(base + "print.html#fleet=aoba:2,bismarck:1&deck=hex")
         tab.wait_for_function("document.body.dataset.ready === 'yes'")
         with pdfplumber.open(io.BytesIO(tab.pdf(prefer_css_page_size=True, print_background=True))) as doc:
-            assert len(doc.pages) == 2 and len(cards_on(doc.pages[0])) == 3
-            assert "Move: 6 hexes" in doc.pages[0].extract_text()
+            assert len(doc.pages) == 2 and len(cards_on(doc.pages[1])) == 3
+            assert "Move: 6 hexes" in doc.pages[1].extract_text()
     finally:
         context.close()
         server.shutdown()
@@ -783,7 +813,7 @@ def test_unconfigured_the_link_copy_link_and_qr_are_the_pages_own(browser, serve
         assert tab.is_disabled("#copy-link") and not tab.is_visible("#fleet-qr")
         pick(tab, {"aoba": 2, "bismarck": 1})
         tab.fill("#roster-name", "Served fleet")
-        link = served + "fleet.html#fleet=aoba:2,bismarck:1&name=Served+fleet"
+        link = served + "fleet.html#" + compact({"aoba": 2, "bismarck": 1}) + "&name=Served+fleet"
         assert tab.input_value("#fleet-link") == link and not tab.is_visible("#link-local")
         tab.click("#copy-link")
         assert tab.input_value("#fleet-text") == link
@@ -791,7 +821,7 @@ def test_unconfigured_the_link_copy_link_and_qr_are_the_pages_own(browser, serve
         tab.goto(served + "print.html#fleet=aoba:2,bismarck:1&name=Served+fleet")
         tab.wait_for_function("document.body.dataset.ready === 'yes'")
         pdf = pdfium.PdfDocument(tab.pdf(prefer_css_page_size=True, print_background=True))
-        image = pdf[len(pdf) - 1].render(scale=150 / 72).to_pil()  # the fleet sheet at 150 dpi
+        image = pdf[0].render(scale=150 / 72).to_pil()  # the fleet sheet, page 1, at 150 dpi
         out = io.BytesIO()
         image.save(out, format="PNG")
         assert decoded(out.getvalue()) == [link]
@@ -804,7 +834,7 @@ def test_from_a_file_unconfigured_the_link_is_relative_and_pastes_back(browser, 
     tab = open_page(browser, plain_site)
     tab.goto(url(plain_site, "fleet.html#fleet=atago:3&limit=60"))
     link = tab.input_value("#fleet-link")
-    assert link == "fleet.html#fleet=atago:3&limit=60"  # names no folder of this computer
+    assert link == "fleet.html#" + compact({"atago": 3}) + "&limit=60"  # names no folder of this computer
     assert tab.is_visible("#link-local") and not tab.is_visible("#fleet-qr")
     tab.click("#clear")
     paste(tab, link)
@@ -812,16 +842,60 @@ def test_from_a_file_unconfigured_the_link_is_relative_and_pastes_back(browser, 
     assert tab.input_value("#points-limit") == "60"
     tab.goto(url(plain_site, "print.html#fleet=atago:3"))
     tab.wait_for_function("document.body.dataset.ready === 'yes'")
-    assert tab.locator(".fleet svg.qr").count() == 0 and "fleet.html#fleet=atago:3" in tab.inner_text(".qr-link")
+    assert tab.locator(".fleet svg.qr").count() == 0
+    assert "fleet.html#" + compact({"atago": 3}) in tab.inner_text(".qr-link")
     tab.context.close()
     assert tab.guard.problems == []
 
 
 def test_with_an_address_the_on_screen_qr_is_the_published_link(page, site):
     page.goto(url(site, "fleet.html#fleet=u-47:2&name=Wolves"))
-    link = ADDRESS + "fleet.html#fleet=u-47:2&name=Wolves"
+    link = ADDRESS + "fleet.html#" + compact({"u-47": 2}) + "&name=Wolves"
     assert page.input_value("#fleet-link") == link
     assert decoded(page.locator("#fleet-qr svg").screenshot()) == [link]
+
+
+LONG_ADDRESS = "https://war-at-sea-club.github.io/house-rules-and-fleets/site/"  # a project's Pages, long
+
+
+@pytest.fixture(scope="module")
+def big_site(repo, tmp_path_factory) -> Path:
+    """A site of 80 units (one deck) published at a long address: room for a 75-unit fleet."""
+    from wastools.site import SiteSpec
+
+    out = tmp_path_factory.mktemp("big-site")
+    units = tuple(sorted(repo.units.values(), key=lambda u: u.id))[:80]
+    standard = VARIANTS["standard"]
+    build_site(repo, out, SiteSpec(units, ((standard, standard.defaults()),), address=LONG_ADDRESS))
+    return out / "site"
+
+
+def test_a_75_unit_fleets_qr_code_reads_from_paper_at_150_dpi(browser, big_site, repo):
+    """The fleet sheet of a fleet of 75 distinct units, printed to PDF by Chromium and drawn
+    at 150 dpi, as a phone sees a sheet scanned or photographed: its QR code (on page 1) reads
+    back, and the link it holds opens the same fleet."""
+    ids = sorted(repo.units)[:80][:75]
+    counts = {u: 1 + i % 3 for i, u in enumerate(ids)}
+    fleet = ",".join(f"{u}:{n}" for u, n in counts.items())
+    tab = open_page(browser, big_site)
+    try:
+        tab.goto(url(big_site, f"print.html#fleet={fleet}&name=Grand+fleet&limit=5000"))
+        tab.wait_for_function("document.body.dataset.ready === 'yes'", timeout=60000)
+        pdf = pdfium.PdfDocument(tab.pdf(prefer_css_page_size=True, print_background=True))
+        out = io.BytesIO()
+        pdf[0].render(scale=150 / 72).to_pil().save(out, format="PNG")
+        (found,) = decoded(out.getvalue())
+        assert found == LONG_ADDRESS + "fleet.html#" + compact(counts) + "&name=Grand+fleet&limit=5000"
+        tab.goto(url(big_site, "fleet.html#" + found.split("#", 1)[1]))
+        held = tab.evaluate(
+            "() => Array.from(document.querySelectorAll('#units tbody tr'))"
+            ".map(r => [r.dataset.id, Number(r.querySelector('input.count').value)]).filter(e => e[1] > 0)"
+        )
+        assert dict(held) == counts and tab.input_value("#roster-name") == "Grand fleet"
+        assert tab.input_value("#points-limit") == "5000" and notices(tab) == []
+    finally:
+        tab.context.close()
+    assert tab.guard.problems == []
 
 
 # --- Tabletop Simulator -----------------------------------------------------------------------

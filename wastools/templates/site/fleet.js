@@ -176,7 +176,7 @@
      QR code of it on the screen. */
   var sharedLink = null;
   function share(s, ready) {
-    var link = F.fleetLink(s, decks, linkBase());
+    var link = F.fleetLink(s, decks, linkBase(), units);
     var field = document.getElementById("fleet-link");
     field.value = link;
     document.getElementById("copy-link").disabled = !ready;
@@ -186,7 +186,7 @@
     box.textContent = "";
     var absolute = /^https?:/.test(link);
     document.getElementById("link-local").hidden = absolute;
-    var code = absolute && ready ? F.qrSvg(link, "160", "QR code of this fleet's link") : null;
+    var code = absolute && ready ? F.qrSvg(link, "160", "QR code of this fleet's link", 3) : null;
     if (code) { box.appendChild(code); }
     box.hidden = !code;
   }
@@ -378,7 +378,7 @@
   copyButtons.forEach(function (button) {
     button.addEventListener("click", function () {
       var s = update(null);
-      copyOut(F.fleetText(s, units, decks, button.dataset.format, F.fleetLink(s, decks, linkBase())), button.dataset.what);
+      copyOut(F.fleetText(s, units, decks, button.dataset.format, F.fleetLink(s, decks, linkBase(), units)), button.dataset.what);
     });
   });
 

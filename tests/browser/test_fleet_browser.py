@@ -36,7 +36,7 @@ pytestmark = pytest.mark.slow
 RLO = "\u202e"
 SPOOF = f"Evil{RLO}Ship"  # without isolation, "(14 points)" after it reads "(stniop 41)"
 ADDRESS = "https://example.org/was/"
-KEYS = ("fleet", "c", "name", "limit", "deck", "paper")
+KEYS = ("fleet", "c", "name", "limit", "deck", "paper", "backs")
 FILTERS = ("q", "nation", "side", "type", "set", "min", "max", "owned")
 
 
@@ -164,6 +164,8 @@ CRAFTED = [
     ("deck=__proto__", {}, 1),
     ("deck=hexx", {}, 1),
     ("paper=legal", {}, 1),
+    ("backs=diagonal", {}, 1),
+    ("backs=long&backs=short", {}, 1),
     ("name=", {}, 1),
     ("name=" + "x" * 200, {}, 1),
     ("name=" + quote(f"A{RLO}B\u2066C\x00D"), {}, 1),
@@ -389,6 +391,37 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
         check = check_fleet(VARIANTS[name], entries, 150)
         said = f"legal: {check.points} of {check.effective_limit}" if check.legal else check.problems[0]
         assert said in fleet_text.replace("\n", " "), (name, said)
+
+
+@pytest.mark.parametrize("paper,edge", [("letter", "long"), ("a4", "short")])
+def test_backs_for_duplex_land_behind_their_fronts(page, site, paper, edge):
+    """With backs, each card sheet is followed by its backs sheet: the deck's own back behind
+    every card, where the duplex model (tests/duplex_model.py, apart from the page's code) says
+    that turning the paper about the chosen edge brings it."""
+    from tests.duplex_model import behind
+
+    pdf = print_pdf(page, site, f"fleet=hms-cossack:5,atago:6&deck=off-grid&paper={paper}&backs={edge}")
+    assert page.input_value("#print-backs") == edge and f"backs={edge}" in page.url
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        assert len(doc.pages) == 1 + 2 * 2  # the fleet sheet, then each of the 2 card sheets and its backs
+        for front, back in ((doc.pages[1], doc.pages[2]), (doc.pages[3], doc.pages[4])):
+            w, h = float(front.width), float(front.height)
+            wanted = []
+            for x, y in cards_on(front):
+                corners = [behind(x, y, w, h, edge), behind(x + 180, y + 252, w, h, edge)]
+                wanted.append((round(min(c[0] for c in corners), 1), round(min(c[1] for c in corners), 1)))
+            got = cards_on(back)
+            assert len(got) == len(wanted) > 0
+            assert all(any(abs(g[0] - c[0]) <= 0.5 and abs(g[1] - c[1]) <= 0.5 for g in got) for c in wanted)
+            text = back.extract_text()
+            assert text.count("War at Sea") >= len(wanted) and VARIANTS["off-grid"].title in text
+            assert printcheck.small_text(back) == []
+    assert printcheck.ink_near_edges(pdf) == []
+    labels = page.eval_on_selector_all(".sheet.backs .sheet-label", "l => l.map(t => t.textContent)")
+    assert len(labels) == 2 and all(t.endswith(f"flip on the {edge} edge") for t in labels), labels
+    page.select_option("#print-backs", "")
+    page.wait_for_function("document.body.dataset.ready === 'yes'")
+    assert page.locator(".sheet.backs").count() == 0 and "backs=" not in page.url
 
 
 def test_the_fleet_sheet_has_a_qr_code_of_the_fleets_link(page, site):
@@ -634,6 +667,73 @@ def test_saved_fleets_survive_a_reload_and_damaged_ones_are_dropped(page, site):
     assert page.locator("#saved li").count() == 0 and any("could not be read" in n for n in notices(page))
 
 
+def test_saved_fleets_export_to_a_file_and_import_into_another_browser(page, browser, site, tmp_path):
+    import json
+
+    page.goto(url(site, "fleet.html"))
+    assert page.is_disabled("#export-saved")
+    for name, counts in (("Alpha", {"aoba": 2}), (SECOND, {"bismarck": 1, "u-47": 3})):
+        page.click("#clear")
+        pick(page, counts)
+        page.fill("#roster-name", name)
+        page.click("#save-fleet")
+    with page.expect_download() as download:
+        page.click("#export-saved")
+    assert download.value.suggested_filename == "saved-fleets.json"
+    exported = tmp_path / "saved-fleets.json"
+    download.value.save_as(exported)
+    fleets = json.loads(exported.read_text("utf-8"))["fleets"]
+    assert [dict(parse_qsl(f))["name"] for f in fleets] == [SECOND, "Alpha"]
+    # another browser (a fresh context: nothing saved) with a fleet of its own named Alpha
+    other = open_page(browser, site)
+    try:
+        other.goto(url(site, "fleet.html"))
+        pick(other, {"atago": 1})
+        other.fill("#roster-name", "Alpha")
+        other.click("#save-fleet")
+        other.set_input_files("#import-saved", str(exported))
+        other.wait_for_function("document.querySelectorAll('#saved li').length === 2")
+        other.reload()
+        assert other.eval_on_selector_all("#saved li bdi", "l => l.map(b => b.textContent)") == [SECOND, "Alpha"]
+        other.click("#saved li:nth-child(2) a")  # the imported Alpha replaced this browser's
+        other.wait_for_function("document.getElementById('fleet-cards').textContent === '2'")
+        assert other.input_value("tr[data-id='aoba'] input.count") == "2"
+        # a file with damaged entries imports the rest and says how many it left out
+        damaged = tmp_path / "damaged.json"
+        entries = ["fleet=atago:2&name=Third", {"__proto__": 1}, "fleet=constructor:1&name=Bad", 7]
+        damaged.write_text(json.dumps(entries))
+        other.set_input_files("#import-saved", str(damaged))
+        other.wait_for_function("document.querySelectorAll('#saved li').length === 3")
+        assert any("3 of the file's fleets could not be read" in n for n in notices(other)), notices(other)
+        (tmp_path / "junk.json").write_text("{not json")
+        other.set_input_files("#import-saved", str(tmp_path / "junk.json"))
+        assert any("nothing was imported" in n for n in notices(other)) and other.locator("#saved li").count() == 3
+    finally:
+        other.context.close()
+    assert other.guard.problems == []
+
+
+def test_a_tap_on_a_row_adds_one_and_the_preview_shows_its_card_in_the_chosen_deck(page, site, repo):
+    page.goto(url(site, "fleet.html#deck=hex"))
+    assert not page.is_visible("#card-preview") and page.is_visible("#preview-hint")  # an empty fleet
+    for _ in range(2):
+        page.click("tr[data-id='bismarck'] td:nth-child(3)")  # its type: a tap anywhere on the row
+    assert page.input_value("tr[data-id='bismarck'] input.count") == "2" and page.inner_text("#fleet-cards") == "2"
+    page.wait_for_function("document.querySelector('#preview-card .card') !== null")
+    assert "Bismarck" in page.inner_text("#preview-card") and "Move: 6 hexes" in page.inner_text("#preview-card")
+    assert page.inner_text("#preview-caption") == f"Bismarck, the {VARIANTS['hex'].title} card"
+    page.select_option("#deck-variant", "tabletop-inches")  # the preview follows the deck
+    assert "Move: 10 in" in page.inner_text("#preview-card")
+    page.click("tr[data-id='aoba'] input.owned")  # a control keeps its own meaning
+    page.click("tr[data-id='aoba'] td.stepper")
+    assert page.input_value("tr[data-id='aoba'] input.count") == "0"
+    page.click("tr[data-id='aoba'] button[data-step='1']")  # + adds and previews too
+    page.wait_for_function("document.getElementById('preview-caption').textContent.startsWith('Aoba,')")
+    page.click("#picked li[data-id='bismarck'] span")  # a unit in the fleet's list previews it
+    page.wait_for_function("document.getElementById('preview-caption').textContent.startsWith('Bismarck,')")
+    assert page.inner_text("#fleet-cards") == "3"
+
+
 def test_the_units_i_own_are_kept_in_the_browser(page, site):
     page.goto(url(site, "fleet.html"))
     for unit in ("aoba", "bismarck"):
@@ -678,6 +778,7 @@ SCHEME_PAGES = (
     ("units/u-47.html", ".card"),
     ("units/f4f-wildcat.html", ".card"),
     ("print.html#fleet=aoba:1,u-47:1,uss-fletcher-dd-445:9", ".sheet"),
+    ("fleet.html#fleet=bismarck:1&deck=hex", "#preview-card"),  # the builder's card preview
 )
 
 
@@ -686,6 +787,8 @@ def scheme_text(browser, site, scheme: str, rel: str, selector: str) -> list[dic
     tab.goto(url(site, rel))
     if rel.startswith("print.html"):
         tab.wait_for_function("document.body.dataset.ready === 'yes'")
+    if rel.startswith("fleet.html"):  # an opened fleet's first unit is previewed
+        tab.wait_for_function("document.querySelector('#preview-card .card') !== null")
     found = tab.evaluate(CONTRAST, selector)
     tab.context.close()
     assert tab.guard.problems == []

@@ -18,7 +18,8 @@
   var LIMIT_MAX = 10000;   /* written "10,000" in the notices */
   var COUNT_MAX = 99;
   var DEFAULTS = { name: "My fleet", limit: 100 };
-  var FLEET_KEYS = ["fleet", "c", "name", "limit", "deck", "paper"];
+  var FLEET_KEYS = ["fleet", "c", "name", "limit", "deck", "paper", "backs"];
+  var BACKS = ["long", "short"];  /* the print view's duplex backs: the edge the sheet flips on */
   var FILTER_KEYS = ["q", "nation", "side", "type", "set", "min", "max", "owned"];
 
   function own(map, key) { return map instanceof Map && map.has(key); }
@@ -162,7 +163,13 @@
         notices.push("no paper " + quoted(raw.paper) + ": Letter or A4; printing on Letter");
       }
     }
-    return { fleet: fleet, name: name, limit: limit, deck: deck, paper: paper, notices: notices };
+    var backs = "";
+    if (raw.backs !== undefined) {
+      if (BACKS.indexOf(raw.backs) !== -1) { backs = raw.backs; } else {
+        notices.push("no backs " + quoted(raw.backs) + ": long or short (the edge to flip on); printing no backs");
+      }
+    }
+    return { fleet: fleet, name: name, limit: limit, deck: deck, paper: paper, backs: backs, notices: notices };
   }
 
   /* fleet.html#fleet=ID:N,ID:N&name=NAME&limit=N&deck=VARIANT (and paper= for the print view) */
@@ -219,6 +226,7 @@
     if (state.limit !== DEFAULTS.limit) { params.set("limit", String(state.limit)); }
     if (decks.length && state.deck !== decks[0].name) { params.set("deck", state.deck); }
     if (extra && state.paper && state.paper !== "letter") { params.set("paper", state.paper); }
+    if (extra && state.backs) { params.set("backs", state.backs); }
     return params.toString().replace(/%3A/g, ":").replace(/%2C/g, ",");
   }
 

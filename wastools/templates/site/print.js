@@ -21,6 +21,8 @@
   var sheets = document.getElementById("sheets");
   var deckInput = document.getElementById("print-deck");
   var paperInput = document.getElementById("print-paper");
+  var backsInput = document.getElementById("print-backs");
+  var backs = new Map(Object.keys(data.backs || {}).map(function (k) { return [k, String(data.backs[k])]; }));
   var printNow = document.getElementById("print-now");
   var status = document.getElementById("print-status");
   var state = null;
@@ -148,8 +150,29 @@
         sheet.appendChild(slot);
       });
       out.push(sheet);
+      if (state.backs && backs.has(state.deck)) {
+        out.push(backSheet(geo, dealt.slice(s * per, (s + 1) * per).length, title + " - backs of sheet " + (s + 1) + " of " + total));
+      }
     }
     return out;
+  }
+
+  /* The backs of a sheet of ``count`` cards, for the reverse of that sheet: each back where the
+     flip brings it behind its own front (mirrored left to right when the sheet turns about its
+     sides, top to bottom when about its top and bottom), as the PDF decks place them. */
+  function backSheet(geo, count, label) {
+    var sheet = page(geo, "cards backs");
+    var portrait = geo.height >= geo.width, leftRight = (state.backs === "long") === portrait;
+    sheet.appendChild(marks(geo, label + ", flip on the " + state.backs + " edge", false));
+    for (var i = 0; i < count; i += 1) {
+      var x = geo.slots[i][0], y = geo.slots[i][1];
+      var slot = el("div", { "class": "slot" });
+      slot.style.left = (leftRight ? geo.width - x - geo.card[0] : x) + "pt";
+      slot.style.top = (leftRight ? y : geo.height - y - geo.card[1]) + "pt";
+      slot.innerHTML = backs.get(state.deck);  /* the deck's own back, made by the build */
+      sheet.appendChild(slot);
+    }
+    return sheet;
   }
 
   function cell(tr, tag, text, cls) {
@@ -254,10 +277,11 @@
     var cardPages = list.length ? cardSheets(geo, list, title) : [];
     var fleetPages = fleetSheets(geo, list, state.name + " (" + geo.name + ")");
     fleetPages.concat(cardPages).forEach(function (s) { sheets.appendChild(s); });
-    var t = F.totals(list);
+    var t = F.totals(list), fronts = cardPages.filter(function (p) { return !p.classList.contains("backs"); }).length;
     status.textContent = list.length
-      ? "The fleet sheet, then " + t.cards + " cards on " + cardPages.length + " sheet" + (cardPages.length === 1 ? "" : "s") +
-        " of " + geo.name + "."
+      ? "The fleet sheet, then " + t.cards + " cards on " + fronts + " sheet" + (fronts === 1 ? "" : "s") +
+        " of " + geo.name + (state.backs ? ", each front followed by its backs (print both sides, flipping on the " +
+        state.backs + " edge)" : "") + "."
       : "This fleet is empty: pick units in the fleet builder first.";
     showNotices();
     printNow.disabled = false;
@@ -282,11 +306,13 @@
     notices = state.notices.slice();
     deckInput.value = state.deck;
     paperInput.value = state.paper;
+    backsInput.value = state.backs;
     refresh();
   }
 
   deckInput.addEventListener("change", function () { state.deck = deckInput.value; notices = []; refresh(); });
   paperInput.addEventListener("change", function () { state.paper = paperInput.value; notices = []; refresh(); });
+  backsInput.addEventListener("change", function () { state.backs = backsInput.value; notices = []; refresh(); });
   printNow.addEventListener("click", function () { window.print(); });
   window.addEventListener("hashchange", function () {
     if (window.location.hash.replace(/^#/, "") !== F.formatAddress(state, decks, true)) { open(); }

@@ -544,6 +544,25 @@ def test_each_text_format_pasted_back_is_the_same_fleet(page, site, repo, fmt):
         assert page.input_value("tr[data-id='u-47'] input.count") == "1"
 
 
+@pytest.mark.parametrize("fmt", ["text", "markdown", "bbcode"])
+def test_the_tool_prints_each_text_format_as_the_same_fleet(page, site, repo, tmp_path, fmt):
+    """What Copy as text, Markdown or BBCode gives is a roster for `wastools build --roster`."""
+    from wastools.site.roster import load_roster
+
+    page.goto(url(site, "fleet.html"))
+    counts = {"uss-fletcher-dd-445": 3, "hms-cossack": 2, "bismarck": 1}
+    pick(page, counts)
+    page.fill("#roster-name", TRICKY_NAME)
+    page.fill("#points-limit", "75")
+    page.select_option("#deck-variant", "tabletop-cm")
+    page.click(f"#copy-{fmt}")
+    path = tmp_path / "fleet.txt"
+    path.write_text(page.input_value("#fleet-text"), "utf-8")
+    roster = load_roster(path, repo, Path(__file__).resolve().parents[2])
+    assert (roster.name, roster.variant, roster.points_limit) == (TRICKY_NAME, "tabletop-cm", 75)
+    assert [(u.id, n) for u, n in roster.entries] == list(counts.items())
+
+
 def test_a_pasted_link_or_roster_opens_its_fleet_and_bad_lines_are_located(page, site, repo, tmp_path):
     page.goto(url(site, "fleet.html"))
     paste(page, ADDRESS + "fleet.html#fleet=aoba:2,atago:1&name=Link+only&limit=80&deck=hex")

@@ -22,11 +22,12 @@ from ..core.model import Repository, Unit
 from ..core.problems import DataError, Problem, display_path, format_field
 from ..core.resources import PACKAGE, TEMPLATES
 from ..core.store import Store
-from ..data.yamlio import DEFAULT_LIMITS, Document, Limits, load_document
+from ..data.yamlio import DEFAULT_LIMITS, Document, Limits, load_document, read_limited
 from ..variants import VARIANTS, capped_titles
 from ..variants.fleet import FleetCheck, check_fleet
 from .data import type_label
 from .roster_checks import field_problems
+from .roster_text import is_fleet_text, read_fleet_text
 
 MAX_CARDS = 300  # a roster is a fleet, not a print run: this keeps a hostile file from filling memory
 SCHEMA = "roster.schema.json"
@@ -83,8 +84,13 @@ def _located(doc: Document, error) -> list[Problem]:
 
 
 def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAULT_LIMITS) -> Roster:
-    """The checked roster; raises :class:`DataError` with every located problem."""
+    """The checked roster (a roster file, or a fleet as the fleet builder copies it as text,
+    Markdown or BBCode); raises :class:`DataError` with every located problem."""
     shown = display_path(path, root)
+    raw, _refused = read_limited(path, limits)
+    text = _utf8(raw) if raw is not None else ""
+    if is_fleet_text(text):
+        return _text_roster(text, shown, repo, path.stem)
     doc, problems = load_document(path, shown, limits)
     if doc is None:
         raise DataError(problems)
@@ -123,6 +129,23 @@ def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAU
     return Roster(
         data["name"], data["variant"], data["points_limit"], tuple((u, n) for u, n in entries.values()), path.stem
     )
+
+
+def _utf8(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return ""  # not a fleet text: the YAML reader says where the file is not UTF-8
+
+
+def _text_roster(text: str, shown: str, repo: Repository, stem: str) -> Roster:
+    fields, entries, problems = read_fleet_text(text, shown, repo)
+    total = sum(n for _u, n in entries)
+    if total > MAX_CARDS:
+        problems.append(Problem(shown, 1, 1, "", f"{total} cards is more than a roster may print ({MAX_CARDS})"))
+    if problems:
+        raise DataError(problems)
+    return Roster(fields["name"], fields["variant"], fields["points_limit"], tuple(entries), stem)
 
 
 # --- the deck --------------------------------------------------------------------------------

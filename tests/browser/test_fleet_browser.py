@@ -248,6 +248,59 @@ def test_generated_addresses_hold_exactly_their_good_parts(parser, site, address
     assert len(state["notices"]) >= bad, (address, state["notices"])
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(SMALL), st.integers(1, 99), max_size=len(SMALL)), st.text(max_size=12))
+def test_the_compact_code_holds_the_fleet_it_was_made_of(parser, counts, name):
+    found = parser.evaluate(
+        """([entries, name]) => {
+             const F = wasFleet, p = window.wasFleetPage;
+             const state = {fleet: new Map(entries), name: name || 'My fleet', limit: 100, deck: p.decks[0].name};
+             const address = F.compactAddress(state, p.decks, p.units);
+             const back = F.parseAddress('#' + address, p.units, p.decks);
+             return [address, Array.from(back.fleet), back.notices];
+           }""",
+        [list(counts.items()), name],
+    )
+    address, fleet, said = found
+    assert dict(fleet) == counts and list(dict(fleet)) == list(counts)  # in the order picked
+    assert not any("left out" in n or "code" in n for n in said), said
+    if counts:
+        assert address.startswith(compact(counts))  # the code as documented, worked out apart from the page
+
+
+def colliding_ids() -> tuple[str, str]:
+    """Two made-up ids with the same four-character code (found by trying, as anyone could)."""
+    seen: dict[str, str] = {}
+    for n in range(100000):
+        unit_id = f"ship-{n}"
+        code = unit_code(unit_id)
+        if code in seen:
+            return seen[code], unit_id
+        seen[code] = unit_id
+    raise AssertionError("no two ids of 100,000 share a code")
+
+
+def test_a_code_two_units_share_is_never_written_and_never_opens_either(parser):
+    a, b = colliding_ids()
+    found = parser.evaluate(
+        """([a, b]) => {
+             const F = wasFleet, decks = window.wasFleetPage.decks;
+             const unit = id => ({id: id, name: id, points: 5, nation: 'uk', nationName: 'UK', type: 'destroyer',
+                                  typeLabel: 'destroyer'});
+             const units = F.catalogue([unit(a), unit(b), unit('lone-ship')]);
+             const state = {fleet: new Map([[a, 2], ['lone-ship', 1]]), name: 'My fleet', limit: 100,
+                            deck: decks[0].name};
+             const written = F.compactAddress(state, decks, units);
+             const read = F.parseAddress('#c=1.' + F.unitCode(a) + ':2.' + F.unitCode('lone-ship'), units, decks);
+             return [written, Array.from(read.fleet), read.notices];
+           }""",
+        [a, b],
+    )
+    written, fleet, said = found
+    assert written == f"fleet={a}:2,lone-ship:1"  # the ids, not the shared code
+    assert fleet == [["lone-ship", 1]] and len(said) == 1 and "more than one unit" in said[0]
+
+
 def test_opening_a_crafted_link_shows_notices_and_keeps_the_good_part(page, site, repo):
     page.goto(url(site, "fleet.html#fleet=constructor:1,bismarck:2,__proto__:1,atago:150&limit=-5&deck=hexx"))
     said = notices(page)

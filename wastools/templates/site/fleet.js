@@ -49,7 +49,7 @@
   };
 
   function preview(id) {
-    if (!byId.has(id)) { return; }
+    if (!units.has(id)) { return; }  /* a checked id: it names the script to load */
     previewId = id;
     if (!asked.has(id)) {
       asked.add(id);

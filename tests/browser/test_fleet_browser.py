@@ -669,6 +669,19 @@ def test_a_name_two_units_share_is_told_apart_by_the_texts_link(parser):
     assert found[2] == [] and found[3][0].startswith("line 3: more than one unit is called")
 
 
+def test_a_pasted_line_of_many_brackets_is_one_notice(parser):
+    said = parser.evaluate(
+        """() => {
+             const F = wasFleet, p = window.wasFleetPage;
+             const text = 'Long (0 of 50 points, 1 card, ' + p.decks[0].title + ' deck)\\n1 x Bismarck\\n2 x ' +
+                          'a ('.repeat(30000) + '\\n';
+             const s = F.parseText(text, p.units, p.decks);
+             return [Array.from(s.fleet), s.notices];
+           }"""
+    )
+    assert said[0] == [["bismarck", 1]] and len(said[1]) == 1 and said[1][0].startswith("line 3: no unit called")
+
+
 def test_plus_minus_remove_and_points_left(page, site, repo):
     page.goto(url(site, "fleet.html#limit=60"))
     aoba, atago = repo.units["aoba"].points, repo.units["atago"].points

@@ -97,3 +97,10 @@ def test_the_tool_prints_a_fleet_text(tmp_path, cli):
     result = cli("build", "--roster", str(path), "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "rosters" / "convoy.pdf").stat().st_size > 0
+
+
+def test_a_line_of_many_brackets_is_one_problem(tmp_path, repo):
+    said = problems_of(
+        tmp_path, repo, f"Long (0 of 50 points, 1 card, {HEX} deck)\n1 x Bismarck\n2 x {'a (' * 40000}\n"
+    )
+    assert len(said) == 1 and said[0].startswith("fleet.txt:3:1: no unit called 'a (a (")

@@ -99,7 +99,8 @@ def _read_line(r: _Reading, line: str, n: int, names: dict[str, list[str]], in_r
     unit = UNIT.match(line) if not in_rules else None
     if unit:
         rest = unit.group("rest")
-        cuts = [len(rest)] + [m.start() for m in re.finditer(r" \(", rest)][::-1]
+        longest = max(map(len, names), default=0)  # no cut past it: a hostile line costs no more than a name
+        cuts = [c for c in [len(rest)] + [m.start() for m in re.finditer(r" \(", rest)][::-1] if c <= longest]
         ids = next((names[rest[:c].lower()] for c in cuts if rest[:c].lower() in names), None)
         if ids is None:
             r.problem(n, f"no unit called {rest!r}, left out")

@@ -385,9 +385,11 @@
     var lines = s.replace(/\r\n?/g, "\n").split("\n");
     var md = lines.some(function (l) { return /^\s*\*\*/.test(l); });
     var names = new Map(), titles = new Map();
+    var longest = 0;
     units.forEach(function (u, id) {
       var key = String(u.name).toLowerCase();
       names.set(key, (names.get(key) || []).concat([id]));
+      longest = Math.max(longest, key.length);
     });
     decks.forEach(function (d) { titles.set(d.title, d.name); });
     var raw = { entries: [] }, link, headSeen = false, inRules = false, shared = [];
@@ -421,6 +423,7 @@
       if (unit && !inRules) {
         var rest = unit[2], ids;
         for (var cut = rest.length; cut > 0; cut = rest.lastIndexOf(" (", cut - 1)) {
+          if (cut > longest) { continue; }  /* no unit's name is longer: a hostile line costs no more than a name */
           ids = names.get(rest.slice(0, cut).toLowerCase());
           if (ids) { break; }
         }

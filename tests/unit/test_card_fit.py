@@ -56,3 +56,26 @@ def test_a_foot_that_fits_is_left_as_it_is():
 
     assert foot_fit("War at Sea 49/64 \u00b7 common", "Hex grid") == ("War at Sea 49/64 \u00b7 common", "Hex grid")
     assert foot_fit("Condition Zebra 33/40 \u00b7 uncommon", "Tabletop, 6 inch sectors")[0] == "Condition Zebra 33/40"
+
+
+def test_a_card_sends_a_text_to_the_aid_only_when_the_exact_drawing_has_no_room_for_it(repo):
+    """Every card of the fixture decks that says "see the player aid": with the last text it
+    sent back in place, the card's own exact drawing would run into the foot."""
+    import copy
+
+    from wastools.render import card_body, cards
+    from wastools.variants import VARIANTS
+
+    sent = 0
+    for variant in VARIANTS.values():
+        for unit in repo.units.values():
+            view = cards.card_view(variant.adapt(unit, variant.defaults()), variant, repo)
+            if not view.moved_to_aid:
+                continue
+            sent += 1
+            name = view.moved_to_aid[-1]
+            whole = copy.deepcopy(view)
+            next(a for a in whole.abilities if a["name"] == name)["summary"] = view.moved_text[name]
+            whole.gap_pt = round(card_fit.MIN_GAP * whole.size_pt, 2)
+            assert not card_body.body_fits(whole), (variant.name, unit.id, name)
+    assert sent  # the fixture holds cards too full for their texts

@@ -396,6 +396,23 @@ def draw(view: CardView, bleed: float = 0.0) -> tuple[bytes, set[str]] | None:
 
 def _draw(view: CardView, bleed: float) -> tuple[bytes, set[str]]:
     canvas = _Canvas(fit.CARD_H + 2 * bleed, bleed)
+    if _body(canvas, view) > fit.CARD_H - fit.BODY_BOTTOM + OVERFLOW_SLACK:
+        raise Undrawable("the body does not fit")
+    _foot(canvas, view)
+    return canvas.content(), canvas.fonts
+
+
+def body_fits(view: CardView) -> bool:
+    """Whether the body, as this module draws it (exactly, line by line), ends above the foot;
+    False for a card it cannot draw (WeasyPrint then lays it out, and card_fit's estimate rules)."""
+    try:
+        return _body(_Canvas(fit.CARD_H, 0.0), view) <= fit.CARD_H - fit.BODY_BOTTOM
+    except Undrawable:
+        return False
+
+
+def _body(canvas: _Canvas, view: CardView) -> float:
+    """Draw the body; returns its bottom."""
     left, top = fit.BORDER + fit.BODY_LEFT, fit.BODY_TOP
     s = view.size_pt
     y = _paragraph(canvas, [(view.movement_label + ":", True, INK), (" " + view.movement, False, INK)], s, left, top)
@@ -416,10 +433,7 @@ def _draw(view: CardView, bleed: float) -> tuple[bytes, set[str]]:
             if ability.get("summary"):
                 parts.append((" – " + ability["summary"], False, SUMMARY_TEXT))
             y = _paragraph(canvas, parts, s, left, y)
-    if y > fit.CARD_H - fit.BODY_BOTTOM + OVERFLOW_SLACK:
-        raise Undrawable("the body does not fit")
-    _foot(canvas, view)
-    return canvas.content(), canvas.fonts
+    return y
 
 
 def _paragraph(canvas: _Canvas, parts, size: float, left: float, top: float) -> float:

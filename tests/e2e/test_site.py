@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.site_check import SMALL, all_problems, parse, small_spec, tag
+from tests.site_check import SMALL, all_problems, nu_problems, parse, small_spec, tag
 from wastools.core.model import Figure, History
 from wastools.pipeline import Options, Selection
 from wastools.site import SiteSpec, build_site, render_site
@@ -34,6 +34,7 @@ def test_every_page_is_valid_html_with_working_links(site):
     # index, fleet, print view, units, variants, scenarios
     assert len(pages) == 1 + 1 + 1 + len(SMALL) + len(VARIANTS) + 3
     assert all_problems(site) == []
+    assert nu_problems(site) == []
 
 
 def test_a_site_without_an_address_has_no_tabletop_images_or_button(site):
@@ -52,7 +53,14 @@ def test_the_checker_catches_broken_pages(tmp_path):
     (tmp_path / "b.html").write_text(
         '<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1></span></body></html>'
     )
+    (tmp_path / "c.html").write_text(  # the attack tables' old fault: three columns, one declared
+        '<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1><table><colgroup>'
+        "<col></colgroup><tr><td>1</td><td>2</td><td>3</td></tr></table></body></html>"
+    )
     found = "\n".join(all_problems(tmp_path))
+    assert "c.html: a table row is 3 columns wide, its columns declare 1" in found
+    nu = "\n".join(nu_problems(tmp_path))
+    assert "c.html" in nu and "exceeded the column count" in nu and "b.html" in nu
     for expected in (
         "id 'x' used twice",
         "'missing.html' leads to no file",

@@ -111,7 +111,10 @@ def test_unit_page_shows_every_variant_card_and_each_derivation(repo, site):
         assert text.count(variant.seed.replace("'", "&#39;")) == 1, variant.name
     sources = {a.get("href") for a in tree.iter(tag("a"))}
     assert unit.history.top_speed.source in sources and unit.history.length.source in sources
-    assert "../../hex/cards.pdf" in sources and "../scenarios/savo-island-1942.html" not in sources
+    assert "../scenarios/savo-island-1942.html" not in sources
+    # a site built without the PDFs links none (tests/e2e/test_site_hosting.py: one built with them)
+    assert not [href for href in sources if href and href.endswith(".pdf")]
+    assert "The PDFs are not part of this copy of the site" in text
 
 
 def test_unit_pages_read_as_a_person_writes(repo, site):
@@ -165,7 +168,7 @@ def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):
         for x1, y1, x2, y2 in re.findall(r"M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)", path.get("d")):
             assert math.dist((float(x1), float(y1)), (float(x2), float(y2))) == pytest.approx(side, abs=0.2)
     links = {a.get("href") for a in tree.iter(tag("a"))}
-    assert "../units/atago.html" in links and "../../scenarios/savo-island-1942.pdf" in links
+    assert "../units/atago.html" in links and not [href for href in links if href and href.endswith(".pdf")]
     # Denmark Strait's ships are not on this small site: named, not linked
     denmark = (site / "scenarios" / "denmark-strait-1941.html").read_text()
     assert "Prince of Wales" in denmark and "../units/hms-prince-of-wales.html" not in denmark
@@ -388,3 +391,22 @@ def test_a_unit_change_renders_only_that_units_page_and_the_site_is_what_a_fresh
     assert rendered == ["uss-bagley-dd-386"]
     fresh, _ = render_site(edited, SiteSpec(units, spec.variants))
     assert again == fresh and again["units/uss-bagley-dd-386.html"] != first["units/uss-bagley-dd-386.html"]
+
+
+def test_pages_link_exactly_the_pdfs_the_site_carries(repo):
+    """A page links a PDF under the site's own ``pdf/`` when the site carries it, and only then:
+    a build of Letter alone offers no A4 file."""
+    spec = small_spec(repo)
+    carried = frozenset({"hex/cards.pdf", "hex/rulers.pdf", "scenarios/savo-island-1942.pdf"})
+    files, _report = render_site(repo, dataclasses.replace(spec, pdfs=carried))
+    unit = parse(files["units/atago.html"].decode())
+    unit_pdfs = {a.get("href") for a in unit.iter(tag("a")) if (a.get("href") or "").endswith(".pdf")}
+    assert unit_pdfs == {"../pdf/hex/cards.pdf", "../pdf/scenarios/savo-island-1942.pdf"}
+    hex_page = parse(files["variants/hex.html"].decode())
+    hex_pdfs = {a.get("href") for a in hex_page.iter(tag("a")) if (a.get("href") or "").endswith(".pdf")}
+    assert hex_pdfs == {"../pdf/hex/cards.pdf", "../pdf/hex/rulers.pdf"}
+    assert "not part of this copy" in files["variants/off-grid.html"].decode()
+    pack = parse(files["scenarios/savo-island-1942.html"].decode())
+    assert {a.get("href") for a in pack.iter(tag("a")) if (a.get("href") or "").endswith(".pdf")} == {
+        "../pdf/scenarios/savo-island-1942.pdf"
+    }

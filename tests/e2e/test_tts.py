@@ -328,7 +328,7 @@ def published(repo, tmp_path_factory):
 
 def test_the_site_has_each_decks_own_card_images(published):
     """Every deck of the site (as the build's variants list them) has an image of each unit and
-    its back, 360 x 504 pixels and under 4096 either way, and a unit's images differ between
+    its back, 720 x 1008 pixels (288 dpi) and under 4096 either way, and a unit's images differ between
     decks: each is that deck's card."""
     from wastools.site.tabletop import back_image, unit_image
 
@@ -340,10 +340,10 @@ def test_the_site_has_each_decks_own_card_images(published):
         assert len(set(images.values())) == len(decks), unit.id  # no two decks share a face
         for data in images.values():
             with Image.open(io.BytesIO(data)) as image:
-                assert image.format == "JPEG" and image.size == (360, 504)
+                assert image.format == "JPEG" and image.size == (720, 1008)
     for deck in decks:
         with Image.open(site / back_image(deck)) as image:
-            assert image.size == (360, 504)
+            assert image.size == (720, 1008)
     assert len(list((site / "tts").rglob("*.jpg"))) == len(decks) * (len(spec.units) + 1)
 
 

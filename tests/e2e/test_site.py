@@ -41,7 +41,9 @@ def test_a_site_without_an_address_has_no_tabletop_images_or_button(site):
     """Tabletop Simulator loads card images from the web: a site with no published address
     makes none, and its fleet page offers no download that would point at nothing."""
     assert not (site / "tts").exists()
-    assert 'id="tabletop"' not in (site / "fleet.html").read_text()
+    page = (site / "fleet.html").read_text()
+    assert 'id="tabletop"' not in page
+    assert "this copy of the site has no card images" in page and "wastools build --roster FILE --tts" in page
 
 
 def test_the_checker_catches_broken_pages(tmp_path):

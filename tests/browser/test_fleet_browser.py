@@ -1136,7 +1136,7 @@ def test_the_tabletop_simulator_download_holds_exactly_the_fleet(page, site, rep
         assert faces[names[unit_id]] == f"{ADDRESS}tts/{chosen}/units/{unit_id}.jpg"
     for rel in [*(f"tts/{chosen}/units/{u}.jpg" for u in counts), f"tts/{chosen}/back.jpg"]:
         with Image.open(site / rel) as image:
-            assert image.size == (360, 504) and image.format == "JPEG", rel
+            assert image.size == (720, 1008) and image.format == "JPEG", rel
     # another deck: its own images, which are other cards
     page.select_option("#deck-variant", other)
     again = tabletop_download(page, tmp_path, "night-raiders.json")["ObjectStates"][0]

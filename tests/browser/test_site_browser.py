@@ -335,3 +335,85 @@ def test_load_a_roster_shows_a_focus_ring_when_tabbed_to(page, site):
         "(getComputedStyle(document.querySelector('label[for=load-roster]')))"
     )
     assert ring[0] != "none" and ring[1] >= 2, ring
+
+
+PAGE_KINDS = (
+    "index.html",
+    "units/bismarck.html",
+    "units/f4f-wildcat.html",
+    "variants/hex.html",
+    "variants/tabletop-inches.html",
+    "scenarios/savo-island-1942.html",
+    "fleet.html",
+    "print.html",
+)
+
+# The ring a control shows when focused: its own outline, or its label's (a file input
+# hidden inside a styled label shows the label's ring).
+RING = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const ring = el => { const s = getComputedStyle(el);
+    return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2 && s.visibility !== 'hidden'; };
+  const label = e.closest('label');
+  return [e.id || e.tagName + ':' + (e.textContent || '').trim().slice(0, 30), ring(e) || (!!label && ring(label))];
+}"""
+
+
+def test_every_control_shows_a_focus_ring_when_tabbed_to(page, site):
+    """Tab through every page kind: each control that takes the focus shows a ring of at least 2 px."""
+    for rel in PAGE_KINDS:
+        page.goto(url(site, rel))
+        count = page.evaluate(
+            "document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]').length"
+        )
+        seen, missing = [], []
+        for _ in range(count + 2):
+            page.keyboard.press("Tab")
+            found = page.evaluate(RING)
+            if found is None:
+                continue
+            seen.append(found[0])
+            if not found[1]:
+                missing.append(found[0])
+        assert seen, rel
+        assert missing == [], (rel, missing)
+
+
+def test_no_page_scrolls_sideways_on_a_phone(browser, site):
+    for width in (390, 360):
+        context = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True, has_touch=True)
+        tab = context.new_page()
+        guard = Guard(site)
+        guard.watch(tab)
+        for rel in PAGE_KINDS:
+            tab.goto(url(site, rel))
+            wide = tab.evaluate("document.documentElement.scrollWidth")
+            assert wide <= width, (rel, width, wide)
+        context.close()
+        assert guard.problems == []
+
+
+def test_no_filter_label_is_alone_on_a_line(browser, site):
+    """At 1280 px, and at every width from a phone's to a wide screen's, each filter's label
+    stays with its field: on its line, or just above it, never at the end of one line with
+    its field wrapped to the next."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    for rel in ("index.html", "fleet.html"):
+        tab.goto(url(site, rel))
+        for width in (1280, *range(360, 1441, 60)):
+            tab.set_viewport_size({"width": width, "height": 900})
+            apart = tab.evaluate(
+                """() => [...document.querySelectorAll('.filters label')].filter(l => l.offsetWidth).map(l => {
+                  const f = document.getElementById(l.htmlFor);
+                  if (!f || l.contains(f)) return null;
+                  const a = l.getBoundingClientRect(), b = f.getBoundingClientRect();
+                  const beside = Math.abs(a.top - b.top) < a.height && b.left >= a.right - 1;
+                  const under = b.left < a.right && a.left < b.right;
+                  const above = b.top >= a.bottom - 1 && b.top - a.bottom < a.height && under;
+                  return beside || above ? null : l.textContent;
+                }).filter(Boolean)"""
+            )
+            assert apart == [], (rel, width, apart)
+    context.close()

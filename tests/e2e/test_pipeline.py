@@ -43,7 +43,15 @@ def test_a_subset_build_leaves_every_output_of_the_full_build_as_it_was(full_cop
     units = json.loads((out / "site" / "units.json").read_text())["units"]
     assert len(units) == len(list((full_copy / "cards").rglob("*.yaml"))) - 3  # every unit (not the catalogues)
     manifest = json.loads((out / "manifest.json").read_text())["outputs"]
-    assert set(manifest) == {rel for rel in after if rel.endswith(".pdf")}
+    assert set(manifest) == {rel for rel in after if rel.endswith(".pdf") and not rel.startswith("site/")}
+    assert_site_carries(after, manifest)
+
+
+def assert_site_carries(files: dict[str, str], manifest: dict) -> None:
+    """The site's copies of the PDFs it offers (``site/pdf/``) hold what the outputs hold."""
+    carried = {rel.removeprefix("site/pdf/"): d for rel, d in files.items() if rel.startswith("site/pdf/")}
+    assert carried and {rel: files[rel] for rel in carried} == carried
+    assert set(carried) <= set(manifest)
 
 
 def test_two_builds_started_together_leave_a_manifest_that_matches_the_files(full_copy):
@@ -61,8 +69,9 @@ def test_two_builds_started_together_leave_a_manifest_that_matches_the_files(ful
     manifest = json.loads((out / "manifest.json").read_text())["outputs"]
     files = digests(out)
     assert {rel: entry["sha256"] for rel, entry in manifest.items()} == {
-        rel: d for rel, d in files.items() if rel.endswith(".pdf")
+        rel: d for rel, d in files.items() if rel.endswith(".pdf") and not rel.startswith("site/")
     }
+    assert_site_carries(files, manifest)  # the last build's copies, of the outputs as they are now
 
 
 def _said(process: subprocess.Popen, text: bytes, within: float = 300.0) -> bytes:

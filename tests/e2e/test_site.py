@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.site_check import SMALL, all_problems, parse, small_spec, tag
+from tests.site_check import SMALL, all_problems, nu_problems, parse, small_spec, tag
 from wastools.core.model import Figure, History
 from wastools.pipeline import Options, Selection
 from wastools.site import SiteSpec, build_site, render_site
@@ -34,13 +34,16 @@ def test_every_page_is_valid_html_with_working_links(site):
     # index, fleet, print view, units, variants, scenarios
     assert len(pages) == 1 + 1 + 1 + len(SMALL) + len(VARIANTS) + 3
     assert all_problems(site) == []
+    assert nu_problems(site) == []
 
 
 def test_a_site_without_an_address_has_no_tabletop_images_or_button(site):
     """Tabletop Simulator loads card images from the web: a site with no published address
     makes none, and its fleet page offers no download that would point at nothing."""
     assert not (site / "tts").exists()
-    assert 'id="tabletop"' not in (site / "fleet.html").read_text()
+    page = (site / "fleet.html").read_text()
+    assert 'id="tabletop"' not in page
+    assert "this copy of the site has no card images" in page and "wastools build --roster FILE --tts" in page
 
 
 def test_the_checker_catches_broken_pages(tmp_path):
@@ -52,7 +55,14 @@ def test_the_checker_catches_broken_pages(tmp_path):
     (tmp_path / "b.html").write_text(
         '<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1></span></body></html>'
     )
+    (tmp_path / "c.html").write_text(  # the attack tables' old fault: three columns, one declared
+        '<!DOCTYPE html>\n<html lang="en"><head><title>t</title></head><body><h1>a</h1><table><colgroup>'
+        "<col></colgroup><tr><td>1</td><td>2</td><td>3</td></tr></table></body></html>"
+    )
     found = "\n".join(all_problems(tmp_path))
+    assert "c.html: a table row is 3 columns wide, its columns declare 1" in found
+    nu = "\n".join(nu_problems(tmp_path))
+    assert "c.html" in nu and "exceeded the column count" in nu and "b.html" in nu
     for expected in (
         "id 'x' used twice",
         "'missing.html' leads to no file",
@@ -103,7 +113,10 @@ def test_unit_page_shows_every_variant_card_and_each_derivation(repo, site):
         assert text.count(variant.seed.replace("'", "&#39;")) == 1, variant.name
     sources = {a.get("href") for a in tree.iter(tag("a"))}
     assert unit.history.top_speed.source in sources and unit.history.length.source in sources
-    assert "../../hex/cards.pdf" in sources and "../scenarios/savo-island-1942.html" not in sources
+    assert "../scenarios/savo-island-1942.html" not in sources
+    # a site built without the PDFs links none (tests/e2e/test_site_hosting.py: one built with them)
+    assert not [href for href in sources if href and href.endswith(".pdf")]
+    assert "The PDFs are not part of this copy of the site" in text
 
 
 def test_unit_pages_read_as_a_person_writes(repo, site):
@@ -157,7 +170,7 @@ def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):
         for x1, y1, x2, y2 in re.findall(r"M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)", path.get("d")):
             assert math.dist((float(x1), float(y1)), (float(x2), float(y2))) == pytest.approx(side, abs=0.2)
     links = {a.get("href") for a in tree.iter(tag("a"))}
-    assert "../units/atago.html" in links and "../../scenarios/savo-island-1942.pdf" in links
+    assert "../units/atago.html" in links and not [href for href in links if href and href.endswith(".pdf")]
     # Denmark Strait's ships are not on this small site: named, not linked
     denmark = (site / "scenarios" / "denmark-strait-1941.html").read_text()
     assert "Prince of Wales" in denmark and "../units/hms-prince-of-wales.html" not in denmark
@@ -380,3 +393,22 @@ def test_a_unit_change_renders_only_that_units_page_and_the_site_is_what_a_fresh
     assert rendered == ["uss-bagley-dd-386"]
     fresh, _ = render_site(edited, SiteSpec(units, spec.variants))
     assert again == fresh and again["units/uss-bagley-dd-386.html"] != first["units/uss-bagley-dd-386.html"]
+
+
+def test_pages_link_exactly_the_pdfs_the_site_carries(repo):
+    """A page links a PDF under the site's own ``pdf/`` when the site carries it, and only then:
+    a build of Letter alone offers no A4 file."""
+    spec = small_spec(repo)
+    carried = frozenset({"hex/cards.pdf", "hex/rulers.pdf", "scenarios/savo-island-1942.pdf"})
+    files, _report = render_site(repo, dataclasses.replace(spec, pdfs=carried))
+    unit = parse(files["units/atago.html"].decode())
+    unit_pdfs = {a.get("href") for a in unit.iter(tag("a")) if (a.get("href") or "").endswith(".pdf")}
+    assert unit_pdfs == {"../pdf/hex/cards.pdf", "../pdf/scenarios/savo-island-1942.pdf"}
+    hex_page = parse(files["variants/hex.html"].decode())
+    hex_pdfs = {a.get("href") for a in hex_page.iter(tag("a")) if (a.get("href") or "").endswith(".pdf")}
+    assert hex_pdfs == {"../pdf/hex/cards.pdf", "../pdf/hex/rulers.pdf"}
+    assert "not part of this copy" in files["variants/off-grid.html"].decode()
+    pack = parse(files["scenarios/savo-island-1942.html"].decode())
+    assert {a.get("href") for a in pack.iter(tag("a")) if (a.get("href") or "").endswith(".pdf")} == {
+        "../pdf/scenarios/savo-island-1942.pdf"
+    }

@@ -33,6 +33,84 @@ def test_sheets_hold_every_card_once_on_grids_tabletop_simulator_takes(distinct)
     assert len(plans) == math.ceil(distinct / PER_SHEET)
 
 
+# The fields of a Tabletop Simulator saved object this export writes, with their types as the
+# game's save format declares them: a strict check refuses a missing field, a field of another
+# type (a float for an int, a string for a number) and any field not declared here.
+TRANSFORM = {k: float for k in ("posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ")}
+SHEET = {
+    "FaceURL": str,
+    "BackURL": str,
+    "NumWidth": int,
+    "NumHeight": int,
+    "BackIsHidden": bool,
+    "UniqueBack": bool,
+    "Type": int,
+}
+CARD = {"Name": str, "Nickname": str, "Description": str, "CardID": int, "Transform": TRANSFORM, "CustomDeck": "sheets"}
+DECK = {
+    "Name": str,
+    "Nickname": str,
+    "Description": str,
+    "Transform": TRANSFORM,
+    "DeckIDs": "ids",
+    "CustomDeck": "sheets",
+    "ContainedObjects": "cards",
+}
+
+
+def type_problems(value, shape, where: str = "") -> list[str]:
+    """Where ``value`` is not of ``shape`` (a type, a field table, or one of the named lists)."""
+    if shape == "sheets":
+        if not isinstance(value, dict) or not value:
+            return [f"{where}: not a table of sheets"]
+        return [p for k, v in value.items() for p in (_key(k, where) + type_problems(v, SHEET, f"{where}.{k}"))]
+    if shape == "ids":
+        return (
+            [] if isinstance(value, list) and all(type(i) is int for i in value) else [f"{where}: not a list of ints"]
+        )
+    if shape == "cards":
+        if not isinstance(value, list):
+            return [f"{where}: not a list"]
+        return [p for n, card in enumerate(value) for p in type_problems(card, CARD, f"{where}[{n}]")]
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return [f"{where}: not an object"]
+        out = [f"{where}.{k}: not declared" for k in value if k not in shape]
+        out += [f"{where}.{k}: missing" for k in shape if k not in value]
+        return out + [p for k, v in value.items() if k in shape for p in type_problems(v, shape[k], f"{where}.{k}")]
+    if shape is float:
+        return [] if type(value) in (int, float) else [f"{where}: {value!r} is not a number"]
+    return [] if type(value) is shape else [f"{where}: {value!r} is not {shape.__name__}"]
+
+
+def _key(key: str, where: str) -> list[str]:
+    return [] if key.isdigit() else [f"{where}: sheet id {key!r} is not a number"]
+
+
+def saved_object_problems(saved) -> list[str]:
+    if not isinstance(saved, dict) or set(saved) != {"SaveName", "ObjectStates"}:
+        return ["not a saved object of SaveName and ObjectStates"]
+    out = type_problems(saved["SaveName"], str, "SaveName")
+    for n, state in enumerate(saved["ObjectStates"]):
+        out += type_problems(state, DECK if state.get("Name") == "DeckCustom" else CARD, f"ObjectStates[{n}]")
+    return out
+
+
+def test_the_type_check_refuses_what_the_game_would_not_read():
+    card = {
+        "Name": "Card",
+        "Nickname": "a",
+        "Description": "b",
+        "CardID": 100,
+        "Transform": dict.fromkeys(TRANSFORM, 0),
+    }
+    sheet = {**dict.fromkeys(("FaceURL", "BackURL"), "x"), "NumWidth": 2, "NumHeight": 2.0, "Type": 0}
+    bad = {"SaveName": "s", "ObjectStates": [dict(card, CustomDeck={"1": dict(sheet, UniqueBack="no")}, Extra=1)]}
+    problems = "\n".join(saved_object_problems(bad))
+    for expected in ("NumHeight: 2.0 is not int", "BackIsHidden: missing", "UniqueBack: 'no' is not bool", "Extra"):
+        assert expected in problems
+
+
 def roster_file(tmp_path: Path, entries: dict[str, int], name: str = "Wolf pack", variant: str = "hex") -> Path:
     path = tmp_path / "wolf-pack.yaml"
     path.write_text(
@@ -56,6 +134,7 @@ def test_the_saved_object_deals_exactly_the_rosters_cards(cli, repo, tmp_path):
     assert result.exit_code == 0, result.output
     folder = tmp_path / "out" / "rosters" / "wolf-pack-tts"
     saved = json.loads((folder / "wolf-pack.json").read_text())
+    assert saved_object_problems(saved) == []
     (deck,) = saved["ObjectStates"]
     assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Wolf pack"
     names = {c["CardID"]: c["Nickname"] for c in deck["ContainedObjects"]}
@@ -83,8 +162,53 @@ def test_one_card_is_a_card_not_a_deck(cli, tmp_path):
     result = cli("build", "--roster", str(path), "--tts", "--paper", "letter", "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
     saved = json.loads((tmp_path / "out" / "rosters" / "wolf-pack-tts" / "wolf-pack.json").read_text())
+    assert saved_object_problems(saved) == []
     (card,) = saved["ObjectStates"]
     assert card["Name"] == "Card" and card["CardID"] == 100 and "1" in card["CustomDeck"]
+
+
+@pytest.mark.slow
+def test_a_tabletop_inches_fleet_of_69_units_exports_inch_cards_at_print_resolution(cli, repo, tmp_path):
+    """69 distinct units of a tabletop-inches roster: five sheets of at most 5 x 3 cards, none
+    over 4096 pixels, each card 750 x 1050 (2.5 x 3.5 in at 300 dpi); the first card of the
+    first sheet is, pixel for pixel, the first card of the roster's own PDF deck, whose text
+    is the inch card's."""
+    import pypdfium2 as pdfium
+    from PIL import ImageChops
+
+    from wastools.render import sheets
+
+    entries = {u: 1 for u in sorted(repo.units)[:69]}
+    path = roster_file(tmp_path, entries, variant="tabletop-inches")
+    out = tmp_path / "out"
+    result = cli("build", "--roster", str(path), "--tts", "--paper", "letter", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    saved = json.loads((out / "rosters" / "wolf-pack-tts" / "wolf-pack.json").read_text())
+    assert saved_object_problems(saved) == []
+    (state,) = saved["ObjectStates"]
+    assert len(state["ContainedObjects"]) == 69 and len(state["CustomDeck"]) == math.ceil(69 / 14) == 5
+    assert CARD_PX == (750, 1050)
+    for sheet in state["CustomDeck"].values():
+        with Image.open(local(sheet["FaceURL"])) as face:
+            assert face.size == (sheet["NumWidth"] * 750, sheet["NumHeight"] * 1050)
+            assert face.size[0] <= MAX_SHEET_PX and face.size[1] <= MAX_SHEET_PX
+    first = repo.units[sorted(entries)[0]].name
+    with pdfplumber.open(out / "rosters" / "wolf-pack.pdf") as doc:
+        page_no = next(n for n, p in enumerate(doc.pages) if "Armor" in (p.extract_text() or ""))
+        text = doc.pages[page_no].extract_text()
+    assert first in text and "inches" in text and "Tabletop in inches" in text and "hex" not in text
+    layout = sheets.load_layout("letter")
+    slot, card_h, height = layout["slots"][0], layout["card"]["height"], layout["page"]["height"]
+    document = pdfium.PdfDocument(out / "rosters" / "wolf-pack.pdf")
+    try:
+        page = document[page_no].render(scale=300 / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    left, top = round(slot["x"] * 300 / 72), round((height - slot["y"] - card_h) * 300 / 72)
+    printed = page.crop((left, top, left + 750, top + 1050))
+    with Image.open(local(state["CustomDeck"]["1"]["FaceURL"])) as face:
+        dealt = face.convert("RGB").crop((0, 0, 750, 1050))
+    assert ImageChops.difference(printed, dealt).getbbox() is None
 
 
 @pytest.mark.parametrize(
@@ -148,7 +272,7 @@ def sheet_sizes(folder: Path) -> dict[str, tuple[int, int]]:
 
 @pytest.mark.slow
 def test_a_roster_exports_in_each_deck_with_that_decks_faces_on_sheets_the_game_takes(cli, repo, tmp_path):
-    """40 distinct units (more than a sheet of 8 x 5 holds) exported in two decks: each deck's
+    """40 distinct units (more than two sheets of 5 x 3 hold) exported in two decks: each deck's
     saved object says its deck, its faces are that deck's cards (the two decks' sheets differ)
     and no sheet is wider or taller than 4096 pixels."""
     own, other = list(VARIANTS)[1], list(VARIANTS)[-1]
@@ -166,14 +290,17 @@ def test_a_roster_exports_in_each_deck_with_that_decks_faces_on_sheets_the_game_
         assert {c["Description"].split(", ", 1)[1] for c in state["ContainedObjects"]} == {
             f"{VARIANTS[deck].title} card"
         }
-        assert len(state["ContainedObjects"]) == 40 and len(state["CustomDeck"]) == 2  # 39 on the first sheet
+        sheets = math.ceil(40 / PER_SHEET)  # 14 a sheet of 5 x 3
+        assert len(state["ContainedObjects"]) == 40 and len(state["CustomDeck"]) == sheets == 3
         sizes = sheet_sizes(folder)
-        assert len(sizes) == 3 and all(w <= MAX_SHEET_PX and h <= MAX_SHEET_PX for w, h in sizes.values()), sizes
+        assert len(sizes) == sheets + 1, sizes
+        assert all(w <= MAX_SHEET_PX and h <= MAX_SHEET_PX for w, h in sizes.values()), sizes
         for sheet in state["CustomDeck"].values():
             assert Image.open(local(sheet["FaceURL"])).size == (
                 sheet["NumWidth"] * CARD_PX[0],
                 sheet["NumHeight"] * CARD_PX[1],
             )
+        assert saved_object_problems(json.loads((folder / "wolf-pack.json").read_text())) == []
         faces[deck] = (folder / "wolf-pack-faces-1.png").read_bytes()
     assert faces[own] != faces[other]
 
@@ -201,7 +328,7 @@ def published(repo, tmp_path_factory):
 
 def test_the_site_has_each_decks_own_card_images(published):
     """Every deck of the site (as the build's variants list them) has an image of each unit and
-    its back, 360 x 504 pixels and under 4096 either way, and a unit's images differ between
+    its back, 720 x 1008 pixels (288 dpi) and under 4096 either way, and a unit's images differ between
     decks: each is that deck's card."""
     from wastools.site.tabletop import back_image, unit_image
 
@@ -213,10 +340,10 @@ def test_the_site_has_each_decks_own_card_images(published):
         assert len(set(images.values())) == len(decks), unit.id  # no two decks share a face
         for data in images.values():
             with Image.open(io.BytesIO(data)) as image:
-                assert image.format == "JPEG" and image.size == (360, 504)
+                assert image.format == "JPEG" and image.size == (720, 1008)
     for deck in decks:
         with Image.open(site / back_image(deck)) as image:
-            assert image.size == (360, 504)
+            assert image.size == (720, 1008)
     assert len(list((site / "tts").rglob("*.jpg"))) == len(decks) * (len(spec.units) + 1)
 
 

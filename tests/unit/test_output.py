@@ -100,3 +100,31 @@ def test_a_second_build_waits_for_the_first_and_says_so(tmp_path):
 def test_each_failure_of_the_machine_is_one_line_naming_the_path(code, cause):
     message = str(explain(OSError(code, "raw", "/data/build/hex/cards.pdf")))
     assert message == f"cannot write /data/build/hex/cards.pdf: {cause}" and "\n" not in message
+
+
+def test_a_carried_copy_is_a_hard_link_or_else_a_copy_and_never_goes_through_a_link(tmp_path, monkeypatch):
+    import os
+
+    out = tmp_path / "build"
+    outside = _outside(tmp_path)
+    with OutputFolder(out) as folder:
+        folder.write("hex/cards.pdf", b"deck one")
+        folder.link("hex/cards.pdf", "site/pdf/hex/cards.pdf")
+        assert os.path.samefile(out / "hex/cards.pdf", out / "site/pdf/hex/cards.pdf")
+        assert folder.same_file("hex/cards.pdf", "site/pdf/hex/cards.pdf")
+        folder.write("hex/cards.pdf", b"deck two")  # remade: a new file, the copy keeps the old one
+        assert not folder.same_file("hex/cards.pdf", "site/pdf/hex/cards.pdf")
+
+        def no_hard_links(*args, **kwargs):
+            raise OSError(errno.EPERM, "Operation not permitted")
+
+        monkeypatch.setattr(os, "link", no_hard_links)
+        folder.link("hex/cards.pdf", "site/pdf/hex/cards.pdf")  # a file system without hard links
+        assert (out / "site/pdf/hex/cards.pdf").read_bytes() == b"deck two"
+        assert not os.path.samefile(out / "hex/cards.pdf", out / "site/pdf/hex/cards.pdf")
+        assert folder.same_file("hex/cards.pdf", "site/pdf/hex/cards.pdf")
+        (out / "site" / "evil").symlink_to(outside)
+        with pytest.raises(OutputError):
+            folder.link("hex/cards.pdf", "site/evil/thesis.tex")
+    assert _untouched(outside)
+    assert not [p for p in out.rglob("*.tmp")]

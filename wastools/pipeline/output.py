@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import secrets
 import shutil
 import stat
 from collections.abc import Callable
@@ -105,6 +106,40 @@ class OutputFolder:
             raise explain(exc, path) from None
         except UnsafePath as exc:
             raise OutputError(str(exc)) from None
+
+    def link(self, source: str, rel: str) -> None:
+        """``rel`` made the same file as the output ``source``: a hard link moved into place
+        whole, or where the file system has none, a copy of its bytes."""
+        path, original = self.path(rel), self.path(source)
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}{TEMPORARY_SUFFIX}")
+        try:
+            safe_folder(self.out, path.parent)
+            no_links(self.out, path)
+            no_links(self.out, original)
+            try:
+                os.link(original, temporary, follow_symlinks=False)
+            except OSError:  # no hard links here (or across): a copy
+                self.write(rel, original.read_bytes())
+                return
+            os.replace(temporary, path)
+        except OSError as exc:
+            temporary.unlink(missing_ok=True)
+            raise explain(exc, path) from None
+        except UnsafePath as exc:
+            raise OutputError(str(exc)) from None
+
+    def same_file(self, source: str, rel: str) -> bool:
+        """Whether ``rel`` holds what the output ``source`` holds: its hard link, or a copy of
+        the same bytes."""
+        try:
+            one, other = os.lstat(self.path(source)), os.lstat(self.path(rel))
+            if not (stat.S_ISREG(one.st_mode) and stat.S_ISREG(other.st_mode)):
+                return False
+            if (one.st_dev, one.st_ino) == (other.st_dev, other.st_ino):
+                return True
+            return one.st_size == other.st_size and self.path(source).read_bytes() == self.path(rel).read_bytes()
+        except (OSError, UnsafePath):
+            return False
 
     def delete(self, rel: str) -> None:
         path = self.path(rel)

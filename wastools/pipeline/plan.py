@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..core.fingerprints import code_fingerprint, key
@@ -41,7 +41,9 @@ class Target:
     a worker runs, with its arguments). ``cards``: the card faces it reads from the store,
     grouped by the sheet they are imposed on (``Faces``);
     ``parts``: jobs (function, arguments; the store first) that keep in the store a part of
-    it that needs no face, run while the faces are laid out when the output is stale."""
+    it that needs no face, run while the faces are laid out when the output is stale;
+    ``carries``: for a folder output (the site), the other outputs it holds a copy of, so
+    that the folder is whole on its own (hosted alone, its links work)."""
 
     path: str
     key: str
@@ -51,10 +53,23 @@ class Target:
     note: dict = field(default_factory=dict, compare=False)  # what else the manifest says of it
     reads_store: bool = False  # ``make`` takes the store first (faces, kept parts)
     parts: tuple[tuple[Callable[..., Any], tuple], ...] = ()
+    # a folder output's copies of other outputs: (path inside the folder, output path); see ``carrying``
+    carries: tuple[tuple[str, str], ...] = ()
 
     @property
     def stage(self) -> str:
         return makers.STAGES.get(self.make, getattr(self.make, "__name__", "output"))
+
+
+def carrying(target: Target, available: set[str]) -> Target:
+    """``target`` carrying only the outputs of ``available`` (those this build plans or an
+    earlier one left as it wrote them), keyed by them and told them (its last argument), so
+    that what it shows links only to files it holds."""
+    if not target.carries:
+        return target
+    kept = tuple((inside, rel) for inside, rel in target.carries if rel in available)
+    chosen = tuple(rel for _inside, rel in kept)
+    return replace(target, carries=kept, key=key(target.key, "carries", chosen), args=(*target.args, chosen))
 
 
 @dataclass

@@ -61,6 +61,14 @@ class Record:
             )
         return list(folder.state(rel) or ()) == entry.get("state")
 
+    def as_written(self, folder: OutputFolder) -> set[str]:
+        """The file outputs still on disk as the builds recorded them."""
+        return {
+            rel
+            for rel, entry in self.outputs.items()
+            if "state" in entry and rel != "manifest.json" and list(folder.state(rel) or ()) == entry["state"]
+        }
+
     def everything_current(self, folder: OutputFolder) -> bool:
         return bool(self.outputs) and all(
             self.current(folder, rel, e.get("key", "")) for rel, e in self.outputs.items()

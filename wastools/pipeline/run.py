@@ -29,7 +29,17 @@ from ..core.store import Store
 from . import cards as faces
 from . import makers
 from .output import OutputFolder
-from .plan import Decks, Faces, Target, deck_targets, duplicate_paths, pack_targets, plan_cards, plan_outputs
+from .plan import (
+    Decks,
+    Faces,
+    Target,
+    carrying,
+    deck_targets,
+    duplicate_paths,
+    pack_targets,
+    plan_cards,
+    plan_outputs,
+)
 from .pool import Pool
 from .record import Record
 from .selection import Options, Selection
@@ -144,8 +154,11 @@ def build(
         report.card_text = {name: faces.deck_text(store, specs) for name, specs in decks.variants.items()}
         # the site first: the longest job (every page, an image a card), so the other worker
         # makes the decks, packs and aids meanwhile instead of waiting for it at the end
-        targets = [site] if site else []
-        targets += plan_outputs(repo, selection, options, decks, report.card_text) if pdfs else []
+        planned = plan_outputs(repo, selection, options, decks, report.card_text) if pdfs else []
+        if site is not None:  # it carries what this build makes, and (unless whole) what earlier ones left
+            kept = set() if whole else run.record.as_written(folder)
+            site = carrying(site, {t.path for t in planned} | kept)
+        targets = ([site] if site else []) + planned
         if twice := duplicate_paths(targets):
             raise PlanError("two outputs would be written to " + ", ".join(twice))
         stale = [t for t in targets if not _current(run, t)]
@@ -159,6 +172,7 @@ def build(
         _write_outputs(run, stale, output_jobs)
         if whole:
             _remove_unplanned(run, targets)
+        _carry_outputs(run)
         run.record.stamp = stamp
         _finish(run, targets)
     return report
@@ -288,8 +302,9 @@ def _write_folder(run: Run, target: Target, files: dict[str, bytes]) -> int:
     web server then sends only those), and files it no longer has are removed. Returns how
     many files were written or removed."""
     changed = 0
+    carried = {inside for inside, _rel in target.carries}  # brought up to date by ``_carry_outputs``
     for name in run.folder.files_under(target.path):
-        if name not in files:
+        if name not in files and name not in carried:
             run.folder.delete(f"{target.path}/{name}")
             changed += 1
     states = {}
@@ -299,8 +314,32 @@ def _write_folder(run: Run, target: Target, files: dict[str, bytes]) -> int:
             run.folder.write(rel, content)
             changed += 1
         states[name] = list(run.folder.state(rel) or ())
-    run.record.outputs[target.path] = {"key": target.key, "files": states}
+    run.record.outputs[target.path] = {"key": target.key, "files": states, "carries": [list(c) for c in target.carries]}
     return changed
+
+
+def _carry_outputs(run: Run) -> None:
+    """Each folder output's copies of other outputs (the site's PDFs) made to match them: a
+    hard link where the file system allows (no second copy on disk), else a copy; a copy
+    whose output is gone is removed. Every build does it, since any build may remake an
+    output a folder carries (a narrowed one, its rulers)."""
+    for rel, entry in run.record.outputs.items():
+        carries, files = entry.get("carries"), entry.get("files")
+        if not isinstance(carries, list) or not isinstance(files, dict):
+            continue
+        for pair in carries:
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
+                continue
+            inside, source = pair
+            copy = f"{rel}/{inside}"
+            if run.folder.state(source) is None:
+                if run.folder.state(copy) is not None:
+                    run.folder.delete(copy)
+                files.pop(inside, None)
+                continue
+            if not run.folder.same_file(source, copy):
+                run.folder.link(source, copy)
+            files[inside] = list(run.folder.state(copy) or ())
 
 
 def _same(path: Path, content: bytes) -> bool:

@@ -47,12 +47,17 @@ def site_target(repo: Repository, selection: Any, options: Any, data_key: str, a
 
 def _target(repo: Repository, spec: SiteSpec, made_key: str, bleed: float):
     """The site's target; its Tabletop Simulator images are its parts, drawn on both workers
-    before the site's own job (which finds them in the store, or draws what is missing)."""
+    before the site's own job (which finds them in the store, or draws what is missing). It
+    carries the PDFs its pages offer, in ``site/pdf/``: the build narrows them to those it
+    has (``pipeline.plan.carrying``) and links or copies them in."""
     from ..pipeline.plan import Target
+    from .data import CARRIED, offered_pdfs
     from .tabletop import tabletop_parts
 
     parts = tabletop_parts(repo, spec)
-    return Target("site", made_key, site_files, (repo, spec, bleed), reads_store=True, parts=parts)
+    carries = tuple((f"{CARRIED}/{rel}", rel) for rel in offered_pdfs(repo, spec))
+    args = (repo, spec, bleed)
+    return Target("site", made_key, site_files, args, reads_store=True, parts=parts, carries=carries)
 
 
 def build_site(repo: Repository, out: Path, spec: SiteSpec, data_key: str = "", store=None) -> SiteReport:

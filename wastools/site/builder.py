@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -68,7 +68,7 @@ def render_site(
     units = [u for u in spec.units if safe_id(u.id)]
     scenarios = {k: s for k, s in repo.extra.get("scenarios", {}).items() if safe_id(s.id)}
     skipped += [k for k in repo.extra.get("scenarios", {}) if k not in scenarios]
-    spec = SiteSpec(tuple(units), spec.variants, spec.address)
+    spec = SiteSpec(tuple(units), spec.variants, spec.address, spec.pdfs)
     rows = [data.index_entry(repo, u) for u in units]
     variants = [
         {"name": v.name, "title": v.title, "seed": v.seed, "description": v.description} for v, _p in spec.variants
@@ -85,7 +85,8 @@ def render_site(
     # pages to render again are read (a one-unit change reads six, not 1,734)
     jobs = data.card_jobs(spec)
     keys = card_keys(repo, jobs, bleed)
-    kept = _PageCache(store, [spec_digest(spec), common, [(s.id, s.title) for s in scenarios.values()]])
+    shared = [spec_digest(spec), common, [(s.id, s.title) for s in scenarios.values()], sorted(spec.pdfs)]
+    kept = _PageCache(store, shared)
     faces: dict[str, list] = {}
     for (unit_id, name), card in sorted(keys.items()):
         faces.setdefault(unit_id, []).append((name, card))
@@ -114,10 +115,11 @@ def render_site(
         files[f"cards/{unit.id}.js"] = script
     for variant, params in spec.variants:
         files[f"variants/{variant.name}.html"] = _render(
-            "variant.html.j2", root="../", page=data.variant_page(repo, variant, params), **common
+            "variant.html.j2", root="../", page=data.variant_page(repo, variant, params, spec), **common
         )
     for s in scenarios.values():
-        shown = scenario_page(s, spec.unit_ids, frozenset(v.name for v, _p in spec.variants), _map_plan(kept, s))
+        on_site = frozenset(v.name for v, _p in spec.variants)
+        shown = scenario_page(s, spec.unit_ids, on_site, _map_plan(kept, s), spec.pdfs)
         files[f"scenarios/{s.id}.html"] = _render("scenario.html.j2", root="../", page=shown, **common)
     report.pages = sum(1 for name in files if name.endswith(".html"))
     files.update(tabletop_images(repo, spec, store))
@@ -234,6 +236,9 @@ def site_key(repo_fingerprint: str, spec: SiteSpec) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
-def site_files(store: Store, repo: Repository, spec: SiteSpec, bleed: float) -> tuple[dict[str, bytes], SiteReport]:
-    """Worker: the site's files (the build writes them into ``site/``)."""
-    return render_site(repo, spec, store, bleed)
+def site_files(
+    store: Store, repo: Repository, spec: SiteSpec, bleed: float, pdfs: tuple[str, ...] = ()
+) -> tuple[dict[str, bytes], SiteReport]:
+    """Worker: the site's files (the build writes them into ``site/``); ``pdfs``: the build's
+    PDFs the site carries (the build copies them in), which its pages link to."""
+    return render_site(repo, replace(spec, pdfs=frozenset(pdfs)), store, bleed)

@@ -31,6 +31,9 @@ class SiteSpec:
     units: tuple[Unit, ...]
     variants: tuple[tuple[Variant, dict[str, Any]], ...]
     address: str = ""  # where the site is published ([site] address in wastools.toml): QR codes link there
+    # the build's PDFs the site carries (paths under build/, copies under site/pdf/): a page
+    # links a PDF only when the site has it, so every link works with site/ hosted alone
+    pdfs: frozenset[str] = frozenset()
 
     @property
     def unit_ids(self) -> frozenset[str]:
@@ -253,26 +256,37 @@ def history_rows(unit: Unit) -> list[dict[str, Any]]:
     return rows
 
 
-def deck_links(unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> list[dict[str, str]]:
-    """The PDFs that print this unit's card (Letter and A4), relative to a unit page (build/site/units/)."""
-    out = [
-        {
-            "label": f"{variant.title} deck",
-            "letter": f"../../{variant.name}/cards.pdf",
-            "a4": f"../../{variant.name}/cards-a4.pdf",
-        }
-        for variant, _params in spec.variants
-    ]
+def deck_links(unit: Unit, spec: SiteSpec, scenarios: dict[str, Any]) -> list[dict[str, str | None]]:
+    """The PDFs that print this unit's card (Letter and A4) that the site carries, as links
+    from a unit page (build/site/units/)."""
+    wanted = [(f"{variant.title} deck", f"{variant.name}/cards") for variant, _params in spec.variants]
     for scenario in scenarios.values():
         if any(u.id == unit.id for u in scenario.units()) and safe_id(scenario.id):
-            out.append(
-                {
-                    "label": f"Scenario pack: {scenario.title}",
-                    "letter": f"../../scenarios/{scenario.id}.pdf",
-                    "a4": f"../../scenarios/{scenario.id}-a4.pdf",
-                }
-            )
+            wanted.append((f"Scenario pack: {scenario.title}", f"scenarios/{scenario.id}"))
+    out = []
+    for label, stem in wanted:
+        letter, a4 = carried(spec, f"{stem}.pdf"), carried(spec, f"{stem}-a4.pdf")
+        if letter or a4:
+            out.append({"label": label, "letter": letter, "a4": a4})
     return out
+
+
+CARRIED = "pdf"  # the site's folder of the PDFs it carries
+
+
+def carried(spec: SiteSpec, rel: str) -> str | None:
+    """The link from a page one folder down (units/, variants/, scenarios/) to the build's
+    output ``rel``, when the site carries it; else None (no link to a file it lacks)."""
+    return f"../{CARRIED}/{rel}" if rel in spec.pdfs else None
+
+
+def offered_pdfs(repo: Repository, spec: SiteSpec) -> tuple[str, ...]:
+    """Every PDF of a build that a page of the site would offer (paths under build/): the
+    decks, each variant's other outputs, the scenario packs, in both papers."""
+    stems = [f"{v.name}/cards" for v, _p in spec.variants]
+    stems += [f"{v.name}/{stem}" for v, p in spec.variants for stem, _label in v.outputs(p)]
+    stems += [f"scenarios/{s.id}" for s in repo.extra.get("scenarios", {}).values() if safe_id(s.id)]
+    return tuple(f"{stem}{paper}.pdf" for stem in dict.fromkeys(stems) for paper in ("", "-a4"))
 
 
 def shown(value: Any) -> str:
@@ -349,16 +363,19 @@ def unit_page(
 # --- variant pages -------------------------------------------------------------------------
 
 
-def variant_outputs(variant: Variant, params: dict[str, Any] | None = None) -> list[dict[str, str]]:
-    """The PDFs a full build writes for a variant (``Variant.outputs``), relative to a variant page."""
+def variant_outputs(variant: Variant, params: dict[str, Any], spec: SiteSpec) -> list[dict[str, str]]:
+    """The PDFs a full build writes for a variant (``Variant.outputs``) that the site carries,
+    as links from a variant page."""
     out = []
     for stem, label in variant.outputs(params):
-        out.append({"label": f"{label} (Letter)", "href": f"../../{variant.name}/{stem}.pdf"})
-        out.append({"label": f"{label} (A4)", "href": f"../../{variant.name}/{stem}-a4.pdf"})
+        for paper, suffix in (("Letter", ""), ("A4", "-a4")):
+            href = carried(spec, f"{variant.name}/{stem}{suffix}.pdf")
+            if href:
+                out.append({"label": f"{label} ({paper})", "href": href})
     return out
 
 
-def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> dict[str, Any]:
+def variant_page(repo: Repository, variant: Variant, params: dict[str, Any], spec: SiteSpec) -> dict[str, Any]:
     from ..content.aids import aid
 
     rules_own = SHIPPED[variant.family].defaults()  # a house variant's page compares with its rules' own values
@@ -396,7 +413,7 @@ def variant_page(repo: Repository, variant: Variant, params: dict[str, Any]) -> 
         "distance_unit": variant.distance_unit,
         "parameters": parameters,
         "sections": sections,
-        "outputs": variant_outputs(variant, params),
+        "outputs": variant_outputs(variant, params, spec),
     }
 
 

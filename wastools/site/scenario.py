@@ -15,6 +15,7 @@ from ..data.scenarios import Scenario
 from ..render import labels
 from ..render.maps import SYMBOL_RADIUS, Feature, Placing, place_words
 from ..render.scenario_pack import briefing_view, features, map_spec
+from .data import CARRIED
 
 GRID_LIMIT = 4000  # hexes or sectors drawn; a larger board shows its outline only
 
@@ -109,8 +110,10 @@ def scenario_page(
     on_site: frozenset[str],
     variants_on_site: frozenset[str] = frozenset(),
     plan: dict[str, Any] | None = None,
+    pdfs: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """What a scenario's page shows; ``plan``: its ``map_plan``, when the caller keeps it."""
+    """What a scenario's page shows; ``plan``: its ``map_plan``, when the caller keeps it;
+    ``pdfs``: the build's PDFs the site carries (its pack is linked when among them)."""
     from ..variants import VARIANTS
 
     view = briefing_view(s)
@@ -128,7 +131,8 @@ def scenario_page(
         "units": units,
         "map": plan if plan is not None else map_plan(s),
         "pack": [
-            {"label": "Scenario pack (Letter)", "href": f"../../scenarios/{s.id}.pdf"},
-            {"label": "Scenario pack (A4)", "href": f"../../scenarios/{s.id}-a4.pdf"},
+            {"label": f"Scenario pack ({paper})", "href": f"../{CARRIED}/{rel}"}
+            for paper, rel in (("Letter", f"scenarios/{s.id}.pdf"), ("A4", f"scenarios/{s.id}-a4.pdf"))
+            if rel in pdfs
         ],
     }

@@ -2,7 +2,7 @@
 
 Tabletop Simulator deals custom cards from sheets of card faces (at most 10 x 7 a sheet,
 the last slot of a full sheet being its own "hidden card", and at most 4096 pixels either way,
-as it recommends: 8 x 5 cards of 500 x 700) and one back image; a saved
+as it recommends: 5 x 3 cards of 750 x 1050, the cards' print resolution) and one back image; a saved
 object (JSON, for its Saved Objects folder) names the sheets and lists every card in the
 deck. Here each sheet holds the fleet's distinct cards (one a unit, as the roster prints
 them), and the deck holds each card as many times as its count.
@@ -25,10 +25,10 @@ from typing import Any
 from ..core.model import Repository
 from ..variants import VARIANTS
 
-DPI = 200  # a card is 500 x 700 pixels: 6 pt text is 17 pixels high, legible when zoomed in
-CARD_PX = (500, 700)  # 2.5 x 3.5 in at DPI
+DPI = 300  # the cards' print resolution: 63.5 x 88.9 mm is 750 x 1050 pixels, 6 pt text 25 pixels high
+CARD_PX = (round(2.5 * DPI), round(3.5 * DPI))  # 2.5 x 3.5 in at DPI
 MAX_SHEET_PX = 4096  # the largest sheet Tabletop Simulator recommends, either way
-MAX_COLUMNS, MAX_ROWS = min(10, MAX_SHEET_PX // CARD_PX[0]), min(7, MAX_SHEET_PX // CARD_PX[1])  # 8 x 5
+MAX_COLUMNS, MAX_ROWS = min(10, MAX_SHEET_PX // CARD_PX[0]), min(7, MAX_SHEET_PX // CARD_PX[1])  # 5 x 3
 PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1  # a full sheet's last slot is Tabletop Simulator's hidden card
 DECK_ID = 1  # the first custom deck of the object: card ids are 100 + the slot on sheet 1, 200 + on sheet 2...
 

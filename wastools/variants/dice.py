@@ -1,0 +1,80 @@
+"""A variant's dice rule: what each face of an attack die is worth, as data.
+
+Each variant gives one (``Variant.dice``); ``wastools.content.odds`` turns it into exact
+chances and the site's ``odds.js`` reads the same numbers from JSON. Faces are listed for
+1..6. Where a rule document leaves a point open, the reading chosen is named here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+BASE_GUNNERY = (0, 0, 0, 1, 1, 2)  # 4 or 5 one success, 6 two
+SIXES_TWO_DAMAGE = (0, 0, 0, 0, 0, 2)  # torpedoes: only a 6 counts, for 2 points of hull damage
+FIVES_AND_SIXES = (0, 0, 0, 0, 1, 2)  # the large playing surface's torpedoes: 5 one point, 6 two
+
+
+@dataclass(frozen=True)
+class DiceRule:
+    """How one attack die counts in a variant.
+
+    ``gunnery`` gives the successes of each face for every attack but torpedoes (compared
+    with armor and vital armor); ``torpedo`` the points of hull damage of each face of a
+    torpedo die (torpedoes ignore armor in every rule document). ``penalties`` are
+    ``(attack kind, band, pips)``: that many pips off each die at that band (off the grid's
+    long-range antiair). ``crippled_pips`` come off each non-torpedo die of a crippled
+    attacker (its torpedoes lose a die instead, which the variant's dice already show).
+    ``luck`` says the variant offers the optional luck die. ``readings`` names each choice
+    made where the rules are silent, for the docs and the site.
+    """
+
+    gunnery: tuple[int, ...] = BASE_GUNNERY
+    torpedo: tuple[int, ...] = SIXES_TWO_DAMAGE
+    penalties: tuple[tuple[str, int, int], ...] = ()
+    crippled_pips: int = 0
+    luck: bool = False
+    readings: tuple[str, ...] = ()
+
+    def faces(self, kind: str) -> tuple[int, ...]:
+        return self.torpedo if kind == "torpedo" else self.gunnery
+
+    def pips(self, kind: str, band: int, crippled: bool = False) -> int:
+        """Pips off each die of an attack of ``kind`` at ``band``."""
+        off = sum(p for k, b, p in self.penalties if k == kind and b == band)
+        return off + (self.crippled_pips if crippled and kind != "torpedo" else 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "gunnery": list(self.gunnery),
+            "torpedo": list(self.torpedo),
+            "penalties": [list(p) for p in self.penalties],
+            "crippled_pips": self.crippled_pips,
+            "luck": self.luck,
+            "readings": list(self.readings),
+        }
+
+
+TORPEDO_READING = (
+    "Torpedoes: only a 6 counts, for 2 points of hull damage, ignoring armor (the base game's rule "
+    "as the hexagon-grid rules restate it; the base game's player aid gives no amount)."
+)
+BASE = DiceRule(readings=(TORPEDO_READING,))
+HEX = DiceRule(readings=("Torpedoes: each 6 is 2 points of hull damage, ignoring armor, as the rules say.",))
+OFF_GRID = DiceRule(
+    penalties=(("anti_air", 1, 1),),
+    readings=(TORPEDO_READING, "Antiair at long range (2 legs): -1 on each die, as the rules say."),
+)
+LARGE_SURFACE = DiceRule(
+    torpedo=FIVES_AND_SIXES,
+    crippled_pips=1,
+    luck=True,
+    readings=(
+        "Torpedoes: each 5 is 1 point of hull damage, each 6 two, ignoring armor.",
+        "A crippled attacker: -1 on each die of its other attacks; its torpedoes lose a die instead "
+        "(minimum 1), not a pip.",
+        "Luck die: its natural 1 and 6 count whatever the penalties; its 2 to 5, and the dice rolled again "
+        "after a 6, take them. A 1 removes the best of the other dice; a 1 rolled again after a 6 counts "
+        "nothing. Torpedoes use it too, with their own faces.",
+    ),
+)

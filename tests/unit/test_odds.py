@@ -10,7 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wastools.content.odds import Defense, Odds, can_attack, defense, odds, torpedo_immune
+from wastools.content.odds import (
+    Defense,
+    Odds,
+    can_attack,
+    defense,
+    hull_damage,
+    odds,
+    together,
+    torpedo_immune,
+    totals,
+)
 from wastools.variants import VARIANTS
 from wastools.variants.dice import DiceRule
 
@@ -248,3 +258,23 @@ def test_more_armor_never_raises_the_odds(rule, kind, dice, target, luck, which)
 def test_the_luck_die_changes_nothing_where_the_variant_has_none(rule, dice, target):
     if not rule.luck:
         assert odds(rule, "main", 0, dice, target, luck=True) == odds(rule, "main", 0, dice, target)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rule=rules, kind=st.sampled_from(KINDS), dice=st.integers(0, 8), target=defenses, luck=st.booleans())
+def test_one_attack_together_is_that_attack(rule, kind, dice, target, luck):
+    alone = odds(rule, kind, 0, dice, target, luck=luck)
+    cap = max(1, target.hull or 1) if kind == "torpedo" else max(0, target.armor, target.vital)
+    dist = totals(rule, kind, 0, dice, cap, luck=luck)
+    assert together([hull_damage(dist, kind, target)], target) == alone
+
+
+def test_two_attacks_together_by_hand():
+    rule = VARIANTS["standard"].dice
+    ship = Defense(1, 9, 2)  # each die: 1 damage on 4-6; two damages sink it
+    one = hull_damage(totals(rule, "main", 0, 1, 9), "main", ship)
+    both = together([one, one], ship)
+    assert both.sunk == F(1, 4) and both.damaged == F(3, 4)
+    plane = Defense(1, 2, None)
+    aa = hull_damage(totals(rule, "anti_air", 0, 1, 2), "anti_air", plane)
+    assert together([aa, aa], plane) == Odds(F(3, 4), 1 - F(5, 6) ** 2, None)

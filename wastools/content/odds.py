@@ -168,6 +168,43 @@ def odds(
     return outcome(totals(rule, kind, band, dice, cap, crippled, luck), kind, target)
 
 
+def hull_damage(dist: Dist, kind: str, target: Defense) -> Dist:
+    """Points of hull lost by one attack (a sinking counts every point left); against an
+    aircraft 1 is aborted and 2 destroyed."""
+    hull = target.hull if target.hull is not None else 1
+    out: Dist = defaultdict(Fraction)
+    for t, p in dist.items():
+        if kind == "torpedo":
+            lost = (2 if t >= 1 else 0) if target.aircraft else min(t, hull)
+        elif t >= target.vital:
+            lost = 2 if target.aircraft else hull
+        else:
+            lost = 1 if t >= target.armor else 0
+        out[lost] += p
+    return dict(out)
+
+
+def together(parts: list[Dist], target: Defense) -> Odds:
+    """Several attacks of one phase on one target: damage lands at the phase's end, so hull
+    damage adds up (no attack meets a crippled target); an aircraft suffers the worst one."""
+    if target.aircraft:
+        untouched, alive = Fraction(1), Fraction(1)
+        for d in parts:
+            untouched *= d.get(0, Fraction(0))
+            alive *= 1 - d.get(2, Fraction(0))
+        return Odds(1 - untouched, 1 - alive, None)
+    hull = target.hull or 1
+    total: Dist = {0: Fraction(1)}
+    for d in parts:
+        step: Dist = defaultdict(Fraction)
+        for a, p in total.items():
+            for b, q in d.items():
+                step[min(a + b, hull)] += p * q
+        total = dict(step)
+    expected = sum((k * p for k, p in total.items()), Fraction(0))
+    return Odds(1 - total.get(0, Fraction(0)), total.get(hull, Fraction(0)), expected)
+
+
 # --- units ---------------------------------------------------------------------------------
 
 

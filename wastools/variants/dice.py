@@ -60,6 +60,8 @@ TORPEDO_READING = (
     "as the hexagon-grid rules restate it; the base game's player aid gives no amount)."
 )
 BASE = DiceRule(readings=(TORPEDO_READING,))
+LARGE_MAP = DiceRule(readings=(TORPEDO_READING, "A carrier's vital armor is 1 lower for each squadron aboard."))
+TABLE_CM = DiceRule(readings=(TORPEDO_READING, "A ship with Shallow Draft cannot be targeted by torpedoes."))
 HEX = DiceRule(readings=("Torpedoes: each 6 is 2 points of hull damage, ignoring armor, as the rules say.",))
 OFF_GRID = DiceRule(
     penalties=(("anti_air", 1, 1),),

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from wastools.content.odds import (
     Defense,
     Odds,
+    attack_odds,
     can_attack,
     defense,
     hull_damage,
@@ -278,3 +279,19 @@ def test_two_attacks_together_by_hand():
     plane = Defense(1, 2, None)
     aa = hull_damage(totals(rule, "anti_air", 0, 1, 2), "anti_air", plane)
     assert together([aa, aa], plane) == Odds(F(3, 4), 1 - F(5, 6) ** 2, None)
+
+
+def test_a_units_attack_on_a_unit(repo):
+    cossack, nagatsuki, wildcat = repo.units["hms-cossack"], repo.units["nagatsuki"], repo.units["f4f-wildcat"]
+    base = VARIANTS["standard"]
+    torpedo = next(a for a in cossack.attacks if a.kind == "torpedo")
+    got = attack_odds(base, {}, cossack, "torpedo", 0, nagatsuki)
+    assert got == odds(base.dice, "torpedo", 0, torpedo.bands[0], Defense(9, 9, nagatsuki.hull))
+    assert attack_odds(base, {}, cossack, "main", 0, wildcat) is None  # guns do not fire at aircraft
+    assert attack_odds(base, {}, cossack, "torpedo", 9, nagatsuki) is None  # no dice at that range
+    inches = VARIANTS["tabletop-inches"]
+    main = next(a for a in cossack.attacks if a.kind == "main").bands[0]
+    hurt = attack_odds(inches, inches.defaults(), cossack, "main", 0, nagatsuki, attacker_crippled=True)
+    target = defense(inches, inches.defaults(), nagatsuki)
+    assert hurt == odds(inches.dice, "main", 0, main, target, crippled=True)
+    assert hurt is not None and hurt.damaged < odds(inches.dice, "main", 0, main, target).damaged

@@ -240,3 +240,27 @@ def torpedo_immune(variant: Variant, params: dict[str, Any], target: Unit) -> bo
     """Whether the variant lets no torpedo at ``target`` (shallow draft on the table in cm)."""
     rule = variant.adapt(target, params).rules.get("torpedo_immune")
     return bool(rule and rule.value)
+
+
+def attack_odds(
+    variant: Variant,
+    params: dict[str, Any],
+    attacker: Unit,
+    kind: str,
+    band: int,
+    target: Unit,
+    *,
+    attacker_crippled: bool = False,
+    target_crippled: bool = False,
+    luck: bool = False,
+    aboard: int = 0,
+) -> Odds | None:
+    """The odds of ``attacker``'s ``kind`` attack at range ``band`` against ``target`` in
+    ``variant``, with the dice its card has there in that variant; None where it has no dice
+    there or cannot fire at that target."""
+    attack = variant.adapt(attacker, params, crippled=attacker_crippled).attack(kind)
+    dice = next((b.dice for b in attack.bands if b.band == band and b.dice), 0) if attack else 0
+    if not dice or not can_attack(kind, target, torpedo_immune(variant, params, target)):
+        return None
+    shown = defense(variant, params, target, target_crippled, aboard)
+    return odds(variant.dice, kind, band, dice, shown, attacker_crippled, luck)

@@ -8,6 +8,7 @@ every test fails on a console error, a script error, a dialog or a request outsi
 from __future__ import annotations
 
 import dataclasses
+import math
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -120,7 +121,7 @@ def _percent(p: Fraction) -> str:
         return "under 0.1%"
     if p > Fraction(999, 1000):
         return "over 99.9%"
-    return f"{round(float(p) * 1000) / 10:.1f}%"
+    return f"{math.floor(float(p) * 1000 + 0.5) / 10:.1f}%"  # Math.round: halves go up
 
 
 def _rows(page) -> list[list[str]]:

@@ -32,6 +32,7 @@ TARGETS = [
     Defense(4, 3, 4),
     Defense(1, 3, None),
     Defense(0, 9, 5),
+    Defense(1, 2, None, (("anti_air", 1),)),  # a Swordfish on the hex grid
 ]
 
 
@@ -69,7 +70,7 @@ def page(browser, site):
 
 
 def _js_target(t: Defense) -> dict:
-    return {"armor": t.armor, "vital": t.vital, "hull": t.hull}
+    return {"armor": t.armor, "vital": t.vital, "hull": t.hull, "fewer": [list(f) for f in t.fewer]}
 
 
 def test_odds_js_agrees_with_python_in_every_variant(page, site):
@@ -143,7 +144,7 @@ def _expected_rows(repo, variant_name: str, attacker: str, target: str, luck: bo
             continue
         for b in attack.bands:
             o = odds(v.dice, attack.type, b.band, b.dice, shown, luck=luck)
-            rows.append([str(b.dice), _percent(o.damaged), _percent(o.sunk)])
+            rows.append([str(shown.dice(attack.type, b.dice)), _percent(o.damaged), _percent(o.sunk)])
     return rows
 
 

@@ -3,6 +3,7 @@ plus properties and cases worked by hand from the rule documents' own words."""
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from itertools import product
 
@@ -153,6 +154,16 @@ def test_large_surface_by_hand():
     other = {0: F(1, 2), 1: F(1, 3), 2: F(1, 6)}
     by_hand = F(2, 6) * other[2] + F(2, 6) * (other[1] + other[2]) + F(1, 6)  # 2-3, 4-5, 6
     assert got == by_hand
+
+
+def test_a_swordfish_takes_one_antiair_die_fewer_on_the_hex_grid(repo):
+    hex_ = VARIANTS["hex"]
+    swordfish = next(u for u in repo.units.values() if "Swordfish" in u.name)
+    shown = defense(hex_, hex_.defaults(), swordfish)
+    plain = dataclasses.replace(shown, fewer=())
+    assert shown.dice("anti_air", 3) == 2 and shown.dice("main", 3) == 3
+    assert odds(hex_.dice, "anti_air", 0, 3, shown) == odds(hex_.dice, "anti_air", 0, 2, plain)
+    assert defense(VARIANTS["standard"], {}, swordfish).fewer == ()
 
 
 def test_off_grid_long_range_antiair_by_hand():

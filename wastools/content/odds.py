@@ -33,10 +33,15 @@ class Defense:
     armor: int
     vital: int
     hull: int | None
+    fewer: tuple[tuple[str, int], ...] = ()  # (attack kind, dice fewer) against this target
 
     @property
     def aircraft(self) -> bool:
         return self.hull is None
+
+    def dice(self, kind: str, dice: int) -> int:
+        """The dice an attack of ``kind`` rolls at this target."""
+        return max(0, dice - sum(n for k, n in self.fewer if k == kind))
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,7 @@ def odds(
         cap = max(1, target.hull or 1)
     else:
         cap = max(0, target.armor, target.vital)
-    return outcome(totals(rule, kind, band, dice, cap, crippled, luck), kind, target)
+    return outcome(totals(rule, kind, band, target.dice(kind, dice), cap, crippled, luck), kind, target)
 
 
 def hull_damage(dist: Dist, kind: str, target: Defense) -> Dist:
@@ -231,9 +236,8 @@ def defense(variant: Variant, params: dict[str, Any], target: Unit, crippled: bo
     if by_aboard is not None and aboard:
         steps = by_aboard.value
         vital = min(vital, steps[min(aboard, len(steps) - 1)])
-    if target.is_aircraft:
-        return Defense(armor, vital, None)
-    return Defense(armor, vital, 1 if crippled else target.hull)
+    fewer = tuple((kind, n) for kind, word, n in variant.dice.fewer_against if word in target.name)
+    return Defense(armor, vital, None if target.is_aircraft else 1 if crippled else target.hull, fewer)
 
 
 def torpedo_immune(variant: Variant, params: dict[str, Any], target: Unit) -> bool:

@@ -47,7 +47,7 @@ def _attack(attack: AdaptedAttack, words: _Words) -> list[Any]:
 
 def _defense(variant: Variant, params: dict[str, Any], unit: Unit) -> list[Any]:
     """[armor, vital armor, hull, crippled armor, crippled vital armor, no torpedoes (0/1),
-    vital armor by squadrons aboard]; None where it does not apply."""
+    vital armor by squadrons aboard, [[attack kind, dice fewer], ...]]; None where it does not apply."""
     whole = defense(variant, params, unit)
     hurt = defense(variant, params, unit, crippled=True) if whole.hull is not None and whole.hull >= 2 else None
     by_aboard = variant.adapt(unit, params).rules.get("vital_armor_by_squadrons_aboard")
@@ -59,6 +59,7 @@ def _defense(variant: Variant, params: dict[str, Any], unit: Unit) -> list[Any]:
         hurt.vital if hurt else None,
         int(torpedo_immune(variant, params, unit)),
         list(by_aboard.value) if by_aboard is not None else None,
+        [list(f) for f in whole.fewer] or None,
     ]
 
 

@@ -25,6 +25,8 @@ class DiceRule:
     ``(attack kind, band, pips)``: that many pips off each die at that band (off the grid's
     long-range antiair). ``crippled_pips`` come off each non-torpedo die of a crippled
     attacker (its torpedoes lose a die instead, which the variant's dice already show).
+    ``fewer_against`` are ``(attack kind, word of the target's name, dice)``: that many dice
+    fewer against such a target (antiair at a Swordfish on the hex grid).
     ``luck`` says the variant offers the optional luck die. ``readings`` names each choice
     made where the rules are silent, for the docs and the site.
     """
@@ -33,6 +35,7 @@ class DiceRule:
     torpedo: tuple[int, ...] = SIXES_TWO_DAMAGE
     penalties: tuple[tuple[str, int, int], ...] = ()
     crippled_pips: int = 0
+    fewer_against: tuple[tuple[str, str, int], ...] = ()
     luck: bool = False
     readings: tuple[str, ...] = ()
 
@@ -50,6 +53,7 @@ class DiceRule:
             "torpedo": list(self.torpedo),
             "penalties": [list(p) for p in self.penalties],
             "crippled_pips": self.crippled_pips,
+            "fewer_against": [list(f) for f in self.fewer_against],
             "luck": self.luck,
             "readings": list(self.readings),
         }
@@ -62,7 +66,13 @@ TORPEDO_READING = (
 BASE = DiceRule(readings=(TORPEDO_READING,))
 LARGE_MAP = DiceRule(readings=(TORPEDO_READING, "A carrier's vital armor is 1 lower for each squadron aboard."))
 TABLE_CM = DiceRule(readings=(TORPEDO_READING, "A ship with Shallow Draft cannot be targeted by torpedoes."))
-HEX = DiceRule(readings=("Torpedoes: each 6 is 2 points of hull damage, ignoring armor, as the rules say.",))
+HEX = DiceRule(
+    fewer_against=(("anti_air", "Swordfish", 1),),
+    readings=(
+        "Torpedoes: each 6 is 2 points of hull damage, ignoring armor, as the rules say.",
+        "Antiair at a Swordfish (any unit with Swordfish in its name): one die fewer.",
+    ),
+)
 OFF_GRID = DiceRule(
     penalties=(("anti_air", 1, 1),),
     readings=(TORPEDO_READING, "Antiair at long range (2 legs): -1 on each die, as the rules say."),

@@ -133,11 +133,18 @@
     return { damaged: 1 - (sum[0] || 0), sunk: sum[target.hull] || 0, expected: expected };
   }
 
-  function odds(rule, kind, band, dice, target, crippled, luck) {
-    return together([hullDamage(totals(rule, kind, band, dice, target, crippled, luck), kind, target)], target);
+  /* The dice an attack rolls at this target (a Swordfish takes one antiair die fewer on the hex grid). */
+  function diceAt(target, kind, dice) {
+    (target.fewer || []).forEach(function (f) { if (f[0] === kind) { dice -= f[1]; } });
+    return Math.max(0, dice);
   }
 
-  window.wasOdds = { odds: odds, totals: totals, hullDamage: hullDamage, together: together };
+  function odds(rule, kind, band, dice, target, crippled, luck) {
+    var d = diceAt(target, kind, dice);
+    return together([hullDamage(totals(rule, kind, band, d, target, crippled, luck), kind, target)], target);
+  }
+
+  window.wasOdds = { odds: odds, diceAt: diceAt, totals: totals, hullDamage: hullDamage, together: together };
 
   /* --- pages ---------------------------------------------------------------------------- */
 
@@ -171,8 +178,8 @@
   /* The target's defense in a variant: crippled (1 hull left) and squadrons aboard as chosen. */
   function defense(variant, unit, crippled, aboard) {
     var d = variant.defense[unit.index];
-    var t = { armor: d[0], vital: d[1], hull: d[2], noTorpedo: d[5] === 1 };
-    if (crippled && d[3] !== null) { t = { armor: d[3], vital: d[4], hull: 1, noTorpedo: t.noTorpedo }; }
+    var t = { armor: d[0], vital: d[1], hull: d[2], noTorpedo: d[5] === 1, fewer: d[7] || [] };
+    if (crippled && d[3] !== null) { t = { armor: d[3], vital: d[4], hull: 1, noTorpedo: t.noTorpedo, fewer: t.fewer }; }
     if (d[6] && aboard > 0) { t.vital = Math.min(t.vital, d[6][Math.min(aboard, d[6].length - 1)]); }
     return t;
   }
@@ -254,7 +261,7 @@
         var row = make("tr"), reach = variant.words[band[2]], cond = band[3] >= 0 ? variant.words[band[3]] : "";
         row.appendChild(make("th", label)).scope = "row";
         cell(row, cond ? reach + " (" + cond + ")" : reach);
-        cell(row, String(band[1]), "num");
+        cell(row, String(diceAt(def, kind, band[1])), "num");
         var o = odds(variant.dice, kind, band[0], band[1], def, false, luck);
         cell(row, percent(o.damaged), "num");
         cell(row, percent(o.sunk), "num");
@@ -272,10 +279,11 @@
       if (fires(attack[0], target.unit, target.def)) { return; }
       attack[1].forEach(function (b) {
         if (b[0] !== band || !b[1]) { return; }
-        var dist = hullDamage(totals(variant.dice, attack[0], b[0], b[1], target.def, false, luck), attack[0], target.def);
+        var dice = diceAt(target.def, attack[0], b[1]);
+        var dist = hullDamage(totals(variant.dice, attack[0], b[0], dice, target.def, false, luck), attack[0], target.def);
         var o = together([dist], target.def);
         if (!top || o.sunk > top.odds.sunk || (o.sunk === top.odds.sunk && o.damaged > top.odds.damaged)) {
-          top = { kind: attack[0], band: b, odds: o, dist: dist };
+          top = { kind: attack[0], band: b, dice: dice, odds: o, dist: dist };
         }
       });
     });
@@ -309,7 +317,7 @@
         row.appendChild(td);
       } else {
         cell(row, (DATA.labels[top.kind] || top.kind) + ", " + variant.words[top.band[2]]);
-        cell(row, String(top.band[1]), "num");
+        cell(row, String(top.dice), "num");
         cell(row, percent(top.odds.damaged), "num");
         cell(row, percent(top.odds.sunk), "num");
         for (var i = 0; i < item.count; i++) { parts.push(top.dist); }

@@ -4,6 +4,7 @@ plus properties and cases worked by hand from the rule documents' own words."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from fractions import Fraction
 from itertools import product
 
@@ -306,3 +307,29 @@ def test_a_units_attack_on_a_unit(repo):
     target = defense(inches, inches.defaults(), nagatsuki)
     assert hurt == odds(inches.dice, "main", 0, main, target, crippled=True)
     assert hurt is not None and hurt.damaged < odds(inches.dice, "main", 0, main, target).damaged
+
+
+def test_the_sites_data_holds_each_variants_dice_attacks_and_defense(repo):
+    from tests.site_check import small_spec
+    from wastools.site.odds import odds_data, odds_script
+
+    spec = small_spec(repo)
+    data = odds_data(repo, spec)
+    assert [u[0] for u in data["units"]] == [u.id for u in spec.units]
+    for v, params in spec.variants:
+        shown = data["variants"][v.name]
+        assert shown["dice"] == v.dice.to_json()
+        for i, unit in enumerate(spec.units):
+            whole = defense(v, params, unit)
+            assert shown["defense"][i][:3] == [whole.armor, whole.vital, whole.hull]
+            dice = [[b[1] for b in bands] for _kind, bands in shown["attacks"][i]]
+            assert dice == [
+                [b.dice for b in a.bands] for a in v.adapt(unit, params).attacks if any(b.dice for b in a.bands)
+            ]
+    hostile = "</script><img src=x onerror=alert(1)> \u2028 Cossack"
+    units = dict(repo.units, **{"hms-cossack": dataclasses.replace(repo.units["hms-cossack"], name=hostile)})
+    bad = dataclasses.replace(repo, units=units)
+    script = odds_script(bad, small_spec(bad))
+    assert script.isascii() and b"<" not in script
+    loaded = json.loads(script.decode().removeprefix("window.wasOddsData = ").removesuffix(";\n"))
+    assert [u[1] for u in loaded["units"] if u[0] == "hms-cossack"] == [hostile]

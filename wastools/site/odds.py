@@ -87,6 +87,7 @@ def odds_data(repo: Repository, spec: SiteSpec) -> dict[str, Any]:
 
 
 def odds_script(repo: Repository, spec: SiteSpec) -> bytes:
-    """``assets/odds-data.js``: ASCII-only JSON, so no character of the data can end the script."""
-    text = json.dumps(odds_data(repo, spec), ensure_ascii=True, separators=(",", ":"))
+    """``assets/odds-data.js``: ASCII-only JSON with every ``<`` escaped (``<`` is only ever
+    inside a JSON string), so no name can end a script or open markup wherever it is read."""
+    text = json.dumps(odds_data(repo, spec), ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
     return f"window.wasOddsData = {text};\n".encode("ascii")

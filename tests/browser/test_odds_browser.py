@@ -78,11 +78,12 @@ def test_odds_js_agrees_with_python_in_every_variant(page, site):
     cases, wanted = [], []
     for name in sorted(VARIANTS):
         rule = VARIANTS[name].dice
-        for kind, dice, target, band, crippled, luck in product(
-            ("main", "anti_air", "torpedo"), (0, 1, 2, 3, 5, 8, 12), TARGETS, (0, 1), (False, True), (False, True)
+        arcs = ("", *(a.name for a in rule.arcs))
+        for kind, dice, target, band, crippled, luck, arc in product(
+            ("main", "anti_air", "torpedo"), (0, 1, 2, 3, 5, 8, 12), TARGETS, (0, 1), (False, True), (False, True), arcs
         ):
-            cases.append([rule.to_json(), kind, band, dice, _js_target(target), crippled, luck])
-            o = odds(rule, kind, band, dice, target, crippled, luck)
+            cases.append([rule.to_json(), kind, band, dice, _js_target(target), crippled, luck, arc])
+            o = odds(rule, kind, band, dice, target, crippled, luck, arc)
             wanted.append([float(o.damaged), float(o.sunk), None if o.expected is None else float(o.expected)])
     got = page.evaluate(
         "cases => cases.map(c => { const o = window.wasOdds.odds(...c); return [o.damaged, o.sunk, o.expected]; })",
@@ -226,3 +227,26 @@ def test_names_are_text_and_the_markup_is_sound(page, site):
                  Math.max(...[...t.rows].map(r => [...r.cells].reduce((n, c) => n + c.colSpan, 0)))])"""
         )
         assert columns and all(cols == widest for cols, widest in columns), (rel, columns)
+
+
+def test_the_hex_grids_arcs_change_the_gun_dice(page, site, repo):
+    page.goto(url(site, "units/atago.html"))
+    assert not page.is_visible("#odds-arc")
+    page.select_option("#odds-variant", "hex")
+    page.select_option("#odds-target", "uss-san-francisco-ca-38")
+    beam = _rows(page)
+    page.select_option("#odds-arc", "ahead")
+    ahead = _rows(page)
+    v = VARIANTS["hex"]
+    shown = defense(v, v.defaults(), repo.units["uss-san-francisco-ca-38"])
+    main = [b for a in v.adapt(repo.units["atago"], v.defaults()).attacks if a.type == "main" for b in a.bands]
+    assert [r[2] for r in beam if r[0] == "Main"] == [str(b.dice) for b in main]
+    assert [r[2:] for r in ahead if r[0] == "Main"] == [
+        [str(-(-b.dice // 2)), *(_percent(p) for p in _both(odds(v.dice, "main", b.band, b.dice, shown, arc="ahead")))]
+        for b in main
+    ]
+    assert [r for r in ahead if r[0] == "Torpedo"] == [r for r in beam if r[0] == "Torpedo"]  # guns only
+
+
+def _both(o) -> tuple[Fraction, Fraction]:
+    return o.damaged, o.sunk

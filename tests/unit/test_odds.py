@@ -31,9 +31,9 @@ KINDS = ("main", "anti_air", "torpedo")
 F = Fraction
 
 
-def _value(rule: DiceRule, kind: str, band: int, crippled: bool, face: int) -> int:
+def _value(rule: DiceRule, kind: str, band: int, crippled: bool, face: int, arc: str = "") -> int:
     """What one die shows, read straight off the rule's face list."""
-    shifted = face - rule.pips(kind, band, crippled)
+    shifted = face - rule.pips(kind, band, crippled, arc)
     return rule.faces(kind)[shifted - 1] if shifted >= 1 else 0
 
 
@@ -72,9 +72,13 @@ def _rolls(rule: DiceRule, kind: str, band: int, dice: int, crippled: bool, luck
             yield sum(others) + _value(rule, kind, band, crippled, lucky), p
 
 
-def brute(rule, kind, band, dice, target: Defense, crippled=False, luck=False) -> Odds:
+def brute(rule, kind, band, dice, target: Defense, crippled=False, luck=False, arc="") -> Odds:
     damaged = sunk = expected = F(0)
     enough = max(target.armor, target.vital, target.hull or 1)
+    shown = rule.arc(kind, arc)
+    if shown is not None:  # the arc's share of the dice, and its pips on each
+        dice = {"all": dice, "up": (dice + 1) // 2, "down": dice // 2}[shown.share]
+        rule = dataclasses.replace(rule, penalties=rule.penalties + ((kind, band, shown.pips),), arcs=())
     for total, p in _rolls(rule, kind, band, dice, crippled, luck, enough):
         if kind == "torpedo":
             hull = target.hull or 1
@@ -96,10 +100,12 @@ TARGETS = [Defense(1, 2, 1), Defense(2, 4, 3), Defense(3, 5, 2), Defense(4, 3, 4
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_every_variant_agrees_with_enumerating_every_die(name):
     rule = VARIANTS[name].dice
-    for kind, dice, target, band in product(KINDS, range(0, 5), TARGETS, (0, 1)):
+    arcs = ("", *(a.name for a in rule.arcs))
+    for kind, dice, target, band, arc in product(KINDS, range(0, 5), TARGETS, (0, 1), arcs):
         for crippled, luck in product((False, True), (False, True) if rule.luck else (False,)):
-            got = odds(rule, kind, band, dice, target, crippled, luck)
-            assert got == brute(rule, kind, band, dice, target, crippled, luck), (name, kind, dice, target, luck)
+            got = odds(rule, kind, band, dice, target, crippled, luck, arc)
+            want = brute(rule, kind, band, dice, target, crippled, luck, arc)
+            assert got == want, (name, kind, dice, target, luck, arc)
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -165,6 +171,19 @@ def test_a_swordfish_takes_one_antiair_die_fewer_on_the_hex_grid(repo):
     assert shown.dice("anti_air", 3) == 2 and shown.dice("main", 3) == 3
     assert odds(hex_.dice, "anti_air", 0, 3, shown) == odds(hex_.dice, "anti_air", 0, 2, plain)
     assert defense(VARIANTS["standard"], {}, swordfish).fewer == ()
+
+
+def test_arcs_by_hand():
+    hex_, off = VARIANTS["hex"].dice, VARIANTS["off-grid"].dice
+    ship = Defense(2, 5, 3)
+    # "half dice rounded up at targets in the forward arc, ... rounded down in the rearward arc"
+    assert odds(hex_, "main", 1, 5, ship, arc="ahead") == odds(hex_, "main", 1, 3, ship)
+    assert odds(hex_, "main", 1, 5, ship, arc="astern") == odds(hex_, "main", 1, 2, ship)
+    assert odds(hex_, "main", 1, 5, ship, arc="beam") == odds(hex_, "main", 1, 5, ship)
+    assert odds(hex_, "torpedo", 1, 5, ship, arc="ahead") == odds(hex_, "torpedo", 1, 5, ship)  # guns only
+    # off the grid, outside the broadside arc: -1 on each gun die, so one die reaches armor 1 on a 5 or 6
+    assert odds(off, "main", 0, 1, Defense(1, 3, 2), arc="ends").damaged == F(1, 3)
+    assert odds(off, "anti_air", 0, 1, Defense(1, 3, None), arc="ends").damaged == F(1, 2)
 
 
 def test_off_grid_long_range_antiair_by_hand():

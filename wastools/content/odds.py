@@ -128,11 +128,19 @@ def luck_pool(values: list[int], faces: tuple[int, ...], dice: int, cap: int) ->
 
 
 def totals(
-    rule: DiceRule, kind: str, band: int, dice: int, cap: int, crippled: bool = False, luck: bool = False
+    rule: DiceRule,
+    kind: str,
+    band: int,
+    dice: int,
+    cap: int,
+    crippled: bool = False,
+    luck: bool = False,
+    arc: str = "",
 ) -> Dist:
-    """The distribution of an attack's total (successes, or a torpedo's hull damage), capped."""
+    """The distribution of an attack's total (successes, or a torpedo's hull damage), capped;
+    ``dice`` are those rolled (after any arc's share), ``arc`` adds its pips."""
     faces = rule.faces(kind)
-    values = die_values(faces, rule.pips(kind, band, crippled))
+    values = die_values(faces, rule.pips(kind, band, crippled, arc))
     if luck and rule.luck and dice >= 1:
         return luck_pool(values, faces, dice, cap)
     return capped(pool(values, dice), cap)
@@ -163,14 +171,17 @@ def odds(
     target: Defense,
     crippled: bool = False,
     luck: bool = False,
+    arc: str = "",
 ) -> Odds:
-    """The odds of ``dice`` dice of an attack of ``kind`` at ``band`` against ``target``;
-    ``crippled`` is the attacker's state (its dice are the variant's crippled dice already)."""
+    """The odds of the card's ``dice`` for an attack of ``kind`` at ``band`` against ``target``;
+    ``crippled`` is the attacker's state (its dice are the variant's crippled dice already),
+    ``arc`` where the target lies, in a variant whose guns have arcs."""
     if kind == "torpedo":
         cap = max(1, target.hull or 1)
     else:
         cap = max(0, target.armor, target.vital)
-    return outcome(totals(rule, kind, band, target.dice(kind, dice), cap, crippled, luck), kind, target)
+    rolled = target.dice(kind, rule.dice(kind, dice, arc))
+    return outcome(totals(rule, kind, band, rolled, cap, crippled, luck, arc), kind, target)
 
 
 def hull_damage(dist: Dist, kind: str, target: Defense) -> Dist:
@@ -258,6 +269,7 @@ def attack_odds(
     target_crippled: bool = False,
     luck: bool = False,
     aboard: int = 0,
+    arc: str = "",
 ) -> Odds | None:
     """The odds of ``attacker``'s ``kind`` attack at range ``band`` against ``target`` in
     ``variant``, with the dice its card has there in that variant; None where it has no dice
@@ -267,4 +279,4 @@ def attack_odds(
     if not dice or not can_attack(kind, target, torpedo_immune(variant, params, target)):
         return None
     shown = defense(variant, params, target, target_crippled, aboard)
-    return odds(variant.dice, kind, band, dice, shown, attacker_crippled, luck)
+    return odds(variant.dice, kind, band, dice, shown, attacker_crippled, luck, arc)

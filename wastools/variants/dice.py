@@ -7,12 +7,33 @@ chances and the site's ``odds.js`` reads the same numbers from JSON. Faces are l
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 BASE_GUNNERY = (0, 0, 0, 1, 1, 2)  # 4 or 5 one success, 6 two
 SIXES_TWO_DAMAGE = (0, 0, 0, 0, 0, 2)  # torpedoes: only a 6 counts, for 2 points of hull damage
 FIVES_AND_SIXES = (0, 0, 0, 0, 1, 2)  # the large playing surface's torpedoes: 5 one point, 6 two
+
+
+GUN_KINDS = ("main", "secondary", "tertiary")
+
+
+@dataclass(frozen=True)
+class Arc:
+    """Where a target lies from the firing ship, where the variant's guns care: ``share`` of
+    the gun dice (``all``, half rounded ``up`` or ``down``) and pips off each gun die."""
+
+    name: str
+    label: str
+    share: str = "all"
+    pips: int = 0
+
+    def dice(self, dice: int) -> int:
+        return dice if self.share == "all" else math.ceil(dice / 2) if self.share == "up" else dice // 2
+
+    def to_json(self) -> list[Any]:
+        return [self.name, self.label, self.share, self.pips]
 
 
 @dataclass(frozen=True)
@@ -27,6 +48,7 @@ class DiceRule:
     attacker (its torpedoes lose a die instead, which the variant's dice already show).
     ``fewer_against`` are ``(attack kind, word of the target's name, dice)``: that many dice
     fewer against such a target (antiair at a Swordfish on the hex grid).
+    ``arcs`` are the variant's firing arcs for guns, the first one their full effect.
     ``luck`` says the variant offers the optional luck die. ``readings`` names each choice
     made where the rules are silent, for the docs and the site.
     """
@@ -36,15 +58,27 @@ class DiceRule:
     penalties: tuple[tuple[str, int, int], ...] = ()
     crippled_pips: int = 0
     fewer_against: tuple[tuple[str, str, int], ...] = ()
+    arcs: tuple[Arc, ...] = ()
     luck: bool = False
     readings: tuple[str, ...] = ()
 
     def faces(self, kind: str) -> tuple[int, ...]:
         return self.torpedo if kind == "torpedo" else self.gunnery
 
-    def pips(self, kind: str, band: int, crippled: bool = False) -> int:
-        """Pips off each die of an attack of ``kind`` at ``band``."""
+    def arc(self, kind: str, name: str) -> Arc | None:
+        """The arc ``name`` where it applies to ``kind`` (guns only), else None."""
+        return next((a for a in self.arcs if a.name == name), None) if kind in GUN_KINDS else None
+
+    def dice(self, kind: str, dice: int, arc: str = "") -> int:
+        """The dice an attack of ``kind`` rolls into ``arc``."""
+        shown = self.arc(kind, arc)
+        return shown.dice(dice) if shown else dice
+
+    def pips(self, kind: str, band: int, crippled: bool = False, arc: str = "") -> int:
+        """Pips off each die of an attack of ``kind`` at ``band`` (into ``arc``)."""
         off = sum(p for k, b, p in self.penalties if k == kind and b == band)
+        shown = self.arc(kind, arc)
+        off += shown.pips if shown else 0
         return off + (self.crippled_pips if crippled and kind != "torpedo" else 0)
 
     def to_json(self) -> dict[str, Any]:
@@ -54,6 +88,7 @@ class DiceRule:
             "penalties": [list(p) for p in self.penalties],
             "crippled_pips": self.crippled_pips,
             "fewer_against": [list(f) for f in self.fewer_against],
+            "arcs": [a.to_json() for a in self.arcs],
             "luck": self.luck,
             "readings": list(self.readings),
         }
@@ -68,6 +103,11 @@ LARGE_MAP = DiceRule(readings=(TORPEDO_READING, "A carrier's vital armor is 1 lo
 TABLE_CM = DiceRule(readings=(TORPEDO_READING, "A ship with Shallow Draft cannot be targeted by torpedoes."))
 HEX = DiceRule(
     fewer_against=(("anti_air", "Swordfish", 1),),
+    arcs=(
+        Arc("beam", "on the beam: all the gun dice"),
+        Arc("ahead", "ahead: half the gun dice, rounded up", "up"),
+        Arc("astern", "astern: half the gun dice, rounded down", "down"),
+    ),
     readings=(
         "Torpedoes: each 6 is 2 points of hull damage, ignoring armor, as the rules say.",
         "Antiair at a Swordfish (any unit with Swordfish in its name): one die fewer.",
@@ -75,6 +115,10 @@ HEX = DiceRule(
 )
 OFF_GRID = DiceRule(
     penalties=(("anti_air", 1, 1),),
+    arcs=(
+        Arc("beam", "in the broadside arc, or without headings"),
+        Arc("ends", "within 20 degrees of the bow or stern: -1 on each gun die (headings rule)", "all", 1),
+    ),
     readings=(TORPEDO_READING, "Antiair at long range (2 legs): -1 on each die, as the rules say."),
 )
 LARGE_SURFACE = DiceRule(

@@ -81,9 +81,24 @@
     return out;
   }
 
-  function pips(rule, kind, band, crippled) {
-    var off = 0;
+  var GUNS = ["main", "secondary", "tertiary"];
+
+  /* The variant's firing arc [name, label, share, pips] where it applies to this kind (guns). */
+  function arcOf(rule, kind, name) {
+    if (GUNS.indexOf(kind) < 0) { return null; }
+    return (rule.arcs || []).filter(function (a) { return a[0] === name; })[0] || null;
+  }
+
+  function arcDice(rule, kind, dice, arc) {
+    var a = arcOf(rule, kind, arc);
+    if (!a || a[2] === "all") { return dice; }
+    return a[2] === "up" ? Math.ceil(dice / 2) : Math.floor(dice / 2);
+  }
+
+  function pips(rule, kind, band, crippled, arc) {
+    var off = 0, a = arcOf(rule, kind, arc);
     rule.penalties.forEach(function (p) { if (p[0] === kind && p[1] === band) { off += p[2]; } });
+    off += a ? a[3] : 0;
     return off + (crippled && kind !== "torpedo" ? rule.crippled_pips : 0);
   }
 
@@ -93,8 +108,8 @@
     return kind === "torpedo" ? Math.max(1, target.hull || 1) : Math.max(0, target.armor, target.vital);
   }
 
-  function totals(rule, kind, band, dice, target, crippled, luck) {
-    var f = faces(rule, kind), values = dieValues(f, pips(rule, kind, band, crippled)), c = cap(kind, target);
+  function totals(rule, kind, band, dice, target, crippled, luck, arc) {
+    var f = faces(rule, kind), values = dieValues(f, pips(rule, kind, band, crippled, arc)), c = cap(kind, target);
     if (luck && rule.luck && dice >= 1) { return luckPool(values, f, dice, c); }
     return capped(pool(values, dice), c);
   }
@@ -139,12 +154,12 @@
     return Math.max(0, dice);
   }
 
-  function odds(rule, kind, band, dice, target, crippled, luck) {
-    var d = diceAt(target, kind, dice);
-    return together([hullDamage(totals(rule, kind, band, d, target, crippled, luck), kind, target)], target);
+  function odds(rule, kind, band, dice, target, crippled, luck, arc) {
+    var d = diceAt(target, kind, arcDice(rule, kind, dice, arc));
+    return together([hullDamage(totals(rule, kind, band, d, target, crippled, luck, arc), kind, target)], target);
   }
 
-  window.wasOdds = { odds: odds, diceAt: diceAt, totals: totals, hullDamage: hullDamage, together: together };
+  window.wasOdds = { odds: odds, diceAt: diceAt, arcDice: arcDice, totals: totals, hullDamage: hullDamage, together: together };
 
   /* --- pages ---------------------------------------------------------------------------- */
 
@@ -218,6 +233,18 @@
     return variant.dice.luck && el("odds-luck").checked;
   }
 
+  /* The guns' firing arc, in a variant whose guns have arcs ("" elsewhere). */
+  function arcControl(variant) {
+    var arcs = variant.dice.arcs || [], select = el("odds-arc"), field = el("odds-arc-field");
+    field.hidden = !arcs.length;
+    var was = select.value;
+    select.textContent = "";
+    arcs.forEach(function (a) { var o = make("option", a[1]); o.value = a[0]; select.appendChild(o); });
+    if (!arcs.length) { return ""; }
+    select.value = arcs.some(function (a) { return a[0] === was; }) ? was : arcs[0][0];
+    return select.value;
+  }
+
   function aboardControl(variant, target) {
     var d = variant.defense[target.index][6], select = el("odds-aboard"), field = el("odds-aboard-field");
     field.hidden = !d;
@@ -242,7 +269,7 @@
     var variant = DATA.variants[el("odds-variant").value];
     var target = BY_ID[el("odds-target").value];
     if (!unit || !variant || !target) { return; }
-    var luck = luckControls(variant), aboard = aboardControl(variant, target);
+    var luck = luckControls(variant), aboard = aboardControl(variant, target), arc = arcControl(variant);
     var def = defense(variant, target, el("odds-crippled").checked, aboard);
     var body = el("odds-rows");
     body.textContent = "";
@@ -261,8 +288,8 @@
         var row = make("tr"), reach = variant.words[band[2]], cond = band[3] >= 0 ? variant.words[band[3]] : "";
         row.appendChild(make("th", label)).scope = "row";
         cell(row, cond ? reach + " (" + cond + ")" : reach);
-        cell(row, String(diceAt(def, kind, band[1])), "num");
-        var o = odds(variant.dice, kind, band[0], band[1], def, false, luck);
+        cell(row, String(diceAt(def, kind, arcDice(variant.dice, kind, band[1], arc))), "num");
+        var o = odds(variant.dice, kind, band[0], band[1], def, false, luck, arc);
         cell(row, percent(o.damaged), "num");
         cell(row, percent(o.sunk), "num");
         body.appendChild(row);
@@ -273,14 +300,15 @@
   }
 
   /* Each unit of the fleet fires its best attack at that card range (most likely to sink, then to damage). */
-  function best(variant, unit, band, target, luck) {
+  function best(variant, unit, band, target, luck, arc) {
     var top = null;
     variant.attacks[unit.index].forEach(function (attack) {
       if (fires(attack[0], target.unit, target.def)) { return; }
       attack[1].forEach(function (b) {
         if (b[0] !== band || !b[1]) { return; }
-        var dice = diceAt(target.def, attack[0], b[1]);
-        var dist = hullDamage(totals(variant.dice, attack[0], b[0], dice, target.def, false, luck), attack[0], target.def);
+        var dice = diceAt(target.def, attack[0], arcDice(variant.dice, attack[0], b[1], arc));
+        var counted = totals(variant.dice, attack[0], b[0], dice, target.def, false, luck, arc);
+        var dist = hullDamage(counted, attack[0], target.def);
         var o = together([dist], target.def);
         if (!top || o.sunk > top.odds.sunk || (o.sunk === top.odds.sunk && o.damaged > top.odds.damaged)) {
           top = { kind: attack[0], band: b, dice: dice, odds: o, dist: dist };
@@ -303,13 +331,13 @@
     var variant = DATA.variants[(el("deck-variant") || {}).value] || DATA.variants[Object.keys(DATA.variants)[0]];
     var target = BY_ID[el("odds-target").value];
     if (!variant || !target) { return; }
-    var luck = luckControls(variant), aboard = aboardControl(variant, target);
+    var luck = luckControls(variant), aboard = aboardControl(variant, target), arc = arcControl(variant);
     var t = { unit: target, def: defense(variant, target, el("odds-crippled").checked, aboard) };
     var band = Number(el("odds-band").value) || 0, body = el("odds-rows"), parts = [];
     body.textContent = "";
     var fleet = fleetCounts();
     fleet.forEach(function (item) {
-      var row = make("tr"), top = best(variant, item.unit, band, t, luck);
+      var row = make("tr"), top = best(variant, item.unit, band, t, luck, arc);
       row.appendChild(make("th", item.count + " \u00d7 " + item.unit.name)).scope = "row";
       if (!top) {
         var td = make("td", "no attack that reaches it at this card range", "src");

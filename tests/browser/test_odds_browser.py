@@ -17,7 +17,7 @@ import pytest
 
 from tests.browser.test_site_browser import Guard, url
 from tests.site_check import small_spec
-from wastools.content.odds import Defense, can_attack, defense, hull_damage, odds, together, totals
+from wastools.content.odds import Defense, attack_odds, can_attack, defense, hull_damage, odds, together, totals
 from wastools.site import build_site
 from wastools.site.chromium import ARGS, CHROMIUM
 from wastools.variants import VARIANTS
@@ -250,3 +250,28 @@ def test_the_hex_grids_arcs_change_the_gun_dice(page, site, repo):
 
 def _both(o) -> tuple[Fraction, Fraction]:
     return o.damaged, o.sunk
+
+
+@pytest.mark.parametrize("variant", ["hex", "tabletop-inches"])
+def test_a_crippled_attacker_rolls_the_variants_crippled_dice(page, site, repo, variant):
+    page.goto(url(site, "units/atago.html"))
+    page.select_option("#odds-variant", variant)
+    page.select_option("#odds-target", "uss-san-francisco-ca-38")
+    assert page.is_visible("#odds-self")
+    page.check("#odds-self")
+    v = VARIANTS[variant]
+    atago, target = repo.units["atago"], repo.units["uss-san-francisco-ca-38"]
+    want = []
+    for attack in v.adapt(atago, v.defaults(), crippled=True).attacks:
+        for b in attack.bands if any(b.dice for b in attack.bands) else ():
+            o = attack_odds(v, v.defaults(), atago, attack.type, b.band, target, attacker_crippled=True)
+            want.append(None if o is None else [str(b.dice), _percent(o.damaged), _percent(o.sunk)])
+    shown = [r[2:] if len(r) == 5 else None for r in _rows(page)]
+    assert [w for w in want if w] == [s for s in shown if s]
+    page.uncheck("#odds-self")
+    assert [r[2:] for r in _rows(page) if len(r) == 5] != [w for w in want if w]
+
+
+def test_aircraft_are_never_crippled(page, site):
+    page.goto(url(site, "units/f4f-wildcat.html"))
+    assert not page.is_visible("#odds-self")

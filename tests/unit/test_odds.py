@@ -345,6 +345,16 @@ def test_the_sites_data_holds_each_variants_dice_attacks_and_defense(repo):
             assert dice == [
                 [b.dice for b in a.bands] for a in v.adapt(unit, params).attacks if any(b.dice for b in a.bands)
             ]
+    hex_ = data["variants"]["hex"]
+    for i, unit in enumerate(spec.units):
+        hurt = hex_["crippled_attacks"][i]
+        if unit.is_aircraft or unit.hull < 2:
+            assert hurt is None
+        else:  # one die fewer per attack on the hex grid
+            adapted = VARIANTS["hex"].adapt(unit, None, crippled=True).attacks
+            assert hurt and [[b[1] for b in bands] for _k, bands in hurt] == [
+                [b.dice for b in a.bands] for a in adapted if any(b.dice for b in a.bands)
+            ]
     hostile = "</script><img src=x onerror=alert(1)> \u2028 Cossack"
     units = dict(repo.units, **{"hms-cossack": dataclasses.replace(repo.units["hms-cossack"], name=hostile)})
     bad = dataclasses.replace(repo, units=units)

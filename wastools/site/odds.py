@@ -63,9 +63,19 @@ def _defense(variant: Variant, params: dict[str, Any], unit: Unit) -> list[Any]:
     ]
 
 
+def _crippled_attacks(variant: Variant, params: dict[str, Any], unit: Unit, words: _Words) -> list[Any] | None:
+    """A ship's attacks once crippled, where they differ from its whole ones (None where not)."""
+    if unit.is_aircraft or unit.hull < 2:
+        return None
+    whole, hurt = (variant.adapt(unit, params, crippled=c).attacks for c in (False, True))
+    if whole == hurt and not variant.dice.crippled_pips:
+        return None
+    return [_attack(a, words) for a in hurt if any(b.dice for b in a.bands)]
+
+
 def odds_data(repo: Repository, spec: SiteSpec) -> dict[str, Any]:
     """Units as [id, name, type, type label, side, target class]; per variant its dice rule and,
-    in the units' order, their attacks and defenses."""
+    in the units' order, their attacks, defenses and attacks once crippled."""
     units = [
         [u.id, u.name, u.type, TYPE_LABELS.get(u.type, u.type), side_of(repo, u), target_class(u)] for u in spec.units
     ]
@@ -81,6 +91,7 @@ def odds_data(repo: Repository, spec: SiteSpec) -> dict[str, Any]:
             "dice": variant.dice.to_json(),
             "attacks": attacks,
             "defense": [_defense(variant, params, u) for u in spec.units],
+            "crippled_attacks": [_crippled_attacks(variant, params, u, words) for u in spec.units],
             "words": words.texts,
         }
     return {"labels": ATTACK_LABELS, "units": units, "variants": variants}

@@ -271,9 +271,12 @@
     if (!unit || !variant || !target) { return; }
     var luck = luckControls(variant), aboard = aboardControl(variant, target), arc = arcControl(variant);
     var def = defense(variant, target, el("odds-crippled").checked, aboard);
+    var hurtAttacks = variant.crippled_attacks[unit.index];
+    el("odds-self-field").hidden = !hurtAttacks;
+    var hurt = !!hurtAttacks && el("odds-self").checked;
     var body = el("odds-rows");
     body.textContent = "";
-    variant.attacks[unit.index].forEach(function (attack) {
+    (hurt ? hurtAttacks : variant.attacks[unit.index]).forEach(function (attack) {
       var kind = attack[0], label = DATA.labels[kind] || kind, why = fires(kind, target, def);
       if (why) {
         var tr = make("tr");
@@ -289,7 +292,7 @@
         row.appendChild(make("th", label)).scope = "row";
         cell(row, cond ? reach + " (" + cond + ")" : reach);
         cell(row, String(diceAt(def, kind, arcDice(variant.dice, kind, band[1], arc))), "num");
-        var o = odds(variant.dice, kind, band[0], band[1], def, false, luck, arc);
+        var o = odds(variant.dice, kind, band[0], band[1], def, hurt, luck, arc);
         cell(row, percent(o.damaged), "num");
         cell(row, percent(o.sunk), "num");
         body.appendChild(row);

@@ -36,7 +36,7 @@ pytestmark = pytest.mark.slow
 RLO = "\u202e"
 SPOOF = f"Evil{RLO}Ship"  # without isolation, "(14 points)" after it reads "(stniop 41)"
 ADDRESS = "https://example.org/was/"
-KEYS = ("fleet", "name", "limit", "deck", "paper")
+KEYS = ("fleet", "c", "name", "limit", "deck", "paper", "backs")
 FILTERS = ("q", "nation", "side", "type", "set", "min", "max", "owned")
 
 
@@ -103,6 +103,23 @@ def parse(tab, hashes: list[str]) -> list[dict]:
     )
 
 
+def unit_code(unit_id: str) -> str:
+    """A unit's part of the compact fleet code, worked out here as fleet-core.js documents it:
+    FNV-1a (32 bits) of the id, its last 4 digits in base 36."""
+    h = 0x811C9DC5
+    for ch in unit_id.encode():
+        h = ((h ^ ch) * 0x01000193) % 2**32
+    n, digits = h % 36**4, ""
+    for _ in range(4):
+        n, d = divmod(n, 36)
+        digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[d] + digits
+    return digits
+
+
+def compact(counts: dict[str, int]) -> str:
+    return "c=1." + ".".join(unit_code(u) + (f":{n}" if n > 1 else "") for u, n in counts.items())
+
+
 def notices(page) -> list[str]:
     if not page.is_visible("#notices"):
         return []
@@ -147,6 +164,8 @@ CRAFTED = [
     ("deck=__proto__", {}, 1),
     ("deck=hexx", {}, 1),
     ("paper=legal", {}, 1),
+    ("backs=diagonal", {}, 1),
+    ("backs=long&backs=short", {}, 1),
     ("name=", {}, 1),
     ("name=" + "x" * 200, {}, 1),
     ("name=" + quote(f"A{RLO}B\u2066C\x00D"), {}, 1),
@@ -155,6 +174,16 @@ CRAFTED = [
     ("=&&=&", {}, 1),
     ("fleet=" + ",".join(f"bismarck:{i % 99 + 1}" for i in range(400)), {"bismarck": 99}, 2),
     ("fleet=" + "a" * 30000, {}, 1),
+    # the compact code: the same checks, and a code this site cannot read is a notice
+    (compact({"bismarck": 2, "atago": 1}), {"bismarck": 2, "atago": 1}, 0),
+    (compact({"bismarck": 2, "atago": 1}).lower(), {"bismarck": 2, "atago": 1}, 0),
+    (compact({"bismarck": 1}) + "&fleet=atago:2", {"bismarck": 1, "atago": 2}, 0),
+    (compact({"bismarck": 1}).replace("c=1.", "c=2."), {}, 1),
+    (compact({"bismarck": 1}) + ":150", {}, 1),
+    (compact({"bismarck": 1}) + "Z", {}, 1),
+    ("c=1.0000.%3Cb%3E..", {}, 2),
+    ("c=", {}, 1),
+    ("c=1." + ".".join([unit_code("bismarck") + ":60"] * 2), {"bismarck": 99}, 1),
 ]
 
 
@@ -217,6 +246,59 @@ def test_generated_addresses_hold_exactly_their_good_parts(parser, site, address
     fleet, bad = reference(address, ids)
     assert dict(state["fleet"]) == fleet, address
     assert len(state["notices"]) >= bad, (address, state["notices"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(SMALL), st.integers(1, 99), max_size=len(SMALL)), st.text(max_size=12))
+def test_the_compact_code_holds_the_fleet_it_was_made_of(parser, counts, name):
+    found = parser.evaluate(
+        """([entries, name]) => {
+             const F = wasFleet, p = window.wasFleetPage;
+             const state = {fleet: new Map(entries), name: name || 'My fleet', limit: 100, deck: p.decks[0].name};
+             const address = F.compactAddress(state, p.decks, p.units);
+             const back = F.parseAddress('#' + address, p.units, p.decks);
+             return [address, Array.from(back.fleet), back.notices];
+           }""",
+        [list(counts.items()), name],
+    )
+    address, fleet, said = found
+    assert dict(fleet) == counts and list(dict(fleet)) == list(counts)  # in the order picked
+    assert not any("left out" in n or "code" in n for n in said), said
+    if counts:
+        assert address.startswith(compact(counts))  # the code as documented, worked out apart from the page
+
+
+def colliding_ids() -> tuple[str, str]:
+    """Two made-up ids with the same four-character code (found by trying, as anyone could)."""
+    seen: dict[str, str] = {}
+    for n in range(100000):
+        unit_id = f"ship-{n}"
+        code = unit_code(unit_id)
+        if code in seen:
+            return seen[code], unit_id
+        seen[code] = unit_id
+    raise AssertionError("no two ids of 100,000 share a code")
+
+
+def test_a_code_two_units_share_is_never_written_and_never_opens_either(parser):
+    a, b = colliding_ids()
+    found = parser.evaluate(
+        """([a, b]) => {
+             const F = wasFleet, decks = window.wasFleetPage.decks;
+             const unit = id => ({id: id, name: id, points: 5, nation: 'uk', nationName: 'UK', type: 'destroyer',
+                                  typeLabel: 'destroyer'});
+             const units = F.catalogue([unit(a), unit(b), unit('lone-ship')]);
+             const state = {fleet: new Map([[a, 2], ['lone-ship', 1]]), name: 'My fleet', limit: 100,
+                            deck: decks[0].name};
+             const written = F.compactAddress(state, decks, units);
+             const read = F.parseAddress('#c=1.' + F.unitCode(a) + ':2.' + F.unitCode('lone-ship'), units, decks);
+             return [written, Array.from(read.fleet), read.notices];
+           }""",
+        [a, b],
+    )
+    written, fleet, said = found
+    assert written == f"fleet={a}:2,lone-ship:1"  # the ids, not the shared code
+    assert fleet == [["lone-ship", 1]] and len(said) == 1 and "more than one unit" in said[0]
 
 
 def test_opening_a_crafted_link_shows_notices_and_keeps_the_good_part(page, site, repo):
@@ -332,7 +414,7 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
         assert len(doc.pages) == math.ceil(cards / 9) + 1
         slots = sorted((round(s["x"], 1), round(layout["page"]["height"] - s["y"] - 252, 1)) for s in layout["slots"])
         placed = []
-        for sheet in doc.pages[:-1]:
+        for sheet in doc.pages[1:]:
             assert (sheet.width, sheet.height) == pytest.approx(
                 (layout["page"]["width"], layout["page"]["height"]), abs=0.5
             )
@@ -344,8 +426,8 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
             assert {(b.label, b.vertical) for b in bars} == {("100 mm", True), ("4 in", True), ("100 mm", False)}
             assert all(b.measured == pytest.approx(b.wanted, abs=0.1) for b in bars), bars
         assert len(placed) == cards
-        text = "\n".join(p.extract_text() for p in doc.pages[:-1])
-        last = doc.pages[-1]
+        text = "\n".join(p.extract_text() for p in doc.pages[1:])
+        last = doc.pages[0]  # the fleet sheet comes first
         fleet_text = last.extract_text()
         assert printcheck.small_text(last) == [] and len(printcheck.check_bars(last)) == 3
     assert printcheck.ink_near_edges(pdf) == []
@@ -364,14 +446,46 @@ def test_the_print_view_prints_the_fleets_cards_at_true_size(page, site, repo, p
         assert said in fleet_text.replace("\n", " "), (name, said)
 
 
+@pytest.mark.parametrize("paper,edge", [("letter", "long"), ("a4", "short")])
+def test_backs_for_duplex_land_behind_their_fronts(page, site, paper, edge):
+    """With backs, each card sheet is followed by its backs sheet: the deck's own back behind
+    every card, where the duplex model (tests/duplex_model.py, apart from the page's code) says
+    that turning the paper about the chosen edge brings it."""
+    from tests.duplex_model import behind
+
+    pdf = print_pdf(page, site, f"fleet=hms-cossack:5,atago:6&deck=off-grid&paper={paper}&backs={edge}")
+    assert page.input_value("#print-backs") == edge and f"backs={edge}" in page.url
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        assert len(doc.pages) == 1 + 2 * 2  # the fleet sheet, then each of the 2 card sheets and its backs
+        for front, back in ((doc.pages[1], doc.pages[2]), (doc.pages[3], doc.pages[4])):
+            w, h = float(front.width), float(front.height)
+            wanted = []
+            for x, y in cards_on(front):
+                corners = [behind(x, y, w, h, edge), behind(x + 180, y + 252, w, h, edge)]
+                wanted.append((round(min(c[0] for c in corners), 1), round(min(c[1] for c in corners), 1)))
+            got = cards_on(back)
+            assert len(got) == len(wanted) > 0
+            assert all(any(abs(g[0] - c[0]) <= 0.5 and abs(g[1] - c[1]) <= 0.5 for g in got) for c in wanted)
+            text = back.extract_text()
+            assert text.count("War at Sea") >= len(wanted) and VARIANTS["off-grid"].title in text
+            assert printcheck.small_text(back) == []
+    assert printcheck.ink_near_edges(pdf) == []
+    labels = page.eval_on_selector_all(".sheet.backs .sheet-label", "l => l.map(t => t.textContent)")
+    assert len(labels) == 2 and all(t.endswith(f"flip on the {edge} edge") for t in labels), labels
+    page.select_option("#print-backs", "")
+    page.wait_for_function("document.body.dataset.ready === 'yes'")
+    assert page.locator(".sheet.backs").count() == 0 and "backs=" not in page.url
+
+
 def test_the_fleet_sheet_has_a_qr_code_of_the_fleets_link(page, site):
     import zxingcpp
 
     pdf = print_pdf(page, site, "fleet=bismarck:1,u-47:2&name=Wolf%20pack&deck=hex&limit=90")
     doc = pdfium.PdfDocument(pdf)
-    image = doc[len(doc) - 1].render(scale=3).to_pil()
+    image = doc[0].render(scale=3).to_pil()  # the fleet sheet is page 1
     found = [r.text for r in zxingcpp.read_barcodes(image)]
-    assert found == [ADDRESS + "fleet.html#fleet=bismarck:1,u-47:2&name=Wolf+pack&limit=90&deck=hex"]
+    code = f"1.{unit_code('bismarck')}.{unit_code('u-47')}:2"
+    assert found == [ADDRESS + f"fleet.html#c={code}&name=Wolf+pack&limit=90&deck=hex"]
     # and the link it holds opens that fleet
     page.goto(url(site, "fleet.html#" + found[0].split("#", 1)[1]))
     assert page.input_value("#roster-name") == "Wolf pack" and page.inner_text("#fleet-cards") == "3"
@@ -454,14 +568,16 @@ def paste(page, text: str) -> None:
 @pytest.mark.parametrize("fmt", ["text", "markdown", "bbcode"])
 def test_each_text_format_pasted_back_is_the_same_fleet(page, site, repo, fmt):
     page.goto(url(site, "fleet.html"))
-    pick(page, {"uss-fletcher-dd-445": 3, "u-47": 1, "hmas-canberra": 2})
+    counts = {"uss-fletcher-dd-445": 3, "u-47": 1, "hmas-canberra": 2}
+    pick(page, counts)
     page.fill("#roster-name", TRICKY_NAME)
     page.fill("#points-limit", "75")
     page.select_option("#deck-variant", "tabletop-cm")
     shared = page.url
     page.click(f"#copy-{fmt}")
     text = page.input_value("#fleet-text")
-    link = ADDRESS + "fleet.html#" + shared.split("#", 1)[1]  # the published site's, when it has an address
+    rest = shared.split("#", 1)[1].split("&", 1)[1]  # name, limit and deck as in the address
+    link = ADDRESS + "fleet.html#" + compact(counts) + "&" + rest  # the published site's, when it has an address
     assert link in text and {"text": "Link: ", "markdown": "](", "bbcode": "[url="}[fmt] + link in text
     assert {
         "text": "3 x USS Fletcher (DD 445) (",
@@ -479,6 +595,25 @@ def test_each_text_format_pasted_back_is_the_same_fleet(page, site, repo, fmt):
         page.wait_for_function(f"document.getElementById('roster-name').value === {TRICKY_NAME!r}")
         assert page.url == shared and notices(page) == []
         assert page.input_value("tr[data-id='u-47'] input.count") == "1"
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "bbcode"])
+def test_the_tool_prints_each_text_format_as_the_same_fleet(page, site, repo, tmp_path, fmt):
+    """What Copy as text, Markdown or BBCode gives is a roster for `wastools build --roster`."""
+    from wastools.site.roster import load_roster
+
+    page.goto(url(site, "fleet.html"))
+    counts = {"uss-fletcher-dd-445": 3, "hms-cossack": 2, "bismarck": 1}
+    pick(page, counts)
+    page.fill("#roster-name", TRICKY_NAME)
+    page.fill("#points-limit", "75")
+    page.select_option("#deck-variant", "tabletop-cm")
+    page.click(f"#copy-{fmt}")
+    path = tmp_path / "fleet.txt"
+    path.write_text(page.input_value("#fleet-text"), "utf-8")
+    roster = load_roster(path, repo, Path(__file__).resolve().parents[2])
+    assert (roster.name, roster.variant, roster.points_limit) == (TRICKY_NAME, "tabletop-cm", 75)
+    assert [(u.id, n) for u, n in roster.entries] == list(counts.items())
 
 
 def test_a_pasted_link_or_roster_opens_its_fleet_and_bad_lines_are_located(page, site, repo, tmp_path):
@@ -532,6 +667,19 @@ def test_a_name_two_units_share_is_told_apart_by_the_texts_link(parser):
     )
     assert found[0] == [["twin-b", 2]] and found[1] == []
     assert found[2] == [] and found[3][0].startswith("line 3: more than one unit is called")
+
+
+def test_a_pasted_line_of_many_brackets_is_one_notice(parser):
+    said = parser.evaluate(
+        """() => {
+             const F = wasFleet, p = window.wasFleetPage;
+             const text = 'Long (0 of 50 points, 1 card, ' + p.decks[0].title + ' deck)\\n1 x Bismarck\\n2 x ' +
+                          'a ('.repeat(30000) + '\\n';
+             const s = F.parseText(text, p.units, p.decks);
+             return [Array.from(s.fleet), s.notices];
+           }"""
+    )
+    assert said[0] == [["bismarck", 1]] and len(said[1]) == 1 and said[1][0].startswith("line 3: no unit called")
 
 
 def test_plus_minus_remove_and_points_left(page, site, repo):
@@ -604,6 +752,73 @@ def test_saved_fleets_survive_a_reload_and_damaged_ones_are_dropped(page, site):
     assert page.locator("#saved li").count() == 0 and any("could not be read" in n for n in notices(page))
 
 
+def test_saved_fleets_export_to_a_file_and_import_into_another_browser(page, browser, site, tmp_path):
+    import json
+
+    page.goto(url(site, "fleet.html"))
+    assert page.is_disabled("#export-saved")
+    for name, counts in (("Alpha", {"aoba": 2}), (SECOND, {"bismarck": 1, "u-47": 3})):
+        page.click("#clear")
+        pick(page, counts)
+        page.fill("#roster-name", name)
+        page.click("#save-fleet")
+    with page.expect_download() as download:
+        page.click("#export-saved")
+    assert download.value.suggested_filename == "saved-fleets.json"
+    exported = tmp_path / "saved-fleets.json"
+    download.value.save_as(exported)
+    fleets = json.loads(exported.read_text("utf-8"))["fleets"]
+    assert [dict(parse_qsl(f))["name"] for f in fleets] == [SECOND, "Alpha"]
+    # another browser (a fresh context: nothing saved) with a fleet of its own named Alpha
+    other = open_page(browser, site)
+    try:
+        other.goto(url(site, "fleet.html"))
+        pick(other, {"atago": 1})
+        other.fill("#roster-name", "Alpha")
+        other.click("#save-fleet")
+        other.set_input_files("#import-saved", str(exported))
+        other.wait_for_function("document.querySelectorAll('#saved li').length === 2")
+        other.reload()
+        assert other.eval_on_selector_all("#saved li bdi", "l => l.map(b => b.textContent)") == [SECOND, "Alpha"]
+        other.click("#saved li:nth-child(2) a")  # the imported Alpha replaced this browser's
+        other.wait_for_function("document.getElementById('fleet-cards').textContent === '2'")
+        assert other.input_value("tr[data-id='aoba'] input.count") == "2"
+        # a file with damaged entries imports the rest and says how many it left out
+        damaged = tmp_path / "damaged.json"
+        entries = ["fleet=atago:2&name=Third", {"__proto__": 1}, "fleet=constructor:1&name=Bad", 7]
+        damaged.write_text(json.dumps(entries))
+        other.set_input_files("#import-saved", str(damaged))
+        other.wait_for_function("document.querySelectorAll('#saved li').length === 3")
+        assert any("3 of the file's fleets could not be read" in n for n in notices(other)), notices(other)
+        (tmp_path / "junk.json").write_text("{not json")
+        other.set_input_files("#import-saved", str(tmp_path / "junk.json"))
+        assert any("nothing was imported" in n for n in notices(other)) and other.locator("#saved li").count() == 3
+    finally:
+        other.context.close()
+    assert other.guard.problems == []
+
+
+def test_a_tap_on_a_row_adds_one_and_the_preview_shows_its_card_in_the_chosen_deck(page, site, repo):
+    page.goto(url(site, "fleet.html#deck=hex"))
+    assert not page.is_visible("#card-preview") and page.is_visible("#preview-hint")  # an empty fleet
+    for _ in range(2):
+        page.click("tr[data-id='bismarck'] td:nth-child(3)")  # its type: a tap anywhere on the row
+    assert page.input_value("tr[data-id='bismarck'] input.count") == "2" and page.inner_text("#fleet-cards") == "2"
+    page.wait_for_function("document.querySelector('#preview-card .card') !== null")
+    assert "Bismarck" in page.inner_text("#preview-card") and "Move: 6 hexes" in page.inner_text("#preview-card")
+    assert page.inner_text("#preview-caption") == f"Bismarck, the {VARIANTS['hex'].title} card"
+    page.select_option("#deck-variant", "tabletop-inches")  # the preview follows the deck
+    assert "Move: 10 in" in page.inner_text("#preview-card")
+    page.click("tr[data-id='aoba'] input.owned")  # a control keeps its own meaning
+    page.click("tr[data-id='aoba'] td.stepper")
+    assert page.input_value("tr[data-id='aoba'] input.count") == "0"
+    page.click("tr[data-id='aoba'] button[data-step='1']")  # + adds and previews too
+    page.wait_for_function("document.getElementById('preview-caption').textContent.startsWith('Aoba,')")
+    page.click("#picked li[data-id='bismarck'] span")  # a unit in the fleet's list previews it
+    page.wait_for_function("document.getElementById('preview-caption').textContent.startsWith('Bismarck,')")
+    assert page.inner_text("#fleet-cards") == "3"
+
+
 def test_the_units_i_own_are_kept_in_the_browser(page, site):
     page.goto(url(site, "fleet.html"))
     for unit in ("aoba", "bismarck"):
@@ -648,6 +863,7 @@ SCHEME_PAGES = (
     ("units/u-47.html", ".card"),
     ("units/f4f-wildcat.html", ".card"),
     ("print.html#fleet=aoba:1,u-47:1,uss-fletcher-dd-445:9", ".sheet"),
+    ("fleet.html#fleet=bismarck:1&deck=hex", "#preview-card"),  # the builder's card preview
 )
 
 
@@ -656,6 +872,8 @@ def scheme_text(browser, site, scheme: str, rel: str, selector: str) -> list[dic
     tab.goto(url(site, rel))
     if rel.startswith("print.html"):
         tab.wait_for_function("document.body.dataset.ready === 'yes'")
+    if rel.startswith("fleet.html"):  # an opened fleet's first unit is previewed
+        tab.wait_for_function("document.querySelector('#preview-card .card') !== null")
     found = tab.evaluate(CONTRAST, selector)
     tab.context.close()
     assert tab.guard.problems == []
@@ -733,8 +951,8 @@ def test_the_print_view_works_from_a_web_server(browser, site):
         tab.goto(base + "print.html#fleet=aoba:2,bismarck:1&deck=hex")
         tab.wait_for_function("document.body.dataset.ready === 'yes'")
         with pdfplumber.open(io.BytesIO(tab.pdf(prefer_css_page_size=True, print_background=True))) as doc:
-            assert len(doc.pages) == 2 and len(cards_on(doc.pages[0])) == 3
-            assert "Move: 6 hexes" in doc.pages[0].extract_text()
+            assert len(doc.pages) == 2 and len(cards_on(doc.pages[1])) == 3
+            assert "Move: 6 hexes" in doc.pages[1].extract_text()
     finally:
         context.close()
         server.shutdown()
@@ -783,7 +1001,7 @@ def test_unconfigured_the_link_copy_link_and_qr_are_the_pages_own(browser, serve
         assert tab.is_disabled("#copy-link") and not tab.is_visible("#fleet-qr")
         pick(tab, {"aoba": 2, "bismarck": 1})
         tab.fill("#roster-name", "Served fleet")
-        link = served + "fleet.html#fleet=aoba:2,bismarck:1&name=Served+fleet"
+        link = served + "fleet.html#" + compact({"aoba": 2, "bismarck": 1}) + "&name=Served+fleet"
         assert tab.input_value("#fleet-link") == link and not tab.is_visible("#link-local")
         tab.click("#copy-link")
         assert tab.input_value("#fleet-text") == link
@@ -791,7 +1009,7 @@ def test_unconfigured_the_link_copy_link_and_qr_are_the_pages_own(browser, serve
         tab.goto(served + "print.html#fleet=aoba:2,bismarck:1&name=Served+fleet")
         tab.wait_for_function("document.body.dataset.ready === 'yes'")
         pdf = pdfium.PdfDocument(tab.pdf(prefer_css_page_size=True, print_background=True))
-        image = pdf[len(pdf) - 1].render(scale=150 / 72).to_pil()  # the fleet sheet at 150 dpi
+        image = pdf[0].render(scale=150 / 72).to_pil()  # the fleet sheet, page 1, at 150 dpi
         out = io.BytesIO()
         image.save(out, format="PNG")
         assert decoded(out.getvalue()) == [link]
@@ -804,7 +1022,7 @@ def test_from_a_file_unconfigured_the_link_is_relative_and_pastes_back(browser, 
     tab = open_page(browser, plain_site)
     tab.goto(url(plain_site, "fleet.html#fleet=atago:3&limit=60"))
     link = tab.input_value("#fleet-link")
-    assert link == "fleet.html#fleet=atago:3&limit=60"  # names no folder of this computer
+    assert link == "fleet.html#" + compact({"atago": 3}) + "&limit=60"  # names no folder of this computer
     assert tab.is_visible("#link-local") and not tab.is_visible("#fleet-qr")
     tab.click("#clear")
     paste(tab, link)
@@ -812,16 +1030,60 @@ def test_from_a_file_unconfigured_the_link_is_relative_and_pastes_back(browser, 
     assert tab.input_value("#points-limit") == "60"
     tab.goto(url(plain_site, "print.html#fleet=atago:3"))
     tab.wait_for_function("document.body.dataset.ready === 'yes'")
-    assert tab.locator(".fleet svg.qr").count() == 0 and "fleet.html#fleet=atago:3" in tab.inner_text(".qr-link")
+    assert tab.locator(".fleet svg.qr").count() == 0
+    assert "fleet.html#" + compact({"atago": 3}) in tab.inner_text(".qr-link")
     tab.context.close()
     assert tab.guard.problems == []
 
 
 def test_with_an_address_the_on_screen_qr_is_the_published_link(page, site):
     page.goto(url(site, "fleet.html#fleet=u-47:2&name=Wolves"))
-    link = ADDRESS + "fleet.html#fleet=u-47:2&name=Wolves"
+    link = ADDRESS + "fleet.html#" + compact({"u-47": 2}) + "&name=Wolves"
     assert page.input_value("#fleet-link") == link
     assert decoded(page.locator("#fleet-qr svg").screenshot()) == [link]
+
+
+LONG_ADDRESS = "https://war-at-sea-club.github.io/house-rules-and-fleets/site/"  # a project's Pages, long
+
+
+@pytest.fixture(scope="module")
+def big_site(repo, tmp_path_factory) -> Path:
+    """A site of 80 units (one deck) published at a long address: room for a 75-unit fleet."""
+    from wastools.site import SiteSpec
+
+    out = tmp_path_factory.mktemp("big-site")
+    units = tuple(sorted(repo.units.values(), key=lambda u: u.id))[:80]
+    standard = VARIANTS["standard"]
+    build_site(repo, out, SiteSpec(units, ((standard, standard.defaults()),), address=LONG_ADDRESS))
+    return out / "site"
+
+
+def test_a_75_unit_fleets_qr_code_reads_from_paper_at_150_dpi(browser, big_site, repo):
+    """The fleet sheet of a fleet of 75 distinct units, printed to PDF by Chromium and drawn
+    at 150 dpi, as a phone sees a sheet scanned or photographed: its QR code (on page 1) reads
+    back, and the link it holds opens the same fleet."""
+    ids = sorted(repo.units)[:80][:75]
+    counts = {u: 1 + i % 3 for i, u in enumerate(ids)}
+    fleet = ",".join(f"{u}:{n}" for u, n in counts.items())
+    tab = open_page(browser, big_site)
+    try:
+        tab.goto(url(big_site, f"print.html#fleet={fleet}&name=Grand+fleet&limit=5000"))
+        tab.wait_for_function("document.body.dataset.ready === 'yes'", timeout=60000)
+        pdf = pdfium.PdfDocument(tab.pdf(prefer_css_page_size=True, print_background=True))
+        out = io.BytesIO()
+        pdf[0].render(scale=150 / 72).to_pil().save(out, format="PNG")
+        (found,) = decoded(out.getvalue())
+        assert found == LONG_ADDRESS + "fleet.html#" + compact(counts) + "&name=Grand+fleet&limit=5000"
+        tab.goto(url(big_site, "fleet.html#" + found.split("#", 1)[1]))
+        held = tab.evaluate(
+            "() => Array.from(document.querySelectorAll('#units tbody tr'))"
+            ".map(r => [r.dataset.id, Number(r.querySelector('input.count').value)]).filter(e => e[1] > 0)"
+        )
+        assert dict(held) == counts and tab.input_value("#roster-name") == "Grand fleet"
+        assert tab.input_value("#points-limit") == "5000" and notices(tab) == []
+    finally:
+        tab.context.close()
+    assert tab.guard.problems == []
 
 
 # --- Tabletop Simulator -----------------------------------------------------------------------

@@ -331,6 +331,7 @@ def test_load_a_roster_shows_a_focus_ring_when_tabbed_to(page, site):
             break
     assert page.evaluate("document.activeElement.id") == "load-roster"
     ring = page.evaluate(
-        "(s => [s.outlineStyle, parseFloat(s.outlineWidth)])(getComputedStyle(document.querySelector('label.file')))"
+        "(s => [s.outlineStyle, parseFloat(s.outlineWidth)])"
+        "(getComputedStyle(document.querySelector('label[for=load-roster]')))"
     )
     assert ring[0] != "none" and ring[1] >= 2, ring

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from tests import printcheck
 from wastools.core.problems import DataError
 from wastools.site.roster import MAX_CARDS, load_roster
+from wastools.site.roster_text import unit_code
 from wastools.variants import VARIANTS
 from wastools.variants.fleet import check_fleet
 
@@ -146,9 +147,35 @@ def test_the_report_page_has_a_qr_code_of_the_fleets_link_when_the_site_is_publi
     roster = load_roster(path, repo, ROOT)
     pdf = report_pdf(roster, repo, "letter", "https://example.org/was")
     found = [r.text for r in zxingcpp.read_barcodes(pdfium.PdfDocument(pdf)[0].render(scale=2).to_pil())]
-    assert found == ["https://example.org/was/fleet.html#fleet=u-47:2&name=Wolf+%26+co&limit=90&deck=hex"]
+    code = f"1.{unit_code('u-47')}:2"  # the compact code, as the fleet builder's links hold it
+    assert found == [f"https://example.org/was/fleet.html#c={code}&name=Wolf+%26+co&limit=90&deck=hex"]
     plain = report_pdf(roster, repo, "letter")  # no published site: no code
     assert zxingcpp.read_barcodes(pdfium.PdfDocument(plain)[0].render(scale=2).to_pil()) == []
+
+
+def test_a_75_unit_rosters_qr_code_reads_from_paper_at_150_dpi(repo, tmp_path):
+    """The first page of a roster of 75 distinct units, drawn at 150 dpi: its QR code reads
+    back to the fleet builder's link of exactly that fleet."""
+    import pypdfium2 as pdfium
+    import zxingcpp
+
+    from wastools.site.roster import report_pdf
+
+    ids = sorted(repo.units)[:75]
+    lines = "".join(f"  - unit: {u}\n    count: {1 + i % 3}\n" for i, u in enumerate(ids))
+    roster = load_roster(
+        write(tmp_path, f"name: Grand fleet\nvariant: hex\npoints_limit: 5000\nunits:\n{lines}"), repo, ROOT
+    )
+    address = "https://war-at-sea-club.github.io/house-rules-and-fleets/site"
+    pdf = report_pdf(roster, repo, "letter", address)
+    (found,) = [r.text for r in zxingcpp.read_barcodes(pdfium.PdfDocument(pdf)[0].render(scale=150 / 72).to_pil())]
+    head, code = found.split("#c=", 1)
+    assert head == address + "/fleet.html" and code.endswith("&name=Grand+fleet&limit=5000&deck=hex")
+    by_code = {unit_code(u): u for u in repo.units}
+    held = [part.split(":") for part in code.split("&")[0].split(".")[1:]]
+    assert [(by_code[p[0]], int(p[1]) if len(p) > 1 else 1) for p in held] == [
+        (u, 1 + i % 3) for i, u in enumerate(ids)
+    ]
 
 
 @pytest.mark.parametrize(

@@ -287,6 +287,9 @@ def test_card_layouts_keep_bars_and_marks_in_the_printable_area(name):
     for x0, y0, x1, y1 in boxes:
         assert 12 <= x0 and x1 <= w - 12 and 12 <= y0 and y1 <= h - 12
         assert x1 <= left or x0 >= right or y1 <= bottom or y0 >= top  # off the cards
+    for bar in sheets.card_sheet_bars(layout):  # and clear of the cut, which a bar on a trim line loses
+        x0, y0, x1, y1 = bar.footprint()
+        assert x1 <= left - 2 or x0 >= right + 2 or y1 <= bottom - 2 or y0 >= top + 2, (name, bar)
     assert {b.vertical for b in sheets.card_sheet_bars(layout)} == {True, False}
 
 

@@ -225,6 +225,16 @@ def test_a_weak_source_is_a_located_warning_until_a_note_names_it(tmp_repo, cli)
     path.write_text(text)
 
 
+def test_a_personal_page_is_flagged_with_what_it_is(tmp_repo, cli):
+    old = "http://pwencycl.kgbudge.com/T/r/Tribal_class_uk.htm\n  length:"
+    damage(tmp_repo, old, old.replace("pwencycl.kgbudge.com/T/r", "someone.tripod.com/ships", 1))
+    result = cli("validate", str(tmp_repo / UNIT), root=tmp_repo)
+    assert result.exit_code == 0
+    line = line_of(tmp_repo, "someone.tripod.com")
+    expected = f"hms-cossack.yaml:{line}:13: warning: history.top_speed.source: someone.tripod.com is a free host of"
+    assert expected + " personal pages" in result.output, result.output
+
+
 @pytest.mark.parametrize(
     "host, weak",
     [
@@ -234,9 +244,18 @@ def test_a_weak_source_is_a_located_warning_until_a_note_names_it(tmp_repo, cli)
         ("military-history.fandom.com", True),
         ("zims-en.kiwix.campusafrica.gos.orange.com", True),
         ("kiwix.lema.org", True),
+        ("danielwalker.tripod.com", True),
+        ("admiral31.dip.jp", True),
+        ("military.sakura.ne.jp", True),
+        ("www.tomstockton.us", True),
+        ("midway1942.ru", True),
+        ("wikisum.wiki", True),
         ("uboat.net.", False),
         ("en.wikipedia.org", False),
         ("notpiglix.com", False),
+        ("pwencycl.kgbudge.com", False),
+        ("navypedia.org", False),
+        ("nottripod.com", False),
         ("navypedia.org:8080", False),
     ],
 )

@@ -113,8 +113,11 @@ def test_tabletop_inches_ranges_follow_each_weapons_table(repo):
     assert w.in_variant_terms("antiair reaches range 1", big) == "antiair reaches 10 in"
     # a range that is no weapon's: 5 in (the rules' sector) a range
     assert w.in_variant_terms("if an enemy ship is within range 3", small) == "if an enemy ship is within 20 in"
-    # past the end of a weapon's table the text says so rather than inventing a reach
-    assert "beyond this variant's range table" in w.in_variant_terms("main gunnery at range 6", big)
+    # a main battery past the table (Long Shot 6) goes on by the table's last step, 5 in;
+    # any other weapon past its table says so rather than inventing a reach
+    assert w.in_variant_terms("main gunnery at range 6", big) == "main gunnery at 40-45 in"
+    assert w.in_variant_terms("main gunnery at range 6", small) == "main gunnery at 30-35 in"
+    assert "beyond this variant's range table" in w.in_variant_terms("torpedo attack reaches range 5", small)
 
 
 GRIDLESS = ("off-grid", "hex", "tabletop-cm", "tabletop-inches")

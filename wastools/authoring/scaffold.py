@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from ..core.errors import UsageProblem
 from ..core.model import AIRCRAFT_TYPES, Repository, Unit
 from ..core.repo_files import write_inside
 from ..core.slug import slugify
@@ -18,8 +19,8 @@ from ..variants import VARIANTS
 UNIT_WORDS = {"in": "inches", "cm": "centimeters"}  # the comment is for people, not the parser
 
 
-class ScaffoldError(ValueError):
-    pass
+class ScaffoldError(UsageProblem, ValueError):
+    """A unit or scenario that cannot be made as asked (its id taken, no id in its name)."""
 
 
 def new_unit(root: Path, repo: Repository, name: str, nation: str, unit_type: str, card_set: str, number: int) -> Path:

@@ -155,13 +155,7 @@ def build(
         jobs,
         report_path,
     )
-    from .. import pipeline
-
-    try:
-        _build(ctx, request)
-    except (pipeline.OutputError, pipeline.PlanError) as exc:  # looked up (imported) only on an error
-        click.echo(f"error: {exc}", err=True)
-        ctx.exit(1)
+    _build(ctx, request)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -296,8 +290,8 @@ def _build(ctx, request: _Request) -> None:
             click.echo(warning, err=True)
         if not request.roster and not request.site_only:
             # the workers load WeasyPrint while this process validates: a head or a briefing to
-            # lay out then finds it loaded on whichever worker takes it (measured: hull and name
-            # edits 0.2-0.4 s faster, an edit that lays out nothing 0.3 s slower)
+            # lay out then finds it loaded on whichever worker takes it (`make bench` measures the
+            # one-unit edits this serves)
             pool.warm(full=True)
         try:
             _load_and_build(ctx, request, store, data, stamp, started, selection, options, pool)

@@ -3,26 +3,19 @@ limits, names completed from the data and checked with suggestions, effective se
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
 from ..core import data_paths, model
 from ..core.problems import Problem
-from ..core.repo_files import WriteFailed
-from ..core.store import UnsafePath
 
 DEFAULT_SHARED = Path("../shared/data")
 
 
 def repo_root(ctx: click.Context) -> Path:
     given = ctx.obj.get("root")
-    try:
-        return data_paths.find_root(Path(given) if given else Path.cwd())
-    except data_paths.RepositoryNotFound as exc:
-        raise click.UsageError(str(exc)) from None
+    return data_paths.find_root(Path(given) if given else Path.cwd())
 
 
 def print_problems(problems: list[Problem]) -> None:
@@ -39,33 +32,6 @@ def print_problems(problems: list[Problem]) -> None:
 def counted(n: int, noun: str) -> str:
     """'1 error', '2 errors', '0 files': a count and its noun, in the number it takes."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-class EnvironmentProblem(click.ClickException):
-    """A setting in the environment that cannot be used: one line, exit code 2."""
-
-    exit_code = 2
-
-
-@contextmanager
-def refused_paths(ctx: click.Context) -> Iterator[None]:
-    """A path the tool will not follow (a symbolic link on the way), or a write the machine
-    refused (disk full, read-only, permission), ends the command with one line naming it, exit 1."""
-    try:
-        yield
-    except (UnsafePath, WriteFailed) as exc:
-        click.echo(f"error: {exc}", err=True)
-        ctx.exit(1)
-
-
-def check_source_date() -> None:
-    """A malformed SOURCE_DATE_EPOCH stops a build before it starts, as the convention asks."""
-    from ..core.fingerprints import SourceDateError, source_date
-
-    try:
-        source_date()
-    except SourceDateError as exc:
-        raise EnvironmentProblem(str(exc)) from None
 
 
 def load_repository(ctx: click.Context):

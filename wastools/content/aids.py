@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import WastoolsError
 from ..core.model import Repository
 from ..core.resources import PACKAGE
 from ..core.wording import setting
@@ -31,7 +32,7 @@ AID_ABILITIES_SECTION = "Abilities in full"  # where a card whose ability text d
 __all__ = ["BASE", "Section", "Table", "aid", "colophon", "rules_colophon", "turns"]
 
 
-class AidError(ValueError):
+class AidError(WastoolsError, ValueError):
     """An aid's words that do not match their schema, or name a number the variant does not give."""
 
 

@@ -133,10 +133,17 @@ def _vital_by_squadrons(value: Value, _a: AdaptedUnit) -> tuple[str, str]:
 
 
 def _depth_charges(value: Value, _a: AdaptedUnit) -> tuple[str, str]:
-    port, astern, starboard = value.value["port_astern_starboard"]
-    return "Depth charges", (
-        f"{w.dice(value.value['total'])} over the 3 hexes astern, at most "
-        f"{value.value['per_hex_max']} a hex: port {port}, astern {astern}, starboard {starboard}"
+    return "Depth charges", depth_charge_words(value.value)
+
+
+def depth_charge_words(split: dict[str, Any]) -> str:
+    """Seed 002's depth charges in words: the player shares the dice among the three hexes
+    behind the ship, within a cap per hex; the split shown is an example, not a rule."""
+    port, astern, starboard = split["port_astern_starboard"]
+    return (
+        f"{w.dice(split['total'])} shared as you choose among the 3 hexes behind "
+        f"(port, dead astern, starboard), at most {split['per_hex_max']} in one hex "
+        f"(e.g. {port}, {astern}, {starboard})"
     )
 
 
@@ -257,12 +264,12 @@ def movement_text(adapted: AdaptedUnit, variant: Variant) -> tuple[str, str]:
         text += f" ({scale_of(adapted, variant)})"
     if "movement_in" in adapted.rules and adapted.rules["movement_in"].value is not None:  # legs, and in inches
         text += f" ({w.quantity(adapted.rules['movement_in'].value, 'in')})"
+    if move.note:  # a fallback, not the unit's history: the card says so
+        text += f" ({move.note}: no historical figure)"
     return label, text
 
 
 def _no_movement(move: Value, adapted: AdaptedUnit, variant: Variant) -> str:
-    if move.note == "not derived":
-        return "no historical speed recorded"
     own = variant.placement(adapted.parameters)
     if own:
         return own

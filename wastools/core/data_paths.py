@@ -7,9 +7,11 @@ import os
 import stat
 from pathlib import Path
 
+from .errors import UsageProblem
 
-class RepositoryNotFound(Exception):
-    pass
+
+class RepositoryNotFound(UsageProblem):
+    """No data repository at or above the folder given: exit code 2."""
 
 
 def find_root(start: Path) -> Path:
@@ -55,7 +57,7 @@ def refusal(path: Path, root: Path) -> str | None:
     if not stat.S_ISREG(mode):
         return f"this is {kind_of_file(mode)} named like a data file, not a plain file: not opened"
     # no part below the repository is a link, so the real path is the repository's real path
-    # with the same parts: inside it (resolving each file again took a third of a no-op build)
+    # with the same parts: inside it (resolving each file again would be much of a no-op build)
     return None
 
 

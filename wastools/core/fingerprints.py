@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .. import __version__
 from .data_paths import refusal, unit_files
+from .errors import UsageProblem
 from .resources import PACKAGE
 
 
@@ -43,8 +44,8 @@ METADATA_FOLDERS = (".dist-info", ".egg-info")  # pip's, and setuptools' (as Deb
 @lru_cache(maxsize=1)
 def library_versions() -> str:
     """The installed version of each rendering library, from its distribution's metadata
-    folder beside it, found without importing it (``importlib.metadata`` alone takes a fifth
-    of a no-op build). "?" for one not found."""
+    folder beside it, found without importing it (``importlib.metadata`` alone is much of a
+    no-op build). "?" for one not found."""
     from importlib.util import find_spec
 
     versions = []
@@ -141,7 +142,7 @@ def data_state(root: Path, max_bytes: int | None = None) -> DataState:
 LAST_SOURCE_DATE = 253_402_300_799  # 9999-12-31 23:59:59 UTC, the last second a PDF date can hold
 
 
-class SourceDateError(ValueError):
+class SourceDateError(UsageProblem, ValueError):
     """``SOURCE_DATE_EPOCH`` is set to something that is not a date a PDF can hold."""
 
 

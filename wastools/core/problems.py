@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from .errors import WastoolsError
+
 MAX_MESSAGE = 400  # characters of one message
 
 
@@ -117,7 +119,7 @@ def format_field(parts: tuple | list) -> str:
     return text
 
 
-class DataError(Exception):
+class DataError(WastoolsError):
     """Raised when data cannot be used; carries every problem found."""
 
     def __init__(self, problems: list[Problem]):

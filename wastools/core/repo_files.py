@@ -11,11 +11,12 @@ import os
 import stat
 from pathlib import Path
 
+from .errors import WastoolsError
 from .failures import cause
 from .store import UnsafePath, no_links, safe_folder, write_atomically
 
 
-class WriteFailed(Exception):
+class WriteFailed(WastoolsError):
     """The machine refused a write (disk full, read-only, permission): ``str`` is one line."""
 
 

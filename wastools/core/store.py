@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .errors import WastoolsError
 from .failures import cause
 
 MAGIC = b"wastools-store 1\n"
@@ -51,7 +52,7 @@ os.register_at_fork(after_in_child=_new_lock)
 _WRITES = itertools.count()  # names this process's temporary files
 
 
-class UnsafePath(Exception):
+class UnsafePath(WastoolsError):
     """A path the tool will not follow: a symbolic link, or something that is not a folder
     where a folder belongs. ``str`` names the path and the cause."""
 

@@ -1,6 +1,6 @@
 """The Jinja environments that render the tool's own templates: one per folder and settings,
 made once per process, each template compiled once and kept in the tool's part of the user's
-store (compiling the site's templates was a third of the site's work in a one-unit edit).
+store (compiling the site's templates is much of the site's work in a one-unit edit).
 
 Every environment escapes HTML (``select_autoescape``, strings too) and stops at an undefined
 name (``StrictUndefined``). A compiled template is kept under its name, its file, the

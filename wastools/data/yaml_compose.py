@@ -34,6 +34,7 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from ..core.errors import WastoolsError
 from ..core.safe_text import NOT_FINITE, text_problem
 
 MAX_NUMBER_CHARS = 50  # far above any stat or measure; Python refuses ints over 4,300 digits
@@ -41,7 +42,7 @@ CORE = "tag:yaml.org,2002:"
 KEPT_TAGS = {CORE + t for t in ("str", "int", "float", "bool", "null", "seq", "map")}
 
 
-class Refused(Exception):
+class Refused(WastoolsError):
     """A limit was passed: the file is not read further."""
 
     def __init__(self, mark: Any, parts: list, message: str):
@@ -49,7 +50,7 @@ class Refused(Exception):
         self.mark, self.parts, self.message = mark, list(parts), message
 
 
-class Findings(Exception):
+class Findings(WastoolsError):
     """The file was composed, but some of its values cannot be data: the first ones found,
     and how many more there are."""
 

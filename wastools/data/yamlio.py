@@ -96,7 +96,7 @@ class Document:
     """A parsed YAML file: its plain data, where each of its keys and values is written
     (``positions``), and, when read with its comments for ``fmt``, the round-trip tree that
     writes it back. Validation keeps a document per file in the store: plain containers
-    read back about ten times faster than the round-trip tree."""
+    read back much faster than the round-trip tree."""
 
     path: str
     data: Any

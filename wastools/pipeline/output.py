@@ -18,6 +18,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
+from ..core.errors import WastoolsError
 from ..core.failures import cause
 from ..core.store import UnsafePath, no_links, safe_folder, write_atomically
 
@@ -25,7 +26,7 @@ LOCK = ".wastools-lock"
 TEMPORARY_SUFFIX = ".tmp"  # write_atomically's temporary files: ".<name>.<random>.tmp"
 
 
-class OutputError(Exception):
+class OutputError(WastoolsError):
     """A build that cannot write its outputs: one line naming the path and the cause."""
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..core.errors import WastoolsError
 from ..core.fingerprints import source_date
 from ..core.model import Repository
 from ..core.store import Store
@@ -37,7 +38,7 @@ Progress = Callable[[int, int], None]
 DATED = "source_date_epoch"  # in the manifest, when the outputs carry that date (see source_date)
 
 
-class PlanError(Exception):
+class PlanError(WastoolsError):
     """The plan cannot be made as asked (two outputs on one path)."""
 
 

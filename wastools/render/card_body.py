@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..content.card_view import CardView
+from ..core.errors import WastoolsError
 from . import card_fit as fit
 from .card_style import em, pt, rgb
 
@@ -137,7 +138,7 @@ class _Run:
         return sum(self.advances)
 
 
-class Undrawable(Exception):
+class Undrawable(WastoolsError):
     """This card is left to WeasyPrint (see the module's docstring)."""
 
 

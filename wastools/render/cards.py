@@ -20,6 +20,7 @@ from markupsafe import Markup
 from ..content.card_view import SIDE_LABELS, AttackRow, CardView
 from ..content.card_view import card_view as build_view
 from ..core import templating
+from ..core.errors import WastoolsError
 from ..core.model import Repository
 from ..core.resources import TEMPLATES
 from ..core.store import Store
@@ -112,11 +113,11 @@ _ATTRIBUTE_WHITESPACE = re.compile(r'="[^"<>]*[\t\n\r][^"<>]*"')
 
 
 def parse_as_xml(html: str):
-    """The element tree of a card document read as XML, which expat (C) does about fifteen
-    times faster than tinyhtml5 (pure Python) reads it as HTML: a twelfth of a card's layout
-    time. The card templates are written as well-formed XML that both read alike (explicit
-    ``tbody`` and ``colgroup``, closed empty tags, no named entities; a test compares the
-    trees). None when ``html`` is not such XML (a data value with a character XML forbids,
+    """The element tree of a card document read as XML, which expat (C) does much faster
+    than tinyhtml5 (pure Python) reads it as HTML. The card templates are written as
+    well-formed XML that both read alike (explicit ``tbody`` and ``colgroup``, closed empty
+    tags, no named entities; a test compares the trees).
+    None when ``html`` is not such XML (a data value with a character XML forbids,
     say): the caller then lets tinyhtml5 read it."""
     import xml.etree.ElementTree as ET
 
@@ -161,8 +162,8 @@ def _card_document_class(reference: bool = False):
 @lru_cache(maxsize=1)
 def _card_stylesheet():
     """card.css parsed once per process, and the font configuration its ``@font-face`` fonts
-    were loaded into. Linked from each card document, it was parsed and its fonts loaded
-    again for every document: 60 to 80 ms each, more than a card's layout."""
+    were loaded into. Linked from each card document, it would be parsed and its fonts
+    loaded again for every document, which costs more than a card's layout."""
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
 
@@ -470,7 +471,7 @@ def _compacted(card_html: str) -> str | None:
     return card_html[: first.start()] + joined + rest
 
 
-class CardOverflow(RuntimeError):
+class CardOverflow(WastoolsError, RuntimeError):
     """A card whose text does not fit at 6 pt even with its ability texts in the aid."""
 
 

@@ -12,12 +12,13 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
+from ..core.errors import WastoolsError
 from ..core.resources import ASSETS, FONT_SCHEME, FONTS, PACKAGE, TEMPLATES
 
 __all__ = ["ASSETS", "FONTS", "PACKAGE", "TEMPLATES", "ProjectFetcher", "ForbiddenResource"]
 
 
-class ForbiddenResource(FatalURLFetchingError):
+class ForbiddenResource(WastoolsError, FatalURLFetchingError):
     pass
 
 

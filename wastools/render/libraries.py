@@ -3,8 +3,7 @@
 WeasyPrint opens its system libraries (GObject, Pango, HarfBuzz, Fontconfig) by trying
 several names for each, one per platform. For every name that is not a file, cffi asks
 ``ctypes.util.find_library``, which on Linux runs ``ldconfig``, ``gcc`` and ``ld`` for it:
-24 names, a fifth of a second and as much CPU again in child processes, in each worker of
-every build (measured: the import 0.47 s -> 0.27 s). Each list of names also holds the
+24 names, each a few child processes, in each worker of every build. Each list of names also holds the
 library's soname (``libpango-1.0.so.0``), which the dynamic linker finds by itself; so on
 Linux, while WeasyPrint is imported here, ``find_library`` answers "not found" and the
 library is opened by its soname, from the same place the linker would give

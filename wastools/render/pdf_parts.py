@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..core.errors import WastoolsError
 from . import shared_fonts
 
 MAGIC = b"WASPART1"
@@ -70,7 +71,7 @@ class Part:
         return MAGIC + struct.pack(">I", len(head)) + head + bytes(blob)
 
 
-class BadPart(ValueError):
+class BadPart(WastoolsError, ValueError):
     """A cached part that is not one this module wrote."""
 
 

@@ -181,7 +181,8 @@ def card_sheet_bars(layout: dict[str, Any]) -> list[Bar]:
         imperial = Bar("4 in", x - 16, SAFE + 12, IMPERIAL_BAR, True)
     else:
         raise ValueError(f"layout {layout['name']}: no room for the vertical check bars")
-    return [Bar("100 mm", left, SAFE + 3.35, METRIC_BAR, False), metric, imperial]
+    # the label's text box (its descent too, not only its ink) starts at SAFE
+    return [Bar("100 mm", left, SAFE + 3.6, METRIC_BAR, False), metric, imperial]
 
 
 def sheet_label_origin(layout: dict[str, Any]) -> tuple[float, float]:
@@ -206,10 +207,10 @@ def crop_mark_segments(layout: dict[str, Any]) -> list[Segment]:
     top, bottom, left = max(ys), min(ys), min(xs)
     segments: list[Segment] = []
     upper = (top + off, min(top + off + length, h - SAFE))
-    lower = (max(bottom - off - length, SAFE + 3.35 + TICK + 3), bottom - off)
+    lower = (max(bottom - off - length, SAFE + 3.6 + TICK + 3), bottom - off)
     for x in xs:
         for a, b in (upper, lower):
-            if b - a >= 3:
+            if b - a >= 2.5:  # a Letter sheet's top band holds marks this short
                 segments.append(((x, a), (x, b)))
     start = max(left - off - length, SAFE)
     for y in ys:
@@ -402,7 +403,7 @@ def pdf_bytes(pdf, doc_id: bytes = b"\0" * 16) -> bytes:
     """A pikepdf document's bytes, the same for the same content: both halves of /ID are
     ``doc_id`` (derived from the output's key, which fixes its content). qpdf writes a
     fixed second half, replaced here by one of the same length; its ``deterministic_id``
-    would hash the whole file in a second pass, a third of the time of joining a deck."""
+    would hash the whole file in a second pass."""
     import pikepdf
 
     pdf.trailer.ID = pikepdf.Array([pikepdf.String(doc_id), pikepdf.String(doc_id)])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.errors import WastoolsError
 from ..core.resources import FONT_SCHEME, FONTS, TEMPLATES
 from ..render.cards import CARD_DIR
 
@@ -18,8 +19,8 @@ STATIC = ("site.css", "site.js", "fleet-core.js", "fleet.js", "print.js", "odds.
 URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
 
 
-class AssetError(ValueError):
-    pass
+class AssetError(WastoolsError, ValueError):
+    """A site asset that cannot be used (a font the card stylesheet names is missing)."""
 
 
 def card_css() -> tuple[str, dict[str, bytes]]:

@@ -161,10 +161,17 @@ def _fleet_pages(rows: list[dict[str, Any]], spec: SiteSpec, common: dict[str, A
             "print.html.j2",
             root="",
             fleet_variants=fleet_variants,
-            data=print_data(rows, fleet_variants, spec.address),
+            data=print_data(rows, fleet_variants, spec.address, _card_backs(spec)),
             **common,
         ),
     }
+
+
+def _card_backs(spec: SiteSpec) -> dict[str, str]:
+    """Each deck's card back, the decks' own (``render_back_html``), for the print view's duplex backs."""
+    from ..render.cards import render_back_html
+
+    return {v.name: str(render_back_html(v)) for v, _p in spec.variants}
 
 
 def _unit_page_inputs(repo: Repository, unit, scenarios: dict[str, Any], faces: list) -> list:

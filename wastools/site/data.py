@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
-from ..content.card_view import ATTACK_LABELS, TYPE_LABELS
+from ..content.card_view import ATTACK_LABELS, TYPE_LABELS, depth_charge_words
 from ..content.showing import fmt_value
 from ..core import wording as w
 from ..core.model import Repository, Unit
@@ -197,11 +197,7 @@ def _rule_value(name: str, value: Any) -> str:
     """A rule's value in words; the few that are several numbers at once read as a sentence."""
     v = value.value
     if name == "depth_charge_hexes" and isinstance(v, dict):
-        port, astern, starboard = v["port_astern_starboard"]
-        return (
-            f"{w.dice(v['total'])} in all, at most {w.number(v['per_hex_max'])} a hex: "
-            f"{w.number(port)} port, {w.number(astern)} astern, {w.number(starboard)} starboard"
-        )
+        return depth_charge_words(v)
     if name == "surface_deck_gun" and isinstance(v, dict):
         return f"{w.dice(v['dice'])} at up to {w.quantity(v['hexes'], 'hexes')}"
     if name == "objective_claim" and isinstance(v, dict):

@@ -77,9 +77,12 @@ def sheet_geometry(paper: str) -> dict[str, Any]:
     }
 
 
-def print_data(rows: list[dict[str, Any]], decks: list[dict[str, str]], address: str) -> Markup:
+def print_data(
+    rows: list[dict[str, Any]], decks: list[dict[str, str]], address: str, backs: dict[str, str] | None = None
+) -> Markup:
     """The print view's data as JSON that is safe inside a ``<script>`` element: every
-    ``<``, ``>`` and ``&`` is escaped, so no name can close the element."""
+    ``<``, ``>`` and ``&`` is escaped, so no name can close the element. ``backs``: each
+    deck's card back as HTML (the decks' own, escaped by the card renderer)."""
     units = [
         {
             "id": r["id"],
@@ -92,6 +95,7 @@ def print_data(rows: list[dict[str, Any]], decks: list[dict[str, str]], address:
         }
         for r in rows
     ]
-    data = {"units": units, "decks": decks, "papers": {p: sheet_geometry(p) for p in PAPERS}, "site": address}
+    papers = {p: sheet_geometry(p) for p in PAPERS}
+    data = {"units": units, "decks": decks, "papers": papers, "site": address, "backs": backs or {}}
     text = json.dumps(data, ensure_ascii=True, sort_keys=True)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))

@@ -10,6 +10,7 @@ many times as its count, imposed like the decks.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,11 +23,12 @@ from ..core.model import Repository, Unit
 from ..core.problems import DataError, Problem, display_path, format_field
 from ..core.resources import PACKAGE, TEMPLATES
 from ..core.store import Store
-from ..data.yamlio import DEFAULT_LIMITS, Document, Limits, load_document
+from ..data.yamlio import DEFAULT_LIMITS, Document, Limits, load_document, read_limited
 from ..variants import VARIANTS, capped_titles
 from ..variants.fleet import FleetCheck, check_fleet
 from .data import type_label
 from .roster_checks import field_problems
+from .roster_text import is_fleet_text, read_fleet_text, unit_code
 
 MAX_CARDS = 300  # a roster is a fleet, not a print run: this keeps a hostile file from filling memory
 SCHEMA = "roster.schema.json"
@@ -83,8 +85,13 @@ def _located(doc: Document, error) -> list[Problem]:
 
 
 def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAULT_LIMITS) -> Roster:
-    """The checked roster; raises :class:`DataError` with every located problem."""
+    """The checked roster (a roster file, or a fleet as the fleet builder copies it as text,
+    Markdown or BBCode); raises :class:`DataError` with every located problem."""
     shown = display_path(path, root)
+    raw, _refused = read_limited(path, limits)
+    text = _utf8(raw) if raw is not None else ""
+    if is_fleet_text(text):
+        return _text_roster(text, shown, repo, path.stem)
     doc, problems = load_document(path, shown, limits)
     if doc is None:
         raise DataError(problems)
@@ -125,35 +132,71 @@ def load_roster(path: Path, repo: Repository, root: Path, limits: Limits = DEFAU
     )
 
 
+def _utf8(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return ""  # not a fleet text: the YAML reader says where the file is not UTF-8
+
+
+def _text_roster(text: str, shown: str, repo: Repository, stem: str) -> Roster:
+    fields, entries, problems = read_fleet_text(text, shown, repo)
+    total = sum(n for _u, n in entries)
+    if total > MAX_CARDS:
+        problems.append(Problem(shown, 1, 1, "", f"{total} cards is more than a roster may print ({MAX_CARDS})"))
+    if problems:
+        raise DataError(problems)
+    return Roster(fields["name"], fields["variant"], fields["points_limit"], tuple(entries), stem)
+
+
 # --- the deck --------------------------------------------------------------------------------
 
 
-def fleet_link(roster: Roster, address: str) -> str:
-    """The fleet builder's address of this fleet on the published site (as fleet.js writes
-    one: ``fleet.html#fleet=ID:N,...&name=...&limit=N&deck=VARIANT``)."""
+def fleet_link(roster: Roster, address: str, ids: frozenset[str] | set[str] = frozenset()) -> str:
+    """The fleet builder's address of this fleet on the published site, as fleet-core.js's
+    ``fleetLink`` writes one: the fleet as its compact code (``c=1.CODE:N...``) when no two
+    of the site's units ``ids`` share a code of the fleet's, else as ``fleet=ID:N,...``."""
     from urllib.parse import quote_plus, urlencode
 
-    pairs = [
-        ("fleet", ",".join(f"{u.id}:{n}" for u, n in roster.entries)),
-        ("name", roster.name),
-        ("limit", str(roster.points_limit)),
-        ("deck", roster.variant),
-    ]
-    query = urlencode(pairs, quote_via=quote_plus).replace("%3A", ":").replace("%2C", ",")
+    rest = [("name", roster.name), ("limit", str(roster.points_limit)), ("deck", roster.variant)]
+    taken = Counter(unit_code(i) for i in ids)
+    parts = [(unit_code(u.id), n) for u, n in roster.entries]
+    if ids and all(taken[c] == 1 for c, _n in parts):
+        code = ".".join(["1"] + [c + (f":{n}" if n > 1 else "") for c, n in parts])
+        query = "c=" + code + "&" + urlencode(rest, quote_via=quote_plus)
+    else:
+        pairs = [("fleet", ",".join(f"{u.id}:{n}" for u, n in roster.entries)), *rest]
+        query = urlencode(pairs, quote_via=quote_plus).replace("%3A", ":").replace("%2C", ",")
     return address.rstrip("/") + "/fleet.html#" + query
 
 
-def qr_svg(text: str) -> Markup | None:
-    """A QR code of ``text`` as inline SVG (segno: numbers and paths only), or None when the
-    text is too long for one."""
+QR_MODULE = 1.5  # points: the narrowest module printed, 3 pixels at 150 dpi
+
+
+def qr_svg(text: str) -> tuple[Markup, float] | None:
+    """A QR code of ``text`` as inline SVG (segno: numbers and paths only) and its width in
+    points (no module under ``QR_MODULE``, 90 pt at least), or None when the text is too
+    long for one. A fleet code is written in the alphanumeric mode, the rest as bytes."""
+    import re
+
     import segno
     from segno import DataOverflowError
+    from segno.consts import MODE_ALPHANUMERIC, MODE_BYTE
 
+    segments, at = [], 0
+    for run in re.finditer(r"[0-9A-Z.:-]{16,}", text):
+        segments += [(text[at : run.start()], MODE_BYTE)] if run.start() > at else []
+        segments.append((run.group(), MODE_ALPHANUMERIC))
+        at = run.end()
+    segments += [(text[at:], MODE_BYTE)] if at < len(text) or not segments else []
     try:
-        code = segno.make(text, error="m", micro=False)
+        # segno's stubs name one string, but make() takes a list of (content, mode) segments
+        # (segno.encoder.prepare_data documents it)
+        code = segno.make(segments, error="m", micro=False)  # type: ignore[arg-type]
     except DataOverflowError:
         return None
-    return Markup(code.svg_inline(scale=1, border=4, omitsize=True, svgclass="qr", lineclass="qrline"))
+    svg = Markup(code.svg_inline(scale=1, border=4, omitsize=True, svgclass="qr", lineclass="qrline"))
+    return svg, max(90.0, code.symbol_size(border=4)[0] * QR_MODULE)
 
 
 def report_view(roster: Roster, repo: Repository, address: str = "") -> dict[str, Any]:
@@ -167,6 +210,8 @@ def report_view(roster: Roster, repo: Repository, address: str = "") -> dict[str
         }
         for u, n in roster.entries
     ]
+    link = fleet_link(roster, address, frozenset(repo.units)) if address else ""
+    qr = qr_svg(link) if address else None
     checks = []
     for name, title, check in roster.checks():
         verdict = (
@@ -187,8 +232,9 @@ def report_view(roster: Roster, repo: Repository, address: str = "") -> dict[str
         "points": roster.points,
         "checks": checks,
         "capped": capped_titles(),
-        "link": fleet_link(roster, address) if address else "",
-        "qr": qr_svg(fleet_link(roster, address)) if address else None,
+        "link": link,
+        "qr": qr[0] if qr else None,
+        "qr_size": qr[1] if qr else 0,
     }
 
 

@@ -29,7 +29,7 @@ def field_problems(doc: Document, max_items: int) -> list[Problem]:
     problems = [
         Problem(doc.path, *doc.position([]), name, "required field is missing") for name in REQUIRED if name not in data
     ]
-    checks = {"name": _name, "variant": _variant, "points_limit": _limit}
+    checks = {"name": name_problem, "variant": _variant, "points_limit": limit_problem}
     for name, check in checks.items():
         message = check(data[name]) if name in data else None
         if message:
@@ -43,7 +43,8 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _name(value: Any) -> str | None:
+def name_problem(value: Any) -> str | None:
+    """What is wrong with a fleet's name, or None (also for a name read from a fleet text)."""
     if not isinstance(value, str):
         return "expected the fleet's name, as text"
     if not value.strip():
@@ -60,7 +61,8 @@ def _variant(value: Any) -> str | None:
     return unknown("variant", str(value), VARIANTS) if isinstance(value, str) else "expected a variant's name"
 
 
-def _limit(value: Any) -> str | None:
+def limit_problem(value: Any) -> str | None:
+    """What is wrong with a points limit, or None."""
     if _whole(value) and 1 <= value <= LIMIT_MAX:
         return None
     return f"expected a whole number of points from 1 to {LIMIT_MAX}"

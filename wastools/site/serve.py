@@ -51,6 +51,7 @@ from urllib.parse import unquote, urlsplit
 import click
 
 from ..core import scratch
+from ..core.errors import WastoolsError
 from ..core.problems import DataError, Problem, capped
 from ..core.store import Store, UnsafePath, no_links
 
@@ -81,7 +82,7 @@ TYPES = {
 Configure = Callable[[], tuple[Any, Any]]
 
 
-class ServeError(Exception):
+class ServeError(WastoolsError):
     """The server cannot start (the port is taken): one line."""
 
 

@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import UsageProblem
 from ..core.model import GUNNERY_KINDS, Attack, Unit
 from .board import Board, SquareBoard
 from .dice import BASE, DiceRule
@@ -22,7 +23,7 @@ TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 KIND_WORDS = {int: "whole number", float: "number", str: "text"}
 
 
-class ParameterError(ValueError):
+class ParameterError(UsageProblem, ValueError):
     """A --param value that the variant cannot use."""
 
 
@@ -105,7 +106,7 @@ class Value:
     value: Any
     unit: str | None
     source: str  # shown as "from"
-    note: str | None = None  # what a card prints when there is no number (e.g. "placed")
+    note: str | None = None  # printed instead of a missing number ("placed"), or beside a fallback's
 
     def to_json(self) -> dict[str, Any]:
         out = {"value": _num(self.value), "unit": self.unit, "from": self.source}

@@ -56,6 +56,8 @@ AMENDED_ABILITIES = {
     "Harass from a Distance": (
         "no extra reach on the hex grid: aircraft torpedoes attack 1 hex straight ahead, with 2 dice a flight"
     ),
+    # the card's "1 less speed" read as the seed reads a crippled ship's speed -1: one hex
+    "Slow {n}": "at the start of your sea movement roll a die: on {n} or lower, it moves 1 hex less this turn",
 }
 
 
@@ -64,8 +66,8 @@ AIRCRAFT_TORPEDO_DICE = 2  # "with 2 dice per flight", whatever the card's torpe
 
 def depth_charge_split(total: int) -> dict[str, Any]:
     """Depth charge dice over the hexes to port, astern and to starboard: at most a third of
-    the total each (rounded up), the sides first, as the rules' example does (5 dice: 2 to
-    port, 2 to starboard, 1 astern)."""
+    the total each (rounded up). The player chooses the split; this one is an example, the
+    sides first as the rules' own (5 dice: 2 to port, 2 to starboard, 1 astern)."""
     per_hex = math.ceil(total / 3)
     port = min(per_hex, total)
     starboard = min(per_hex, total - port)
@@ -129,14 +131,19 @@ def movement(unit: Unit, params: dict[str, Any], crippled: bool) -> tuple[Value,
     kmh = unit.history.top_speed_kmh
     if speed is None or kmh is None:
         if unit.is_aircraft:
+            assumed = params["unknown_aircraft_kmh"]
             return Value(
-                None, "hexes", "not derived: no historical top speed (add history.top_speed)", "not derived"
-            ), [f"{unit.id}: history.top_speed missing: aircraft speed in hexes not derived"]
+                speed_hexes(assumed),
+                "hexes",
+                f"fallback: no historical top speed; {assumed:g} km/h assumed (parameter unknown_aircraft_kmh)",
+                "assumed speed",
+            ), [f"{unit.id}: history.top_speed missing: aircraft speed in hexes from an assumed {assumed:g} km/h"]
         hexes = max(1, unit.ship_speed * HEXES_PER_SECTOR - (1 if crippled else 0))
         return Value(
             hexes,
             "hexes",
             f"fallback: {HEXES_PER_SECTOR} hexes for each point of card speed {unit.speed} (no historical top speed)",
+            "from card speed",
         ), [f"{unit.id}: history.top_speed missing: hex speed falls back to card speed x {HEXES_PER_SECTOR}"]
     hexes = speed_hexes(kmh)
     text = f"{speed.value:g} {speed.unit} is {kmh:.1f} km/h: a hex for each 10 km/h, rounded half up ({SEED})"
@@ -182,8 +189,9 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
                 depth_charge_split(total),
                 "dice",
                 (
-                    f"{SEED}: the three hexes astern take up to a third each (rounded up), the total unchanged; "
-                    "the sides first, as in the rules' example (5 dice: 2 each side, 1 astern)"
+                    f"{SEED}: the player shares the dice among the three hexes astern, up to a third each "
+                    "(rounded up), the total unchanged; the split shown is the rules' example (5 dice: 2 each "
+                    "side, 1 astern)"
                 ),
             )
     rules["card_notation"] = Value(
@@ -219,7 +227,8 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     for pattern, summary in AMENDED_ABILITIES.items():
         ability = unit.ability(pattern)
         if ability:
-            rules[f"amended: {ability.text}"] = Value(summary, None, "the project's reading on the hex grid")
+            words = summary.replace("{n}", str(ability.n)) if ability.n is not None else summary
+            rules[f"amended: {ability.text}"] = Value(words, None, "the project's reading on the hex grid")
     if crippled and not unit.is_aircraft:
         rules["armor"] = Value(max(1, unit.armor - 1), None, f"{SEED}: crippled, armor -1 (minimum 1)")
         rules["vital_armor"] = Value(
@@ -261,6 +270,13 @@ VARIANT = Variant(
             ),
             minimum=0,
             maximum=10,
+        ),
+        Parameter(
+            "unknown_aircraft_kmh",
+            400.0,
+            "speed assumed for an aircraft with no historical top speed (its card says the speed is assumed)",
+            minimum=100.0,
+            maximum=1000.0,
         ),
         Parameter(
             "aircraft_min_fraction",

@@ -119,7 +119,7 @@ def formula_text(mph: float) -> str:
     return f"{mph:g} mph covers {float(yards):,.0f} yards in a 5-minute phase: {whole} whole sectors of 5,000 yards"
 
 
-def air_sectors(unit: Unit, use_chart: bool) -> tuple[Value, list[str]]:
+def air_sectors(unit: Unit, use_chart: bool, assumed_mph: float = 250.0) -> tuple[Value, list[str]]:
     row = CHART_BY_UNIT.get(unit.id) if use_chart else None
     mph = unit.history.top_speed_mph
     if row:
@@ -129,9 +129,13 @@ def air_sectors(unit: Unit, use_chart: bool) -> tuple[Value, list[str]]:
         return Value(
             formula_sectors(mph), "sectors/phase", f"not in the Air Range Chart ({SEED}): {formula_text(mph)}"
         ), []
-    warning = f"{unit.id}: history.top_speed missing and not in the Air Range Chart: sectors per phase not derived"
+    warning = f"{unit.id}: history.top_speed missing and not in the Air Range Chart: {assumed_mph:g} mph assumed"
     return Value(
-        None, "sectors/phase", "not derived: no historical top speed (add history.top_speed)", "not derived"
+        formula_sectors(assumed_mph),
+        "sectors/phase",
+        f"fallback: no historical top speed and not in the Air Range Chart; {formula_text(assumed_mph)} "
+        "(parameter unknown_aircraft_mph)",
+        "assumed speed",
     ), [warning]
 
 
@@ -139,7 +143,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
     rules: dict[str, Value] = {}
     warnings: list[str] = []
     if unit.is_aircraft:
-        movement, warnings = air_sectors(unit, params["use_air_range_chart"])
+        movement, warnings = air_sectors(unit, params["use_air_range_chart"], params["unknown_aircraft_mph"])
         rules["take_off"] = Value(
             1, "sectors", f"{SEED}: in the phase it takes off a squadron moves at most 1 sector (forming up)"
         )
@@ -186,6 +190,14 @@ VARIANT = Variant(
                 "air moves from the Air Range Chart of the Large Map House Rules for the aircraft it lists "
                 "(no: from each aircraft's top speed)"
             ),
+        ),
+        Parameter(
+            "unknown_aircraft_mph",
+            250.0,
+            "speed assumed for an aircraft with no historical top speed and not in the Air Range Chart "
+            "(its card says the speed is assumed)",
+            minimum=60.0,
+            maximum=700.0,
         ),
         Parameter(
             "rearm_turns",

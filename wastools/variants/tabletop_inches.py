@@ -52,6 +52,13 @@ def _bands(
             bands.append(Band(band, dice, band * step, (band + 1) * step, "in", condition))
             notes.append(f"band {band}: beyond the table, {step} in a band further")
             continue
+        if band >= len(table) and kind == "main":
+            low, high = beyond_main_table(table, band)
+            notes.append(
+                f"band {band}: {low}-{high} in, past the table's {table[-1]} in by its last step (the rules' "
+                "table stops there: a house choice), in the ability's own line rather than the table"
+            )
+            continue
         if band >= len(table):
             notes.append(f"band {band} has no reach in this table")
             continue
@@ -90,13 +97,6 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
             continue
         bands, notes = _bands(unit, attack.kind, dice_by_band)
         attacks.append(AdaptedAttack(attack.kind, bands, notes))
-    shot = unit.ability("Long Shot {n}")
-    if shot and shot.n and shot.n >= len(HEAVY_MAIN_IN):
-        rules[f"amended: {shot.text}"] = Value(
-            f"no use here: the main battery table ends at {HEAVY_MAIN_IN[-1]} in",
-            None,
-            f"{SEED}: the main battery table ends at {HEAVY_MAIN_IN[-1]} in",
-        )
     if unit.is_aircraft:
         movement = Value(
             None, None, f"{SEED}: aircraft move in the air mission phase; the rules set no distance", "no set distance"
@@ -238,6 +238,14 @@ def rulers(params: dict[str, Any]) -> list:
     ]
 
 
+def beyond_main_table(table: tuple[int, ...], band: int) -> tuple[int, int]:
+    """A main battery's band past the seed's table (a Long Shot 6 past its 40 in): the table
+    goes on by its last step, so that an ability a player paid for reaches somewhere."""
+    step = table[-1] - table[-2]
+    low = table[-1] + (band - len(table)) * step
+    return low, low + step
+
+
 def weapon_reach(unit: Unit | None, band: int, weapon: str | None, sector: float) -> tuple[float, float] | None:
     """A band's reach in inches for a weapon: the seed's table for the unit's weapon where it
     has one (None beyond its end), else whole sectors (band r reaches r + 1 sectors, which is
@@ -247,6 +255,8 @@ def weapon_reach(unit: Unit | None, band: int, weapon: str | None, sector: float
         table, _what = table_for(unit, weapon)
         if band < len(table):
             return (table[band - 1] if band else 0, table[band])
+        if weapon == "main":
+            return beyond_main_table(table, band)
         if weapon != "anti_air":
             return None
         return band * ANTI_AIR_IN[0], (band + 1) * ANTI_AIR_IN[0]  # as adapt() carries it on

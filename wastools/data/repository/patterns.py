@@ -20,6 +20,8 @@ from typing import Any
 import regex
 from jsonschema import Draft202012Validator, ValidationError, validators
 
+from ...core.errors import WastoolsError
+
 MATCH_SECONDS = 0.25  # a real pattern answers in microseconds; this only stops the runaway ones
 SLOW_MATCHES = 3  # timed-out matches in one document before its other matches are refused untried
 
@@ -42,7 +44,7 @@ def pattern_budget() -> Iterator[None]:
         _BUDGET.reset(token)
 
 
-class PatternRefused(Exception):
+class PatternRefused(WastoolsError):
     """A pattern that cannot be read, or that took too long on a value."""
 
 

@@ -29,6 +29,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from ...core.data_paths import plain_path, refusal
+from ...core.errors import WastoolsError
 from ...core.problems import Problem, display_path, format_field
 from ...core.safe_text import NOT_FINITE, bad_characters, text_problem
 from ..yaml_compose import MAX_NUMBER_CHARS
@@ -40,7 +41,7 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 META = Draft202012Validator(Draft202012Validator.META_SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
-class BadJSON(Exception):
+class BadJSON(WastoolsError):
     def __init__(self, line: int, column: int, message: str):
         super().__init__(message)
         self.line, self.column, self.message = line, column, message

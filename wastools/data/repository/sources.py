@@ -3,10 +3,10 @@
 CONTRIBUTING.md asks for a reference work, a primary document or a naval or aviation
 history source. The hosts below are known not to be one. Most are machine-made copies of
 Wikipedia: they carry the encyclopedia's figures of one day, without its revision history or
-its references, and some rewrite or cut the text. Fan wikis, blogs and shops have no editorial
-check at all. A figure taken from one of them may still be right, so a unit that cites one is
-valid; `wastools validate` warns, and the warning goes away once the figure's `note` (or the
-unit's `history.note`) names the host, saying why it is kept.
+its references, and some rewrite or cut the text. Fan wikis, blogs, personal pages, hobby
+sites and shops have no editorial check at all. A figure taken from one of them may still be
+right, so a unit that cites one is valid; `wastools validate` warns, and the warning goes away
+once the figure's `note` (or the unit's `history.note`) names the host, saying why it is kept.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ WEAK_HOSTS: dict[str, str] = {
             "brorelol.gay",
             "cf-ipfs.com",
             "clateway.com",
+            "cryer.org.uk",
             "cydlabs.com",
             "datana.cloud",
             "dweb.link",
@@ -40,22 +41,30 @@ WEAK_HOSTS: dict[str, str] = {
             "enwikipedia.net",
             "eth.limo",
             "eudic.net",
+            "everything.explained.today",
             "findatwiki.com",
             "friendlywiki.com",
             "frwiki.wiki",
+            "gravy.cc",
             "iiab.me",
             "jmedia.wiki",
             "kampuspedia.com",
+            "know.cf",
+            "knowledgr.com",
             "knowpia.com",
             "lescigales.org",
             "liquisearch.com",
+            "nina.az",
             "nixinova.com",
             "osmarks.net",
             "outremer.quest",
+            "owiki.org",
             "piglix.com",
             "plwiki.pl",
             "polpedia.pl",
             "profilbaru.com",
+            "profilpelajar.com",
+            "questionai.com",
             "qwe.wiki",
             "richxsearch.com",
             "riteme.site",
@@ -63,13 +72,17 @@ WEAK_HOSTS: dict[str, str] = {
             "studentb.eu",
             "techsciencenews.com",
             "the-uncensored-wiki.com",
+            "theinfolist.com",
             "wiki.x.io",
             "wikial.top",
             "wikimili.com",
+            "wikisum.wiki",
             "wikivisually.com",
             "wikiwand.com",
             "wikizero.com",
             "wikizero.net",
+            "worddisk.com",
+            "xcv.wiki",
             "zxc.wiki",
         )
     },
@@ -78,6 +91,45 @@ WEAK_HOSTS: dict[str, str] = {
     "everything2.com": "a site of anonymous user-written pages",
     "fandom.com": "a fan wiki",
     "blogspot.com": "a blog",
+    # Free hosts: every subdomain (or path) is someone's own site.
+    **{
+        domain: "a free host of personal pages"
+        for domain in (
+            "angelfire.com",
+            "dip.jp",
+            "e-monsite.com",
+            "oocities.com",
+            "sakura.ne.jp",
+            "tripod.com",
+            "x10.mx",
+        )
+    },
+    # One person's or one club's pages, without the references a reader could check.
+    **{
+        domain: "a personal or hobby site"
+        for domain in (
+            "airrace.de",
+            "archieraf.co.uk",
+            "birtwistlewiki.com.au",
+            "classicwarbirds.co.uk",
+            "eurasia1945.com",
+            "fighterba.se",
+            "fleetoffreedom.com",
+            "lexikon-der-wehrmacht.de",
+            "midway1942.com",
+            "midway1942.ru",
+            "militaryimages.net",
+            "navaltheater.com",
+            "passionair1940.fr",
+            "readyayeready.com",
+            "secondeguerre.net",
+            "sixtant.net",
+            "theworldwars.net",
+            "thorfinn.net",
+            "tomstockton.us",
+            "voodoo-world.cz",
+        )
+    },
 }
 # Offline-reader mirrors run under many names (kiwix.lema.org, zims-en.kiwix.campusafrica...).
 KIWIX = re.compile(r"(^|\.)kiwix\.")

@@ -18,10 +18,65 @@
   var LIMIT_MAX = 10000;   /* written "10,000" in the notices */
   var COUNT_MAX = 99;
   var DEFAULTS = { name: "My fleet", limit: 100 };
-  var FLEET_KEYS = ["fleet", "name", "limit", "deck", "paper"];
+  var FLEET_KEYS = ["fleet", "c", "name", "limit", "deck", "paper", "backs"];
+  var BACKS = ["long", "short"];  /* the print view's duplex backs: the edge the sheet flips on */
   var FILTER_KEYS = ["q", "nation", "side", "type", "set", "min", "max", "owned"];
 
   function own(map, key) { return map instanceof Map && map.has(key); }
+
+  /* The compact fleet code (c=1.CODE:N.CODE...), which keeps a large fleet's QR code small:
+     each unit is 4 characters of base 36 from a hash of its id (FNV-1a, 32 bits), so a code
+     stays the same whatever units a site adds, and uses only what a QR code's alphanumeric
+     mode holds (5.5 bits a character, not 8). "1" is the code's version. A code two units of
+     a site share is never written (the link then holds the ids) and, read, is left out with
+     a notice: a code can fail to open, never open the wrong unit. */
+  var CODE_VERSION = "1";
+  var B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  var CODE_ITEM = /^([0-9A-Z]{4})(?::([0-9]{1,6}))?$/;
+  function unitCode(id) {
+    var h = 0x811c9dc5;
+    for (var i = 0; i < id.length; i += 1) { h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0; }
+    var n = h % 1679616, out = "";  /* 36 ** 4 */
+    for (var k = 0; k < 4; k += 1) { out = B36.charAt(n % 36) + out; n = Math.floor(n / 36); }
+    return out;
+  }
+  var codeTables = new WeakMap();
+  function codeTable(units) {  /* code -> the ids of this site's units that have it */
+    if (!codeTables.has(units)) {
+      var table = new Map();
+      units.forEach(function (u, id) { var c = unitCode(id); table.set(c, (table.get(c) || []).concat([id])); });
+      codeTables.set(units, table);
+    }
+    return codeTables.get(units);
+  }
+  function compactParam(fleet, units) {
+    var table = codeTable(units), parts = [CODE_VERSION], ok = true;
+    fleet.forEach(function (n, id) {
+      var c = unitCode(id);
+      if ((table.get(c) || []).length !== 1) { ok = false; }
+      parts.push(c + (n > 1 ? ":" + n : ""));
+    });
+    return ok ? parts.join(".") : null;
+  }
+  function readCode(value, units, entries, notices) {
+    var parts = String(value).toUpperCase().split(".");
+    if (parts[0] !== CODE_VERSION) {
+      notices.push("the fleet code " + quoted(value) + " is not one this site reads (version " + CODE_VERSION + "): left out");
+      return;
+    }
+    var table = codeTable(units);
+    parts.slice(1).forEach(function (part) {
+      if (!part) { return; }
+      var m = CODE_ITEM.exec(part), ids = m ? table.get(m[1]) || [] : [];
+      if (!m) { notices.push(quoted(part) + " is not a unit of a fleet code: left out"); return; }
+      if (ids.length !== 1) {
+        notices.push(quoted(part) + ": " + (ids.length ? "more than one unit on this site has the code " : "no unit on this site has the code ") +
+                     m[1] + ", left out");
+        return;
+      }
+      entries.push([ids[0], m[2] === undefined ? "1" : m[2], quoted(part)]);
+    });
+  }
 
   /* A piece of untrusted text as a notice quotes it: short, on one line, no controls. */
   function quoted(text) {
@@ -108,7 +163,13 @@
         notices.push("no paper " + quoted(raw.paper) + ": Letter or A4; printing on Letter");
       }
     }
-    return { fleet: fleet, name: name, limit: limit, deck: deck, paper: paper, notices: notices };
+    var backs = "";
+    if (raw.backs !== undefined) {
+      if (BACKS.indexOf(raw.backs) !== -1) { backs = raw.backs; } else {
+        notices.push("no backs " + quoted(raw.backs) + ": long or short (the edge to flip on); printing no backs");
+      }
+    }
+    return { fleet: fleet, name: name, limit: limit, deck: deck, paper: paper, backs: backs, notices: notices };
   }
 
   /* fleet.html#fleet=ID:N,ID:N&name=NAME&limit=N&deck=VARIANT (and paper= for the print view) */
@@ -130,7 +191,9 @@
       }
       if (seen.has(key)) { notices.push(quoted(key) + " is given more than once; the first was used"); return; }
       seen.set(key, true);
-      if (key === "fleet") {
+      if (key === "c") {
+        readCode(value, units, raw.entries, notices);
+      } else if (key === "fleet") {
         value.split(",").forEach(function (part) {
           if (!part.trim()) { return; }
           var bits = part.split(":");
@@ -163,7 +226,17 @@
     if (state.limit !== DEFAULTS.limit) { params.set("limit", String(state.limit)); }
     if (decks.length && state.deck !== decks[0].name) { params.set("deck", state.deck); }
     if (extra && state.paper && state.paper !== "letter") { params.set("paper", state.paper); }
+    if (extra && state.backs) { params.set("backs", state.backs); }
     return params.toString().replace(/%3A/g, ":").replace(/%2C/g, ",");
+  }
+
+  /* The address with the fleet as its compact code (what links and QR codes hold); with the
+     ids when a code of the fleet's is shared by two units of this site. */
+  function compactAddress(state, decks, units) {
+    var code = state.fleet.size ? compactParam(state.fleet, units) : null;
+    if (code === null) { return formatAddress(state, decks); }
+    var rest = formatAddress({ fleet: new Map(), name: state.name, limit: state.limit, deck: state.deck }, decks);
+    return "c=" + code + (rest ? "&" + rest : "");
   }
 
   /* Same arithmetic as check_fleet() in wastools/variants/fleet.py; ``rule`` is the deck's own
@@ -240,8 +313,8 @@
 
   /* The fleet's link: the builder's address holding the fleet, at ``base`` (the published
      site, the page's own folder on a web server, or "" for a link relative to the site). */
-  function fleetLink(state, decks, base) {
-    var address = formatAddress(state, decks);
+  function fleetLink(state, decks, base, units) {
+    var address = units ? compactAddress(state, decks, units) : formatAddress(state, decks);
     return String(base || "") + "fleet.html" + (address ? "#" + address : "");
   }
 
@@ -312,9 +385,11 @@
     var lines = s.replace(/\r\n?/g, "\n").split("\n");
     var md = lines.some(function (l) { return /^\s*\*\*/.test(l); });
     var names = new Map(), titles = new Map();
+    var longest = 0;
     units.forEach(function (u, id) {
       var key = String(u.name).toLowerCase();
       names.set(key, (names.get(key) || []).concat([id]));
+      longest = Math.max(longest, key.length);
     });
     decks.forEach(function (d) { titles.set(d.title, d.name); });
     var raw = { entries: [] }, link, headSeen = false, inRules = false, shared = [];
@@ -348,6 +423,7 @@
       if (unit && !inRules) {
         var rest = unit[2], ids;
         for (var cut = rest.length; cut > 0; cut = rest.lastIndexOf(" (", cut - 1)) {
+          if (cut > longest) { continue; }  /* no unit's name is longer: a hostile line costs no more than a name */
           ids = names.get(rest.slice(0, cut).toLowerCase());
           if (ids) { break; }
         }
@@ -482,18 +558,37 @@
   /* A QR code of ``text`` as an SVG element (drawn with the vendored qrcode.js, when the page
      loaded it): dark modules on white with a quiet zone of 4. Null without qrcode.js, or when
      the text is too long for a code. */
-  function qrSvg(text, size, label) {
+  /* ``text`` in the segments a QR code holds it in most compactly: runs of 16 or more of
+     the alphanumeric mode's characters (a fleet code) in that mode, the rest as bytes. */
+  function qrSegments(text) {
+    var out = [], re = /[0-9A-Z.:-]{16,}/g, at = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      if (m.index > at) { out.push([text.slice(at, m.index), "Byte"]); }
+      out.push([m[0], "Alphanumeric"]);
+      at = m.index + m[0].length;
+    }
+    if (at < text.length || !out.length) { out.push([text.slice(at), "Byte"]); }
+    return out;
+  }
+
+  /* ``size`` is the code's width ("160", "90pt"); with ``module`` (in the same unit) it grows
+     so that no module is narrower than that, which keeps a large fleet's code readable. */
+  function qrSvg(text, size, label, module) {
     if (typeof window.qrcode !== "function") { return null; }
     var qr;
     try {
       qr = window.qrcode(0, "M");
-      qr.addData(String(text));
+      qrSegments(String(text)).forEach(function (seg) { qr.addData(seg[0], seg[1]); });
       qr.make();
     } catch (e) {
       return null;
     }
     var NS = "http://www.w3.org/2000/svg";
     var n = qr.getModuleCount(), quiet = 4, all = n + 2 * quiet, path = "";
+    if (module) {
+      var unit = String(size).replace(/^[0-9.]+/, "");
+      size = Math.max(parseFloat(size), Math.ceil(all * module)) + unit;
+    }
     for (var r = 0; r < n; r += 1) {
       for (var c = 0; c < n; c += 1) {
         if (qr.isDark(r, c)) { path += "M" + (c + quiet) + " " + (r + quiet) + "h1v1h-1z"; }
@@ -527,7 +622,7 @@
     catalogue: catalogue, normalise: normalise, parseAddress: parseAddress, formatAddress: formatAddress,
     checkFleet: checkFleet, verdict: verdict, items: items, totals: totals, roster: roster, fileName: fileName,
     plainText: plainText, parseRoster: parseRoster, quoted: quoted, tabletop: tabletop,
-    fleetLink: fleetLink, linkBase: linkBase, qrSvg: qrSvg, fleetText: fleetText, FORMATS: FORMATS, parseText: parseText, parsePasted: parsePasted
+    fleetLink: fleetLink, unitCode: unitCode, compactAddress: compactAddress, linkBase: linkBase, qrSvg: qrSvg, fleetText: fleetText, FORMATS: FORMATS, parseText: parseText, parsePasted: parsePasted
   };
   window.wasCheckFleet = checkFleet;
 })();

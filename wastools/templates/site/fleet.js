@@ -31,6 +31,55 @@
   var OWNED = "wastools.owned";
   var written = null;  /* the address this page wrote last: any other is a fleet to open */
 
+  /* The card preview: the chosen deck's card of the unit last tapped, added or taken away,
+     from cards/<id>.js, loaded as a script (as the print view loads it, so that it works from
+     file:// too). The card is the decks' own HTML, made and escaped by the build. */
+  var faces = new Map(), asked = new Set(), tried = new Set(), previewId = null;
+  window.wasCards = {
+    add: function (id, byDeck) {
+      if (!asked.has(id) || !byDeck || typeof byDeck !== "object") { return; }
+      var m = new Map();
+      decks.forEach(function (d) {
+        if (Object.prototype.hasOwnProperty.call(byDeck, d.name) && typeof byDeck[d.name] === "string") {
+          m.set(d.name, byDeck[d.name]);
+        }
+      });
+      faces.set(id, m);
+    }
+  };
+
+  function preview(id) {
+    if (!units.has(id)) { return; }  /* a checked id: it names the script to load */
+    previewId = id;
+    if (!asked.has(id)) {
+      asked.add(id);
+      var script = document.createElement("script");
+      script.src = "cards/" + id + ".js";
+      script.onload = script.onerror = function () {
+        tried.add(id);
+        if (previewId === id) { drawPreview(); }
+      };
+      document.head.appendChild(script);
+    }
+    drawPreview();
+  }
+
+  function drawPreview() {
+    if (previewId === null) { return; }
+    var id = previewId, box = document.getElementById("preview-card"), caption = document.getElementById("preview-caption");
+    var face = faces.has(id) ? faces.get(id).get(variantInput.value) : undefined;
+    document.getElementById("card-preview").hidden = false;
+    document.getElementById("preview-hint").hidden = true;
+    box.innerHTML = face === undefined ? "" : face;
+    var name = document.createElement("bdi");
+    name.textContent = units.get(id).name;
+    caption.textContent = "";
+    caption.appendChild(name);
+    var title = variantInput.options[variantInput.selectedIndex].textContent;
+    caption.appendChild(document.createTextNode(face !== undefined ? ", the " + title + " card" :
+      tried.has(id) ? ": its card could not be loaded" : ": loading its card\u2026"));
+  }
+
   function show(list) {
     noticeList.textContent = "";
     list.forEach(function (text) {
@@ -176,7 +225,7 @@
      QR code of it on the screen. */
   var sharedLink = null;
   function share(s, ready) {
-    var link = F.fleetLink(s, decks, linkBase());
+    var link = F.fleetLink(s, decks, linkBase(), units);
     var field = document.getElementById("fleet-link");
     field.value = link;
     document.getElementById("copy-link").disabled = !ready;
@@ -186,7 +235,7 @@
     box.textContent = "";
     var absolute = /^https?:/.test(link);
     document.getElementById("link-local").hidden = absolute;
-    var code = absolute && ready ? F.qrSvg(link, "160", "QR code of this fleet's link") : null;
+    var code = absolute && ready ? F.qrSvg(link, "160", "QR code of this fleet's link", 3) : null;
     if (code) { box.appendChild(code); }
     box.hidden = !code;
   }
@@ -206,6 +255,7 @@
     apply(s);
     show(s.notices);
     update(null);
+    if (s.fleet.size && (previewId === null || !s.fleet.has(previewId))) { preview(s.fleet.keys().next().value); }
   }
 
   /* The units I own: a list of ids kept in this browser, read as data like any input. */
@@ -240,6 +290,14 @@
       if (report) { report.push("the fleets saved in this browser could not be read: none are shown"); }
       return [];
     }
+    var read = readFleets(list);
+    if (read.bad && report) { report.push(read.bad + " of the fleets saved in this browser could not be read and are not shown"); }
+    return read.good;
+  }
+
+  /* A list of fleet addresses (from this browser or an exported file) as checked fleets: an
+     entry that is not a string, holds no unit of this site or repeats a name is counted bad. */
+  function readFleets(list) {
     var good = [], bad = 0, names = new Set();
     list.slice(0, SAVED_MAX).forEach(function (entry) {
       if (typeof entry !== "string" || entry.length > 20000) { bad += 1; return; }
@@ -248,9 +306,34 @@
       names.add(s.name);
       good.push({ address: F.formatAddress(s, decks), state: s });
     });
-    bad += Math.max(0, list.length - SAVED_MAX);
-    if (bad && report) { report.push(bad + " of the fleets saved in this browser could not be read and are not shown"); }
-    return good;
+    return { good: good, bad: bad + Math.max(0, list.length - SAVED_MAX) };
+  }
+
+  /* The saved fleets as a file (to keep or move to another browser) and back: a JSON object
+     whose "fleets" is the list of addresses; an imported fleet replaces a saved one of its name. */
+  var EXPORT_KIND = "wastools saved fleets";
+  function exportSaved() {
+    var list = loadSaved(null);
+    var text = JSON.stringify({ kind: EXPORT_KIND, version: 1, fleets: list.map(function (f) { return f.address; }) }, null, 2);
+    save("saved-fleets.json", "application/json", text + "\n");
+    document.getElementById("copied").textContent = "Exported " + list.length + " saved fleet" + (list.length === 1 ? "" : "s") + ".";
+  }
+
+  function importSaved(text) {
+    var data = null;
+    try { data = JSON.parse(text); } catch (e) { data = null; }
+    var entries = data && !Array.isArray(data) && typeof data === "object" && data.kind === EXPORT_KIND ? data.fleets : data;
+    if (!Array.isArray(entries)) { show(["that file is not a list of saved fleets: nothing was imported"]); return; }
+    var read = readFleets(entries), names = new Set(read.good.map(function (f) { return f.state.name; }));
+    var kept = loadSaved(null).filter(function (f) { return !names.has(f.state.name); });
+    var list = read.good.concat(kept).slice(0, SAVED_MAX);
+    var stored = storeSaved(list);
+    showSaved(list);
+    var said = [];
+    if (read.bad) { said.push(read.bad + " of the file's fleets could not be read and were left out"); }
+    if (!stored) { said.push("this browser does not let the page keep anything: the fleets are shown for this visit only"); }
+    show(said);
+    document.getElementById("copied").textContent = "Imported " + read.good.length + " fleet" + (read.good.length === 1 ? "" : "s") + ".";
   }
 
   function storeSaved(list) {
@@ -278,6 +361,7 @@
       ul.appendChild(li);
     });
     document.getElementById("saved-none").hidden = list.length > 0;
+    document.getElementById("export-saved").disabled = list.length === 0;
   }
 
   document.getElementById("save-fleet").addEventListener("click", function () {
@@ -300,6 +384,24 @@
     showSaved(list);
   });
 
+  document.getElementById("export-saved").addEventListener("click", exportSaved);
+  document.getElementById("import-saved").addEventListener("change", function (event) {
+    readFile(event.target, importSaved);
+  });
+
+  /* A file picked in ``input``, read as text (its first 200,000 characters) into ``then``. */
+  function readFile(input, then) {
+    var file = input.files && input.files[0];
+    if (!file) { return; }
+    var reader = new FileReader();
+    reader.onload = function () {
+      then(String(reader.result));
+      input.value = "";
+    };
+    reader.onerror = function () { show(["the file could not be read"]); };
+    reader.readAsText(file.slice(0, 200000));
+  }
+
   function save(name, type, text) {
     var blob = new Blob([text], { type: type });
     var a = document.createElement("a");
@@ -314,18 +416,32 @@
     if (event.target.classList.contains("owned")) { saveOwned(); return; }
     update(null);
   });
+  /* A tap on a unit's row adds one of it (a tap on its name opens its page; on a control,
+     the control's own): the card preview shows it. */
   table.addEventListener("click", function (event) {
+    var row = event.target.closest("tbody tr");
+    if (!row || !byId.has(row.dataset.id)) { return; }
     var b = event.target.closest("button.step");
-    if (b) { step(b.closest("tr").dataset.id, b.dataset.step); }
+    if (b) { step(row.dataset.id, b.dataset.step); } else if (event.target.closest("a, input, label, td.stepper, td.own")) { return; } else {
+      step(row.dataset.id, "1");
+    }
+    preview(row.dataset.id);
+  });
+  table.addEventListener("focusin", function (event) {
+    if (event.target.classList.contains("count")) { preview(event.target.closest("tr").dataset.id); }
   });
   document.getElementById("picked").addEventListener("click", function (event) {
+    var li = event.target.closest("li");
+    if (!li) { return; }
     var b = event.target.closest("button.step");
-    if (b) { step(b.closest("li").dataset.id, b.dataset.step); }
+    if (b) { step(li.dataset.id, b.dataset.step); }
+    preview(li.dataset.id);
   });
   table.addEventListener("change", function (event) {
     if (event.target.classList.contains("count")) { update([]); }
   });
   [nameInput, variantInput].forEach(function (el) { el.addEventListener("input", function () { update(null); }); });
+  variantInput.addEventListener("change", drawPreview);
   limitInput.addEventListener("input", function () { update(null); });
   limitInput.addEventListener("change", function () { update([]); });
   document.getElementById("notices-close").addEventListener("click", function () { show([]); });
@@ -378,7 +494,7 @@
   copyButtons.forEach(function (button) {
     button.addEventListener("click", function () {
       var s = update(null);
-      copyOut(F.fleetText(s, units, decks, button.dataset.format, F.fleetLink(s, decks, linkBase())), button.dataset.what);
+      copyOut(F.fleetText(s, units, decks, button.dataset.format, F.fleetLink(s, decks, linkBase(), units)), button.dataset.what);
     });
   });
 
@@ -396,6 +512,7 @@
     apply(s);
     show(s.notices);
     update(null);
+    preview(s.fleet.keys().next().value);
     return true;
   }
 
@@ -403,17 +520,7 @@
     var box = document.getElementById("paste-text");
     if (open(box.value.slice(0, 200000))) { box.value = ""; }
   });
-  document.getElementById("load-roster").addEventListener("change", function (event) {
-    var file = event.target.files && event.target.files[0];
-    if (!file) { return; }
-    var reader = new FileReader();
-    reader.onload = function () {
-      open(String(reader.result));
-      event.target.value = "";
-    };
-    reader.onerror = function () { show(["the file could not be read"]); };
-    reader.readAsText(file.slice(0, 200000));
-  });
+  document.getElementById("load-roster").addEventListener("change", function (event) { readFile(event.target, open); });
   window.wasFleetPage = { units: units, decks: decks };  /* what this page checks fleets against */
   window.addEventListener("hashchange", function () {
     if (window.location.hash !== written) { restore(); }  /* a fleet link opened on this page */

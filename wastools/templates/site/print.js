@@ -1,8 +1,7 @@
-/* The print view: the fleet in the address (read by wasFleet, as the builder reads it),
-   its cards for the chosen deck on sheets laid out exactly like the PDF decks (the
-   geometry comes from the decks' own layouts, in points), then the fleet sheet: units,
-   points, every variant's verdict and, where the site's address is known, a QR code of
-   the fleet's link. Cards come from cards/<id>.js, loaded as scripts for the fleet's
+/* The print view: the fleet in the address (read by wasFleet, as the builder reads it):
+   first the fleet sheet (units, points, every variant's verdict and a QR code of the
+   fleet's link), then its cards for the chosen deck on sheets laid out exactly like the PDF
+   decks (the geometry comes from the decks' own layouts, in points). Cards come from cards/<id>.js, loaded as scripts for the fleet's
    units only, so that this works from file:// as well as from a web server. */
 "use strict";
 (function () {
@@ -13,13 +12,17 @@
   var papers = new Map(Object.keys(data.papers).map(function (k) { return [k, data.papers[k]]; }));
   var SVG = "http://www.w3.org/2000/svg";
   var MAX_CARDS = 300;      /* as many as `wastools build --roster` prints */
-  var ROWS_PER_SHEET = 26;  /* units listed on one fleet sheet */
+  var ROWS_PER_SHEET = 30;  /* units listed on a fleet sheet after the first */
+  var FIRST_ROWS = 12;      /* units listed on the first, under the verdicts and the QR code */
+  var QR_MODULE = 1.5;      /* points: the narrowest module printed, 3 pixels at 150 dpi */
   var MARGIN = 54;          /* the fleet sheet's margin, 0.75 in, clear of its check bars */
   var faces = new Map();    /* unit id -> Map(deck -> card HTML) */
   var wanted = new Set();
   var sheets = document.getElementById("sheets");
   var deckInput = document.getElementById("print-deck");
   var paperInput = document.getElementById("print-paper");
+  var backsInput = document.getElementById("print-backs");
+  var backs = new Map(Object.keys(data.backs || {}).map(function (k) { return [k, String(data.backs[k])]; }));
   var printNow = document.getElementById("print-now");
   var status = document.getElementById("print-status");
   var state = null;
@@ -147,8 +150,29 @@
         sheet.appendChild(slot);
       });
       out.push(sheet);
+      if (state.backs && backs.has(state.deck)) {
+        out.push(backSheet(geo, dealt.slice(s * per, (s + 1) * per).length, title + " - backs of sheet " + (s + 1) + " of " + total));
+      }
     }
     return out;
+  }
+
+  /* The backs of a sheet of ``count`` cards, for the reverse of that sheet: each back where the
+     flip brings it behind its own front (mirrored left to right when the sheet turns about its
+     sides, top to bottom when about its top and bottom), as the PDF decks place them. */
+  function backSheet(geo, count, label) {
+    var sheet = page(geo, "cards backs");
+    var portrait = geo.height >= geo.width, leftRight = (state.backs === "long") === portrait;
+    sheet.appendChild(marks(geo, label + ", flip on the " + state.backs + " edge", false));
+    for (var i = 0; i < count; i += 1) {
+      var x = geo.slots[i][0], y = geo.slots[i][1];
+      var slot = el("div", { "class": "slot" });
+      slot.style.left = (leftRight ? geo.width - x - geo.card[0] : x) + "pt";
+      slot.style.top = (leftRight ? y : geo.height - y - geo.card[1]) + "pt";
+      slot.innerHTML = backs.get(state.deck);  /* the deck's own back, made by the build */
+      sheet.appendChild(slot);
+    }
+    return sheet;
   }
 
   function cell(tr, tag, text, cls) {
@@ -162,7 +186,7 @@
 
   function qrCode(link) {
     if (typeof window.qrcode !== "function") { return null; }
-    return F.qrSvg(link, "90pt", "QR code of this fleet's link") ||
+    return F.qrSvg(link, "90pt", "QR code of this fleet's link", QR_MODULE) ||
       el("p", { "class": "qr-none" }, "This fleet's link is too long for a QR code: share it from the fleet builder.");
   }
 
@@ -199,11 +223,12 @@
     return table;
   }
 
+  /* The fleet on its sheets, first of the print: the first holds the verdicts and the QR
+     code of the fleet's link above its first units, the others the rest of the units. */
   function fleetSheets(geo, list, title) {
     var t = F.totals(list), out = [];
-    var chunks = [];
-    for (var i = 0; i < list.length; i += ROWS_PER_SHEET) { chunks.push(list.slice(i, i + ROWS_PER_SHEET)); }
-    if (!chunks.length) { chunks.push([]); }
+    var chunks = [list.slice(0, FIRST_ROWS)];
+    for (var i = FIRST_ROWS; i < list.length; i += ROWS_PER_SHEET) { chunks.push(list.slice(i, i + ROWS_PER_SHEET)); }
     chunks.forEach(function (chunk, n) {
       var sheet = page(geo, "fleet");
       sheet.appendChild(marks(geo, title + " - fleet sheet " + (n + 1) + " of " + chunks.length, false));
@@ -211,28 +236,36 @@
       body.style.left = body.style.top = body.style.right = body.style.bottom = MARGIN + "pt";
       var h = el("h2");
       h.appendChild(bdi(state.name));
+      if (n > 0) { h.appendChild(document.createTextNode(" (continued)")); }
       body.appendChild(h);
       body.appendChild(el("p", { "class": "meta" }, "Fleet roster \u00b7 " + deckTitle(state.deck) + " cards \u00b7 limit " +
                           state.limit + " points \u00b7 " + t.cards + " cards, " + t.points + " points"));
-      body.appendChild(fleetRows(chunk));
-      if (n === chunks.length - 1) {
-        body.appendChild(el("h3", {}, "Is it legal?"));
-        body.appendChild(verdicts(list));
-        /* the published site's link, or the web server's this page came from; from a file, the
-           link relative to the site, which the fleet builder's Paste a fleet opens */
-        var link = F.fleetLink(state, decks, F.linkBase(data.site));
-        var box = el("div", { "class": "qr-box" });
-        var code = /^https?:/.test(link) ? qrCode(link) : null;
-        if (code) { box.appendChild(code); }
-        box.appendChild(el("p", { "class": "qr-link" }, (code ? "Open this fleet: " : "Paste into the fleet builder to open this fleet: ") + link));
-        body.appendChild(box);
-        body.appendChild(el("p", { "class": "note" }, "The card sheets hold exactly these cards, each as many times as " +
-          "its count, 2.5 \u00d7 3.5 in: print at 100 % and check the bars."));
+      if (n === 0) { fleetHead(body, list); }
+      if (chunk.length) { body.appendChild(fleetRows(chunk)); }
+      if (n === chunks.length - 1 && chunks.length > 1) {
+        body.appendChild(el("p", { "class": "note" }, list.length + " units in all."));
       }
       sheet.appendChild(body);
       out.push(sheet);
     });
     return out;
+  }
+
+  /* The first fleet sheet's verdicts, QR code and link: the published site's link, or the web
+     server's this page came from; from a file, the link relative to the site, which the fleet
+     builder's Paste a fleet opens. */
+  function fleetHead(body, list) {
+    body.appendChild(el("h3", {}, "Is it legal?"));
+    body.appendChild(verdicts(list));
+    var link = F.fleetLink(state, decks, F.linkBase(data.site), units);
+    var box = el("div", { "class": "qr-box" });
+    var code = /^https?:/.test(link) ? qrCode(link) : null;
+    if (code) { box.appendChild(code); }
+    box.appendChild(el("p", { "class": "qr-link" }, (code ? "Open this fleet: " : "Paste into the fleet builder to open this fleet: ") + link));
+    body.appendChild(box);
+    body.appendChild(el("p", { "class": "note" }, "The card sheets hold exactly these cards, each as many times as " +
+      "its count, 2.5 \u00d7 3.5 in: print at 100 % and check the bars."));
+    body.appendChild(el("h3", {}, "Units"));
   }
 
   function render() {
@@ -243,11 +276,12 @@
     sheets.textContent = "";
     var cardPages = list.length ? cardSheets(geo, list, title) : [];
     var fleetPages = fleetSheets(geo, list, state.name + " (" + geo.name + ")");
-    cardPages.concat(fleetPages).forEach(function (s) { sheets.appendChild(s); });
-    var t = F.totals(list);
+    fleetPages.concat(cardPages).forEach(function (s) { sheets.appendChild(s); });
+    var t = F.totals(list), fronts = cardPages.filter(function (p) { return !p.classList.contains("backs"); }).length;
     status.textContent = list.length
-      ? t.cards + " cards on " + cardPages.length + " sheet" + (cardPages.length === 1 ? "" : "s") + " of " + geo.name +
-        ", then the fleet sheet."
+      ? "The fleet sheet, then " + t.cards + " cards on " + fronts + " sheet" + (fronts === 1 ? "" : "s") +
+        " of " + geo.name + (state.backs ? ", each front followed by its backs (print both sides, flipping on the " +
+        state.backs + " edge)" : "") + "."
       : "This fleet is empty: pick units in the fleet builder first.";
     showNotices();
     printNow.disabled = false;
@@ -272,11 +306,13 @@
     notices = state.notices.slice();
     deckInput.value = state.deck;
     paperInput.value = state.paper;
+    backsInput.value = state.backs;
     refresh();
   }
 
   deckInput.addEventListener("change", function () { state.deck = deckInput.value; notices = []; refresh(); });
   paperInput.addEventListener("change", function () { state.paper = paperInput.value; notices = []; refresh(); });
+  backsInput.addEventListener("change", function () { state.backs = backsInput.value; notices = []; refresh(); });
   printNow.addEventListener("click", function () { window.print(); });
   window.addEventListener("hashchange", function () {
     if (window.location.hash.replace(/^#/, "") !== F.formatAddress(state, decks, true)) { open(); }

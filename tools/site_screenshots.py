@@ -1,5 +1,5 @@
-"""Refresh the README's pictures of the site: docs/images/site-index.png, site-unit.png and
-site-print.png (the fleet builder's print view).
+"""Refresh the README's pictures of the site: docs/images/site-index.png, site-unit.png,
+site-print.png (the fleet builder's print view) and site-odds.png (a unit page's odds).
 
     .venv/bin/wastools build --site-only && .venv/bin/python tools/site_screenshots.py
 
@@ -23,7 +23,9 @@ SHOTS = {
         "print.html#fleet=bismarck:1,hms-cossack:3,uss-fletcher-dd-445:2&name=Convoy+escort&limit=120&deck=hex",
         {"width": 1100, "height": 1100},
     ),
+    "site-odds.png": ("units/uss-fletcher-dd-445.html", {"width": 1100, "height": 900}),
 }
+ELEMENT = {"site-odds.png": "#odds"}  # a picture of that part of the page alone
 
 
 def main(site: Path = ROOT / "build" / "site") -> int:
@@ -39,7 +41,11 @@ def main(site: Path = ROOT / "build" / "site") -> int:
             page.wait_for_load_state("load")
             if rel.startswith("print.html"):  # its cards load after the page
                 page.wait_for_function("document.body.dataset.ready === 'yes'")
-            page.screenshot(path=str(ROOT / "docs" / "images" / name))
+            target = str(ROOT / "docs" / "images" / name)
+            if name in ELEMENT:
+                page.locator(ELEMENT[name]).screenshot(path=target)
+            else:
+                page.screenshot(path=target)
             print(f"wrote docs/images/{name}")
         browser.close()
     return 0

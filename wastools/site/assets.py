@@ -15,7 +15,7 @@ from ..core.resources import FONT_SCHEME, FONTS, TEMPLATES
 from ..render.cards import CARD_DIR
 
 SITE_TEMPLATES = TEMPLATES / "site"
-STATIC = ("site.css", "site.js", "fleet-core.js", "fleet.js", "print.js", "qrcode.js", "qrcode-LICENSE.txt")
+STATIC = ("site.css", "site.js", "fleet-core.js", "fleet.js", "print.js", "odds.js", "qrcode.js", "qrcode-LICENSE.txt")
 URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
 
 

@@ -30,6 +30,7 @@ from . import data
 from .assets import SITE_TEMPLATES, static_files
 from .cards import card_keys, site_cards
 from .data import SiteSpec, safe_id
+from .odds import odds_script
 from .printview import card_script, print_data
 from .scenario import map_plan, scenario_page
 from .tabletop import tabletop_decks, tabletop_images
@@ -81,6 +82,7 @@ def render_site(
         json.dumps({"tool": f"wastools {__version__}", "units": rows}, indent=1, ensure_ascii=False) + "\n"
     ).encode("utf-8")
     files.update(_fleet_pages(rows, spec, common))
+    files["assets/odds-data.js"] = odds_script(repo, spec)  # the odds' numbers, for unit pages and the builder
     # a unit page is keyed by its cards' keys, which make its faces: only the faces of the
     # pages to render again are read (a one-unit change reads six, not 1,734)
     jobs = data.card_jobs(spec)

@@ -17,6 +17,7 @@ from typing import Any
 from ..core.errors import UsageProblem
 from ..core.model import GUNNERY_KINDS, Attack, Unit
 from .board import Board, SquareBoard
+from .dice import BASE, DiceRule
 
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 KIND_WORDS = {int: "whole number", float: "number", str: "text"}
@@ -254,6 +255,7 @@ class Variant:
     base: str = ""  # a house variant's shipped variant ("" for a shipped one)
     changes: tuple[tuple[str, Any], ...] = ()  # the parameters a house variant sets, in its file's order
     source: str = ""  # the file a house variant comes from
+    dice: DiceRule = BASE  # what each face of an attack die counts (wastools.content.odds)
 
     def __repr__(self) -> str:
         """Stable across processes (keys hash it): what it is, never where its functions live."""

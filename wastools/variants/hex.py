@@ -29,6 +29,7 @@ from .base import (
     round_half_up,
 )
 from .board import HexBoard
+from .dice import HEX as DICE
 
 SEED = "War at Sea rules adapted for a hexagon grid, by Paul Wisken"
 SURFACE_DECK_GUN = (1, 4)  # dice, up to hexes: "normally 1 die @ range 4"
@@ -237,6 +238,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 
 VARIANT = Variant(
+    dice=DICE,
     name="hex",
     title="Hex grid",
     seed=SEED,

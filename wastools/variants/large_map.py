@@ -17,6 +17,7 @@ from ..core.model import Unit
 from .aid import Table, turns
 from .base import AdaptedUnit, BoardSheet, Parameter, Value, Variant
 from .board import SquareBoard
+from .dice import LARGE_MAP as DICE
 from .standard import sector_attacks
 
 SEED = "afilter's War at Sea Large Map House Rules"
@@ -174,6 +175,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 
 VARIANT = Variant(
+    dice=DICE,
     name="large-map",
     title="Large map with flying aircraft",
     seed=SEED,

@@ -15,6 +15,7 @@ from ..core.wording import Measure
 from .aid import Table
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 from .board import TableBoard, inch_table
+from .dice import OFF_GRID as DICE
 
 SEED = "War at Sea: Playing Off the Grid"
 GRID_TO_LEG = 0.56
@@ -142,6 +143,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 
 VARIANT = Variant(
+    dice=DICE,
     name="off-grid",
     title="Off the grid (compass legs)",
     seed=SEED,

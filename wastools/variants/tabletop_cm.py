@@ -16,6 +16,7 @@ from ..core.wording import Measure, quantity
 from .aid import Table
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 from .board import TableBoard, centimetre_table
+from .dice import TABLE_CM as DICE
 from .fleet import FleetCheck
 
 SEED = "War at Sea: Tabletop Conversions"
@@ -134,6 +135,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 
 VARIANT = Variant(
+    dice=DICE,
     name="tabletop-cm",
     title="Tabletop in centimeters",
     seed=SEED,

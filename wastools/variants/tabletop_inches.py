@@ -15,6 +15,7 @@ from ..core.wording import Measure
 from .aid import Table
 from .base import AdaptedAttack, AdaptedUnit, Band, Parameter, Value, Variant, extended_bands
 from .board import TableBoard, inch_table
+from .dice import LARGE_SURFACE as DICE
 
 SEED = "War at Sea on a large playing surface"
 
@@ -132,6 +133,7 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
 
 
 VARIANT = Variant(
+    dice=DICE,
     name="tabletop-inches",
     title="Tabletop in inches",
     seed=SEED,

@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import DATA
 from wastools.content.aids import aid
+from wastools.render.table_needs import print_beside
 from wastools.variants import VARIANTS, large_map
 
 SAVO = Path("scenarios/savo-island-1942.yaml")
@@ -331,7 +332,7 @@ def test_air_range_chart_lists_every_aircraft(repo):
 
 
 @pytest.mark.slow
-def test_aids_and_packs_build(full_build):
+def test_aids_and_packs_build(full_build, repo):
     tmp_path = full_build / "build"
     with pdfplumber.open(tmp_path / "hex" / "player-aid.pdf") as pdf:
         text = " ".join(p.extract_text() for p in pdf.pages)
@@ -349,6 +350,14 @@ def test_aids_and_packs_build(full_build):
     flat = "".join(first.split())
     for name in kit:
         assert name in flat and (tmp_path / name).is_file(), name
+    # the pages it gives each file are the pages the build printed
+    savo = repo.extra["scenarios"]["savo-island-1942"]
+    for item in print_beside(savo):
+        for paper, name in (("letter", item["letter"]), ("a4", item["a4"])):
+            if item["pages"][paper] is not None and (tmp_path / name).is_file():
+                with pdfplumber.open(tmp_path / name) as kit_pdf:
+                    assert len(kit_pdf.pages) == item["pages"][paper], name
+    assert any(item["pages"]["letter"] for item in print_beside(savo))
     assert any("HMAS Canberra" in t and "hexes" in t for t in texts[1:4])  # the cards
     assert any(": plan of the whole map (" in t for t in texts)  # the map
     with pdfplumber.open(tmp_path / "scenarios" / "denmark-strait-1941.pdf") as pdf:

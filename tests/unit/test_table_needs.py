@@ -47,3 +47,15 @@ def test_force_tables_keep_hull_numbers_whole_and_count_only_where_a_count_varie
     assert mers["sides"][0]["counts"] is True  # two Cossacks, three Swordfish
     html = scenario_pack._briefing_html(savo, "hex")
     assert '<span class="hull">(DD 386)</span>' in html and ">count<" not in html
+
+
+def test_ability_tables_keep_the_abilities_the_scenarios_units_have(repo):
+    denmark = repo.extra["scenarios"]["denmark-strait-1941"]  # off-grid amends abilities
+    # Prinz Eugen's place taken by Hatsukaze, whose Lay Smoke Screen and Sub Hunter off-grid amends
+    swapped = dataclasses.replace(denmark.sides[0].forces[1], unit=repo.units["hatsukaze"])
+    side = dataclasses.replace(denmark.sides[0], forces=(denmark.sides[0].forces[0], swapped))
+    scenario = dataclasses.replace(denmark, sides=(side, denmark.sides[1]))
+    tables = [t for r in rules_used(scenario) for t in r["tables"] if t["header"][0] == "ability"]
+    assert [row[0] for t in tables for row in t["rows"]] == ["Lay Smoke Screen", "Sub Hunter"]
+    assert not [t for r in rules_used(denmark) for t in r["tables"] if t["header"][0] == "ability"]
+    assert "Objectives and victory" not in [r["title"] for r in rules_used(denmark)]  # the scenario's own victory

@@ -8,13 +8,15 @@ where a side has one, about aircraft only where there are aircraft, and so on.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from ..data.scenarios import Scenario
-from ..variants import VARIANTS
-from ..variants.aid import BASE, Section
+from ..variants import SHIPPED, VARIANTS
+from ..variants.aid import BASE, Section, Table
 
+PAPERS = ("letter", "a4")
 IN_THE_PACK = "cards"  # the pack prints its own units' cards
 SHARED_COUNTERS = ("counters", "counters and smoke templates (re-arm, aborted, damage and smoke markers)")
 LEFT_OUT = ("air range chart",)  # a table of every aircraft in the data: the pack's cards give each one's move
@@ -32,14 +34,41 @@ class _Units:
     nations: dict[str, Any]
 
 
-def print_beside(s: Scenario) -> list[dict[str, str]]:
+def print_beside(s: Scenario) -> list[dict[str, Any]]:
     """The kit files a table needs beside the pack, by their names in the build folder (the
-    Letter name, then the A4 one)."""
+    Letter name, then the A4 one), with their pages on each paper where the tool knows them
+    without laying the file out (the player aid's pages are WeasyPrint's to find)."""
     variant = VARIANTS[s.variant]
-    files = [(f"{variant.name}/{stem}", what) for stem, what in variant.outputs(s.parameters) if stem != IN_THE_PACK]
-    if not any(stem.endswith("/counters") for stem, _what in files):
-        files.append(SHARED_COUNTERS)
-    return [{"letter": f"{stem}.pdf", "a4": f"{stem}-a4.pdf", "what": what} for stem, what in files]
+    stems = [stem for stem, _what in variant.outputs(s.parameters) if stem != IN_THE_PACK]
+    files = [(f"{variant.name}/{stem}", what, stem) for stem, what in variant.outputs(s.parameters) if stem in stems]
+    if "counters" not in stems:
+        files.append((*SHARED_COUNTERS, "counters"))
+    return [
+        {
+            "letter": f"{path}.pdf",
+            "a4": f"{path}-a4.pdf",
+            "what": what,
+            "pages": {paper: kit_pages(s, stem, paper) for paper in PAPERS},
+        }
+        for path, what, stem in files
+    ]
+
+
+def kit_pages(s: Scenario, stem: str, paper: str) -> int | None:
+    """How many pages a kit file prints on ``paper``, counted the way its maker lays it out."""
+    from .counters import counter_pages
+    from .maps import board_map, board_pages
+    from .rulers import ruler_sheets
+
+    variant = VARIANTS[s.variant]
+    sheet = variant.sheet(s.parameters)
+    if stem == "rulers":
+        return len(ruler_sheets(variant.rulers(s.parameters), paper)[1])
+    if stem == "counters":
+        return counter_pages(paper, smoke=any(v.smoke_fn is not None for v in SHIPPED.values()))
+    if sheet is not None and stem == sheet.stem:
+        return board_pages(board_map(sheet.title, sheet.board, sheet.columns, sheet.rows), paper)
+    return None
 
 
 def _has(s: Scenario, test) -> bool:
@@ -63,8 +92,19 @@ def _wanted(s: Scenario, section: Section) -> bool:
     if any(word in title.replace(",", " ").split() for word in AIR_WORDS) or title.startswith("placing aircraft"):
         return _has(s, lambda u: u.is_aircraft or u.type == "carrier") or bool(s.data.get("air_bases"))
     if title.startswith("objectives"):
-        return bool(s.data.get("objectives"))
+        return False  # the aid's standard scores: the scenario's own victory and objectives replace them
     return True
+
+
+def _held(s: Scenario, table: Table) -> Table | None:
+    """An ability table cut to the abilities the scenario's units have (None when none is left);
+    any other table as it is."""
+    if not table.header or table.header[0] != "ability":
+        return table
+    held = {a.pattern.replace(" {n}", "") for unit in s.units() for a in unit.abilities}
+    held |= {a.text for unit in s.units() for a in unit.abilities}
+    rows = tuple(row for row in table.rows if str(row[0]).removesuffix(" N") in held or str(row[0]) in held)
+    return dataclasses.replace(table, rows=rows) if rows else None
 
 
 def rules_used(s: Scenario) -> list[dict[str, Any]]:
@@ -74,15 +114,19 @@ def rules_used(s: Scenario) -> list[dict[str, Any]]:
     units = {u.id: u for u in s.units()}
     variant = VARIANTS[s.variant]
     sections = variant_sections(variant, _Units(units, {}), s.parameters)  # type: ignore[arg-type]
-    return [
-        {
-            "title": section.title,
-            "lines": list(section.lines),
-            "tables": [{"header": t.header, "rows": t.rows, "caption": t.caption} for t in section.tables],
-        }
-        for section in sections
-        if _wanted(s, section)
-    ]
+    out = []
+    for section in sections:
+        tables = [t for t in (_held(s, t) for t in section.tables) if t is not None]
+        if not _wanted(s, section) or (section.tables and not tables):  # every ability cut: nothing to say
+            continue
+        out.append(
+            {
+                "title": section.title,
+                "lines": list(section.lines),
+                "tables": [{"header": t.header, "rows": t.rows, "caption": t.caption} for t in tables],
+            }
+        )
+    return out
 
 
 def table_needs(s: Scenario) -> dict[str, Any]:

@@ -51,7 +51,7 @@ def test_each_fault_is_one_located_error(root):
         f"{at}:{garrison}:5: garrisons[0]: Harbor town: no enemy unit can invade it (none has a Landing ability): "
         "a garrison is there only to be invaded, so leave it out or give the other side a transport",
         f"{at}:{fog}:5: optional_rules[0]: 'range band' is a word of the sector map, and this variant measures "
-        "in legs: give the distance in legs (a card's range N is how a range is named)",
+        "in legs: give the distance in legs",
     ]
 
 
@@ -100,3 +100,10 @@ def test_sector_words_are_the_sector_maps_own(root):
     assert any("and this variant measures in hexes" in p for p in problems(root, "faithful-raid", on_hexes))
     on_sectors = text.replace("variant: off-grid", "variant: large-map")
     assert not any("word of the sector map" in p for p in problems(root, "faithful-raid", on_sectors))
+    bare = text.replace("beyond 1 sector", "beyond a card's range 1")
+    assert any(
+        "optional_rules[0]: 'range 1' without its distance: give the distance in legs" in p
+        for p in problems(root, "faithful-raid", bare)
+    )
+    measured = text.replace("beyond 1 sector", "beyond range 1 (2-3 legs)")
+    assert problems(root, "faithful-raid", measured) == []

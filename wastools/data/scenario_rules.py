@@ -4,8 +4,9 @@
   is never on the table twice);
 - a garrison only where the other side can land: it brings a unit with a Landing ability;
 - sides whose points differ by more than ``BALANCE_SHARE`` of the limit say why (``balance``);
-- on a table or a hex grid the words players read speak the variant's measure: no "sector" and
-  no "range band", which only a sector map has.
+- on a table or a hex grid the words players read speak the variant's measure: no "sector",
+  "local", "adjacent" or "range band", which only a sector map has, and no "range 2" without
+  its distance (the words the print lint refuses, ``wording.lint``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ..core import model
+from ..core import model, wording
 from ..core.problems import Problem
 
 NAMED = ("battleship", "carrier", "cruiser", "destroyer", "submarine")  # cards of one ship each
 LANDING = ("Landing {n}", "Beach Landing {n}")
 BALANCE_SHARE = 0.1  # of the points limit: a wider gap between the sides needs a word on balance
-GRID_WORDS = re.compile(r"\b(range bands?|sectors?)\b", re.IGNORECASE)
+# the words the print lint refuses off a sector map (``wording.lint``), and "range band"
+GRID_WORDS = re.compile(r"(?i)\brange bands?\b|" + wording.SECTOR_WORDS.removeprefix("(?i)"))
+BARE_RANGE = re.compile(wording.BARE_RANGE)
 
 
 UNIT_WORDS = {"in": "inches", "cm": "centimeters"}
@@ -140,12 +143,13 @@ def _grid_words(doc, data: dict[str, Any], unit: str, found: list[Problem]) -> N
     """Words of the sector map ("sector", "range band") on a board without sectors: a player
     has nothing to count them on."""
     for parts, text in _prose(data):
-        match = GRID_WORDS.search(text)
-        if match:
+        if match := GRID_WORDS.search(text):
             found.append(
                 doc.problem(
                     parts,
                     f"{match.group(0)!r} is a word of the sector map, and this variant measures in {unit}: "
-                    f"give the distance in {unit} (a card's range N is how a range is named)",
+                    f"give the distance in {unit}",
                 )
             )
+        elif match := BARE_RANGE.search(text):
+            found.append(doc.problem(parts, f"{match.group(0)!r} without its distance: give the distance in {unit}"))

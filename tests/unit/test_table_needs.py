@@ -59,3 +59,11 @@ def test_ability_tables_keep_the_abilities_the_scenarios_units_have(repo):
     assert [row[0] for t in tables for row in t["rows"]] == ["Lay Smoke Screen", "Sub Hunter"]
     assert not [t for r in rules_used(denmark) for t in r["tables"] if t["header"][0] == "ability"]
     assert "Objectives and victory" not in [r["title"] for r in rules_used(denmark)]  # the scenario's own victory
+
+
+def test_sources_and_balance_print_as_text(repo):
+    savo = repo.extra["scenarios"]["savo-island-1942"]
+    hostile = {**savo.data, "sources": ["<script>x</script> & co"], "balance": "<b>even</b>"}
+    html = scenario_pack._briefing_html(scenario_pack.briefing_view(dataclasses.replace(savo, data=hostile)), "hex")
+    assert "&lt;script&gt;x&lt;/script&gt; &amp; co" in html and "&lt;b&gt;even&lt;/b&gt;" in html
+    assert "<script>" not in html and "<b>even" not in html

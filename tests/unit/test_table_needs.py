@@ -59,6 +59,11 @@ def test_ability_tables_keep_the_abilities_the_scenarios_units_have(repo):
     assert [row[0] for t in tables for row in t["rows"]] == ["Lay Smoke Screen", "Sub Hunter"]
     assert not [t for r in rules_used(denmark) for t in r["tables"] if t["header"][0] == "ability"]
     assert "Objectives and victory" not in [r["title"] for r in rules_used(denmark)]  # the scenario's own victory
+    calabria_like = dataclasses.replace(
+        denmark, variant="tabletop-inches", parameters=VARIANTS["tabletop-inches"].defaults()
+    )
+    titles = [r["title"] for r in rules_used(calabria_like)]
+    assert "Range tables" in titles and "Victory points" not in titles
 
 
 def test_sources_and_balance_print_as_text(repo):

@@ -91,7 +91,7 @@ def _wanted(s: Scenario, section: Section) -> bool:
         return any(s.data.get(k) for k in ("air_bases", "shore_batteries", "garrisons"))
     if any(word in title.replace(",", " ").split() for word in AIR_WORDS) or title.startswith("placing aircraft"):
         return _has(s, lambda u: u.is_aircraft or u.type == "carrier") or bool(s.data.get("air_bases"))
-    if title.startswith("objectives"):
+    if title.startswith(("objectives", "victory")):
         return False  # the aid's standard scores: the scenario's own victory and objectives replace them
     return True
 

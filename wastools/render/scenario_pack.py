@@ -13,7 +13,7 @@ from ..core.resources import TEMPLATES
 from ..core.wording import setting
 from ..data import terrain
 from ..data.map_size import MapGeometry, printed_region, scenario_geometry
-from ..data.scenarios import Scenario
+from ..data.scenarios import Scenario, Side
 from ..variants import VARIANTS
 from ..variants import large_map as lm
 from . import shared_fonts
@@ -191,54 +191,60 @@ def scenario_map(s: Scenario) -> MapSpec:
 # --- briefing ----------------------------------------------------------------------------------
 
 
+def _force_rows(s: Scenario, side: Side) -> list[dict[str, Any]]:
+    """A side's force list: each card, the air groups aboard it, then its air bases' squadrons."""
+    rows = []
+    for force in side.forces:
+        notes = []
+        if force.flagship:
+            notes.append(f"flagship (+{force.unit.flagship})")
+        if force.air_groups:
+            notes.append("air groups: " + ", ".join(f"{n} x {u.name}" for u, n in force.air_groups))
+        if force.stands_for:
+            notes.insert(0, f"stands in for {force.stands_for}")
+        rows.append(
+            {
+                "name": force.unit.name,
+                **_name_parts(force.unit.name),
+                "type": force.unit.type,
+                "count": force.count,
+                "points": force.unit.points * force.count,
+                "notes": "; ".join(notes),
+            }
+        )
+        for unit, n in force.air_groups:
+            rows.append(
+                {
+                    "name": f"  {unit.name}",
+                    **_name_parts(unit.name),
+                    "indent": True,
+                    "type": unit.type,
+                    "count": n,
+                    "points": unit.points * n,
+                    "notes": f"aboard {force.unit.name}",
+                }
+            )
+    for base in s.air_bases:
+        if base.side == side.side:
+            for unit, count in base.squadrons:
+                rows.append(
+                    {
+                        "name": unit.name,
+                        **_name_parts(unit.name),
+                        "type": unit.type,
+                        "count": count,
+                        "points": unit.points * count,
+                        "notes": f"at {base.name}",
+                    }
+                )
+    return rows
+
+
 def briefing_view(s: Scenario) -> dict[str, Any]:
     d = s.data
     sides = []
     for side in s.sides:
-        rows = []
-        for force in side.forces:
-            notes = []
-            if force.flagship:
-                notes.append(f"flagship (+{force.unit.flagship})")
-            if force.air_groups:
-                notes.append("air groups: " + ", ".join(f"{n} x {u.name}" for u, n in force.air_groups))
-            if force.stands_for:
-                notes.insert(0, f"stands in for {force.stands_for}")
-            rows.append(
-                {
-                    "name": force.unit.name,
-                    **_name_parts(force.unit.name),
-                    "type": force.unit.type,
-                    "count": force.count,
-                    "points": force.unit.points * force.count,
-                    "notes": "; ".join(notes),
-                }
-            )
-            for unit, n in force.air_groups:
-                rows.append(
-                    {
-                        "name": f"  {unit.name}",
-                        **_name_parts(unit.name),
-                        "indent": True,
-                        "type": unit.type,
-                        "count": n,
-                        "points": unit.points * n,
-                        "notes": f"aboard {force.unit.name}",
-                    }
-                )
-        for base in s.air_bases:
-            if base.side == side.side:
-                for unit, count in base.squadrons:
-                    rows.append(
-                        {
-                            "name": unit.name,
-                            **_name_parts(unit.name),
-                            "type": unit.type,
-                            "count": count,
-                            "points": unit.points * count,
-                            "notes": f"at {base.name}",
-                        }
-                    )
+        rows = _force_rows(s, side)
         fleet = side.fleet
         verdict = f"within the limit of {fleet.effective_limit} points" + (
             f" ({'; '.join(fleet.notes)})" if fleet.notes else ""

@@ -1,6 +1,6 @@
 """The shipped scenarios in print: every pack and every map sheet measured in its PDF.
 
-The six shipped scenarios (three in the fixture repository, three more in
+The seven shipped scenarios (three in the fixture repository, four more in
 ``tests/fixtures/library``) cover every variant with a pack. One build makes their packs
 and posters, another with a single unit card the boards of the grid variants; the tests read them
 back: no word printed over another, none across a trim line, no page a player does not
@@ -22,13 +22,14 @@ from tests.conftest import DATA
 LIBRARY = Path(__file__).parents[1] / "fixtures" / "library"
 SCENARIOS = [
     "calabria-1940",
+    "convoy-on-115-1942",
     "denmark-strait-1941",
     "mers-el-kebir-1940",
     "midway-1942",
     "river-plate-1939",
     "savo-island-1942",
 ]
-PLAIN = ("calabria-1940", "denmark-strait-1941", "river-plate-1939")  # tables without a grid
+PLAIN = ("calabria-1940", "convoy-on-115-1942", "denmark-strait-1941", "river-plate-1939")  # tables without a grid
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +156,41 @@ def test_a_table_without_a_grid_prints_no_page_of_open_sea(printed, scenario_id)
         doc.close()
     if scenario_id != "denmark-strait-1941":
         assert plan == len(pages) - 1  # open sea only: the plan is the whole map
+
+
+def _variant_of(scenario_id: str) -> str:
+    from ruamel.yaml import YAML
+
+    path = next(p for p in (DATA / "scenarios", LIBRARY / "scenarios") if (p / f"{scenario_id}.yaml").is_file())
+    return YAML(typ="safe").load((path / f"{scenario_id}.yaml").read_text("utf-8"))["variant"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_a_packs_first_page_names_the_kit_its_variant_prints(printed, scenario_id):
+    """Page 1 is what the table needs: every file of the variant's kit but the cards (which the
+    pack holds), by the name the build gives it, each made by this build."""
+    from wastools.variants import VARIANTS
+
+    variant = _variant_of(scenario_id)
+    first = "".join(texts(printed / "scenarios" / f"{scenario_id}.pdf")[0].split())
+    assert "Whatthetableneeds" in first
+    for stem, _what in VARIANTS[variant].outputs():
+        if stem != "cards":
+            assert f"{variant}/{stem}.pdf" in first, stem
+    assert "counters.pdf" in first
+
+
+@pytest.mark.slow
+def test_the_convoy_pack_prints_hidden_submarines_and_their_detection_rolls(printed):
+    """Convoy ON 115 fields U-boats on the centimeter table: its first page carries the hidden
+    submarine rules with the variant's own detection table; a pack without a submarine does not."""
+    from wastools.variants import VARIANTS
+
+    variant = VARIANTS["tabletop-cm"]
+    detect = variant.aid_parts(None, variant.defaults())["detect"]
+    first = texts(printed / "scenarios" / "convoy-on-115-1942.pdf")[0]
+    assert "Hidden submarines" in first
+    for searcher, roll in detect.rows:
+        assert f"{roll}" in first and searcher.split()[0] in first
+    assert "Hidden submarines" not in texts(printed / "scenarios" / "river-plate-1939.pdf")[0]

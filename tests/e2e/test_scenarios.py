@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import DATA
 from wastools.content.aids import aid
+from wastools.render.table_needs import print_beside
 from wastools.variants import VARIANTS, large_map
 
 SAVO = Path("scenarios/savo-island-1942.yaml")
@@ -128,19 +129,19 @@ def test_a_battery_in_shallows_is_at_sea_and_the_message_names_them(scen_repo, c
     [("[20, 10]", True), ("[18, 11]", True), ("[20, 16]", False), ("[16, 10]", False)],
 )
 def test_on_a_hex_map_land_is_the_hexes_the_map_fills(scen_repo, cli, at, on_land):
-    """Savo Island fills the hexes whose centers lie in its outline; a garrison on one of
+    """Savo Island fills the hexes whose centers lie in its outline; a shore battery on one of
     them is on land, one a hex off it is at sea."""
     edit(
         scen_repo,
         SAVO,
         "terrain:",
-        f"garrisons:\n  - name: Savo\n    side: allies\n    at: {at}\n    units: 1\nterrain:",
+        f"shore_batteries:\n  - name: Savo\n    side: allies\n    at: {at}\n    kind: light\nterrain:",
     )
     result = cli("validate", root=scen_repo)
     assert (result.exit_code == 0) == on_land, result.output
     if not on_land:
         steps = {"[20, 16]": "3 hexes", "[16, 10]": "2 hexes"}[at]
-        assert f"garrisons[0].at: Savo at {at} is at sea, {steps} off Savo Island: a garrison stands on land" in (
+        assert f"shore_batteries[0].at: Savo at {at} is at sea, {steps} off Savo Island: a shore battery stands" in (
             result.output
         )
 
@@ -331,7 +332,7 @@ def test_air_range_chart_lists_every_aircraft(repo):
 
 
 @pytest.mark.slow
-def test_aids_and_packs_build(full_build):
+def test_aids_and_packs_build(full_build, repo):
     tmp_path = full_build / "build"
     with pdfplumber.open(tmp_path / "hex" / "player-aid.pdf") as pdf:
         text = " ".join(p.extract_text() for p in pdf.pages)
@@ -341,11 +342,26 @@ def test_aids_and_packs_build(full_build):
     with pdfplumber.open(tmp_path / "scenarios" / "savo-island-1942.pdf") as pdf:
         first = pdf.pages[0].extract_text()
         texts = [p.extract_text() or "" for p in pdf.pages]
-    assert "Savo Island, 9 August 1942" in first and "within the limit of 65 points" in " ".join(first.split())
+    assert "Savo Island, 9 August 1942" in first and "What the table needs" in first
+    assert "within the limit of 65 points" in " ".join(" ".join(texts[:3]).split())
+    # the first page names every file of the variant's kit to print beside the pack, and the
+    # build made each one where the page says
+    kit = [f"hex/{stem}.pdf" for stem, _what in VARIANTS["hex"].outputs() if stem != "cards"] + ["counters.pdf"]
+    flat = "".join(first.split())
+    for name in kit:
+        assert name in flat and (tmp_path / name).is_file(), name
+    # the pages it gives each file are the pages the build printed
+    savo = repo.extra["scenarios"]["savo-island-1942"]
+    for item in print_beside(savo):
+        for paper, name in (("letter", item["letter"]), ("a4", item["a4"])):
+            if item["pages"][paper] is not None and (tmp_path / name).is_file():
+                with pdfplumber.open(tmp_path / name) as kit_pdf:
+                    assert len(kit_pdf.pages) == item["pages"][paper], name
+    assert any(item["pages"]["letter"] for item in print_beside(savo))
     assert any("HMAS Canberra" in t and "hexes" in t for t in texts[1:4])  # the cards
     assert any(": plan of the whole map (" in t for t in texts)  # the map
     with pdfplumber.open(tmp_path / "scenarios" / "denmark-strait-1941.pdf") as pdf:
-        assert "Bismarck" in pdf.pages[0].extract_text()
+        assert "Bismarck" in " ".join(p.extract_text() for p in pdf.pages[:3])
 
 
 def test_a_pack_made_again_takes_its_map_from_the_store_and_is_the_same(repo, tmp_path, monkeypatch):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 from tests.conftest import ROOT, copy_data
 from wastools.data import repository
@@ -48,6 +49,8 @@ def _used(value, path: str = "") -> set[str]:
 
 def test_the_whole_scenario_validates_and_uses_every_field(tmp_path):
     root = copy_data(tmp_path)
+    # the example's landing ship (a garrison needs an invader) is in the library fixture's cards
+    shutil.copytree(ROOT / "tests" / "fixtures" / "library" / "cards", root / "cards", dirs_exist_ok=True)
     path = root / "scenarios" / "harbor-raid.yaml"
     path.write_text(_example(), "utf-8")
     result = repository.validate(root, [path])

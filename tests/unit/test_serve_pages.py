@@ -92,6 +92,19 @@ def test_a_scenario_left_out_keeps_its_last_page_under_its_errors(tmp_path: Path
     assert site.respond("/../wastools.toml")[0] == 403
 
 
+def test_a_pack_link_serves_the_pack_build_wrote_or_says_how_to_make_it(tmp_path: Path):
+    """The scenario page links its pack at ../../scenarios/<id>.pdf: from the served page that is
+    /scenarios/<id>.pdf, answered from build/scenarios/ beside the site."""
+    site = _site(tmp_path, [])
+    status, _kind, body = site.respond("/scenarios/raid.pdf")
+    assert status == 404 and b"run wastools build --scenario raid, then reload" in body
+    (tmp_path / "build" / "scenarios").mkdir()
+    (tmp_path / "build" / "scenarios" / "raid-a4.pdf").write_bytes(b"%PDF-1.7 raid")
+    assert site.respond("/scenarios/raid-a4.pdf") == (200, "application/pdf", b"%PDF-1.7 raid")
+    assert site.respond("/scenarios/raid.pdf")[0] == 404  # the Letter pack is not built
+    assert site.respond("/scenarios/../raid-a4.pdf")[0] == 403
+
+
 def test_only_data_files_are_watched(tmp_path: Path):
     from wastools.site.serve import snapshot
 

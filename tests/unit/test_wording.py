@@ -158,3 +158,8 @@ def test_the_lint_finds_what_the_review_found():
     assert len(found) == 5
     assert w.lint("within 1 sector", has_sectors=False)
     assert not w.lint("within 1 sector", has_sectors=True)
+
+
+def test_a_variants_folder_in_a_file_name_passes_the_lint_and_its_name_alone_does_not():
+    assert w.lint("Print large-map/rulers.pdf beside the pack.") == []
+    assert w.lint("the large-map rules")

@@ -317,8 +317,9 @@ LINT_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"(?i)\bseeds?\b", "the project's name for a rule document"),
     # formulas, where a person would write words and numbers
     (r"\bfloor\(|\bmph ?/ ?12\b|\bx 1760\b|\b\d?r ?[-+] ?\d\b|\(r \+ 1\)|\bband r\b", "a formula"),
-    # a variant's name as the code spells it
-    (r"\b(?:large-map|off-grid|tabletop-cm|tabletop-inches)\b", "a variant's internal name"),
+    # a variant's name as the code spells it (a folder of the build, "large-map/rulers.pdf", is
+    # a file's name a player looks for, and passes)
+    (r"\b(?:large-map|off-grid|tabletop-cm|tabletop-inches)\b(?!/)", "a variant's internal name"),
     # one spelling, the game's American one
     (
         r"(?i)\b(?:armour\w*|defence\w*|colour\w*|harbour\w*|centimetres?|millimetres?|metres?|centres?|centred"

@@ -6,7 +6,8 @@ squadrons fit the base; each side's points keep to the limit under the variant's
 rules (tabletop-cm caps US-heavy fleets and submarine points); every coordinate lies on
 the map; air bases, shore batteries and garrisons stand on land, deployment zones hold
 sea and ships can reach every objective (``terrain``: land as the printed map draws it);
-variant parameters are known; a pack over the page budget is a warning. Every problem
+variant parameters are known; forces and words keep to history and the variant
+(``scenario_rules``); a pack over the page budget is a warning. Every problem
 names file, line, column and field.
 """
 
@@ -21,7 +22,7 @@ from ..core.problems import Problem, Severity
 from ..variants import VARIANTS, ParameterError
 from ..variants.board import Board
 from ..variants.fleet import FleetCheck, check_fleet
-from . import terrain
+from . import scenario_rules, terrain
 from .map_size import map_problems, printed_region, scenario_geometry
 from .yamlio import DEFAULT_LIMITS, Limits
 
@@ -184,6 +185,10 @@ def _check(item, units: dict[str, model.Unit], problems: list[Problem], measurab
     ]
     if variant is not None and isinstance(data.get("map"), dict):
         _coordinates(doc, data, variant.board(params), found)
+    if variant is not None:
+        scenario_rules.check(doc, data, units, variant.distance_unit, found)
+    if len(sides) == 2 and (unbalanced := scenario_rules.balance_problem(doc, data, [s.fleet.points for s in sides])):
+        found.append(unbalanced)
     if variant is not None and measurable:
         frame = terrain.frame_of(data, variant.board(params))
         if frame is not None:

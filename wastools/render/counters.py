@@ -104,6 +104,17 @@ def smoke_template(c, page: Page, radius: float, label: str) -> None:
     c.line(cx, cy, cx + radius, cy)
 
 
+def counter_sheets(page: Page) -> list[list[Counter]]:
+    """Every counter, a sheet's worth at a time (each sheet prints its fronts, then its backs)."""
+    slots, items = counter_positions(page), counter_set()
+    return [items[i : i + len(slots)] for i in range(0, len(items), len(slots))]
+
+
+def counter_pages(paper: str, smoke: bool) -> int:
+    """How many pages ``counters_pdf`` prints: fronts and backs of each sheet, and the smoke page."""
+    return 2 * len(counter_sheets(Page.of(paper))) + (1 if smoke else 0)
+
+
 def counters_pdf(
     paper: str, smoke_for: tuple[float, str, str] | None, profile: PrinterProfile = PrinterProfile()
 ) -> tuple[bytes, int]:
@@ -111,8 +122,7 @@ def counters_pdf(
     the page's heading), a page of smoke templates."""
     page = Page.of(paper)
     slots = counter_positions(page)
-    items = counter_set()
-    chunks = [items[i : i + len(slots)] for i in range(0, len(items), len(slots))]
+    chunks = counter_sheets(page)
     pages: list[tuple[Page, Callable[[Any], None]]] = []
     for n, chunk in enumerate(chunks, start=1):
 

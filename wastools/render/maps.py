@@ -802,6 +802,16 @@ class Numbering:
         return self.first + 1 + index
 
 
+def _tiles(spec: MapSpec, paper: str, area: tuple[float, float, float, float] | None = None) -> list[Tile]:
+    region = area or (0.0, 0.0, spec.width, spec.height)
+    return area_tiles(spec, Page.of(paper, landscape=region[2] > region[3]), area) if region[2] > 0 else []
+
+
+def board_pages(spec: MapSpec, paper: str) -> int:
+    """How many pages ``map_pdf`` prints of a whole board: its plan and every tile."""
+    return 1 + len(_tiles(spec, paper))
+
+
 def map_pdf(
     spec: MapSpec,
     paper: str,
@@ -818,7 +828,7 @@ def map_pdf(
     region = area or (0.0, 0.0, spec.width, spec.height)
     page = Page.of(paper, landscape=region[2] > region[3])
     plan = Page.of(paper, landscape=spec.width > spec.height)
-    all_tiles = area_tiles(spec, page, area) if region[2] > 0 else []
+    all_tiles = _tiles(spec, paper, area)
     all_tiles = [t for t in all_tiles if needed is None or needed(t)]
     total = numbering.total or numbering.first + len(all_tiles)
     pages = [(plan, _assembly(spec, all_tiles, plan, numbering, colour, note))]

@@ -173,13 +173,19 @@ def _glue_tab(c, x: float, bottom: float, next_part: int) -> None:
     c.restoreState()
 
 
-def rulers_pdf(
-    rulers: list[Ruler], paper: str, title: str, profile: PrinterProfile = PrinterProfile()
-) -> tuple[bytes, int]:
+def ruler_sheets(rulers: list[Ruler], paper: str) -> tuple[Page, list[list[list[Piece]]]]:
+    """The landscape page and the rulers' pieces packed on it, a list of rows a sheet (a
+    scenario pack counts the sheets it tells players to print)."""
     page = Page.of(paper, landscape=True)
     _x, _y, width, height = page.area
     rows_per_page = int((height + GAP) // (STRIP + GAP))
-    sheets = pack(pieces(rulers, width), width, rows_per_page)
+    return page, pack(pieces(rulers, width), width, rows_per_page)
+
+
+def rulers_pdf(
+    rulers: list[Ruler], paper: str, title: str, profile: PrinterProfile = PrinterProfile()
+) -> tuple[bytes, int]:
+    page, sheets = ruler_sheets(rulers, paper)
 
     def drawer(rows, number):
         def draw(c) -> None:

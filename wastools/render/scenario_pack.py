@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -12,7 +13,7 @@ from ..core.resources import TEMPLATES
 from ..core.wording import setting
 from ..data import terrain
 from ..data.map_size import MapGeometry, printed_region, scenario_geometry
-from ..data.scenarios import Scenario
+from ..data.scenarios import Scenario, Side
 from ..variants import VARIANTS
 from ..variants import large_map as lm
 from . import shared_fonts
@@ -21,6 +22,7 @@ from .maps import Feature, MapSpec, Numbering, board_map, map_pdf
 from .pages import EITHER_PAPER, PAPERS, check_barred_part
 from .pdf_parts import Part, part_of_pdf, read_part
 from .sheets import PrinterProfile, assemble
+from .table_needs import table_needs
 
 SCENARIO_DIR = TEMPLATES / "scenario"
 PAGE_SIZES = {"letter": "8.5in 11in", "a4": "210mm 297mm"}
@@ -189,50 +191,60 @@ def scenario_map(s: Scenario) -> MapSpec:
 # --- briefing ----------------------------------------------------------------------------------
 
 
+def _force_rows(s: Scenario, side: Side) -> list[dict[str, Any]]:
+    """A side's force list: each card, the air groups aboard it, then its air bases' squadrons."""
+    rows = []
+    for force in side.forces:
+        notes = []
+        if force.flagship:
+            notes.append(f"flagship (+{force.unit.flagship})")
+        if force.air_groups:
+            notes.append("air groups: " + ", ".join(f"{n} x {u.name}" for u, n in force.air_groups))
+        if force.stands_for:
+            notes.insert(0, f"stands in for {force.stands_for}")
+        rows.append(
+            {
+                "name": force.unit.name,
+                **_name_parts(force.unit.name),
+                "type": force.unit.type,
+                "count": force.count,
+                "points": force.unit.points * force.count,
+                "notes": "; ".join(notes),
+            }
+        )
+        for unit, n in force.air_groups:
+            rows.append(
+                {
+                    "name": f"  {unit.name}",
+                    **_name_parts(unit.name),
+                    "indent": True,
+                    "type": unit.type,
+                    "count": n,
+                    "points": unit.points * n,
+                    "notes": f"aboard {force.unit.name}",
+                }
+            )
+    for base in s.air_bases:
+        if base.side == side.side:
+            for unit, count in base.squadrons:
+                rows.append(
+                    {
+                        "name": unit.name,
+                        **_name_parts(unit.name),
+                        "type": unit.type,
+                        "count": count,
+                        "points": unit.points * count,
+                        "notes": f"at {base.name}",
+                    }
+                )
+    return rows
+
+
 def briefing_view(s: Scenario) -> dict[str, Any]:
     d = s.data
     sides = []
     for side in s.sides:
-        rows = []
-        for force in side.forces:
-            notes = []
-            if force.flagship:
-                notes.append(f"flagship (+{force.unit.flagship})")
-            if force.air_groups:
-                notes.append("air groups: " + ", ".join(f"{n} x {u.name}" for u, n in force.air_groups))
-            if force.stands_for:
-                notes.insert(0, f"stands in for {force.stands_for}")
-            rows.append(
-                {
-                    "name": force.unit.name,
-                    "type": force.unit.type,
-                    "count": force.count,
-                    "points": force.unit.points * force.count,
-                    "notes": "; ".join(notes),
-                }
-            )
-            for unit, n in force.air_groups:
-                rows.append(
-                    {
-                        "name": f"  {unit.name}",
-                        "type": unit.type,
-                        "count": n,
-                        "points": unit.points * n,
-                        "notes": f"aboard {force.unit.name}",
-                    }
-                )
-        for base in s.air_bases:
-            if base.side == side.side:
-                for unit, count in base.squadrons:
-                    rows.append(
-                        {
-                            "name": unit.name,
-                            "type": unit.type,
-                            "count": count,
-                            "points": unit.points * count,
-                            "notes": f"at {base.name}",
-                        }
-                    )
+        rows = _force_rows(s, side)
         fleet = side.fleet
         verdict = f"within the limit of {fleet.effective_limit} points" + (
             f" ({'; '.join(fleet.notes)})" if fleet.notes else ""
@@ -240,8 +252,10 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
         sides.append(
             {
                 "name": side.name,
+                "short": side.name.split(" (")[0],
                 "briefing": side.briefing,
                 "rows": rows,
+                "counts": any(row["count"] != 1 for row in rows),  # a count column only where a count varies
                 "total": fleet.points,
                 "long": len(rows) > LONG_FORCE_LIST,
                 "legal": fleet.legal,
@@ -276,6 +290,9 @@ def briefing_view(s: Scenario) -> dict[str, Any]:
         "map_unit": s.map_unit,
         "parameters": settings(s),
         "history": _paragraphs(d.get("history")),
+        "sources": list(d.get("sources") or []),
+        "balance": d.get("balance"),
+        "needs": table_needs(s),
         "briefing": _paragraphs(d.get("briefing")),
         "sides": sides,
         "blocks": blocks,
@@ -300,10 +317,23 @@ def rules_title(seed: str) -> str:
 
 
 def settings(s: Scenario) -> list[str]:
-    """The variant settings the scenario chooses, in the variant's own words."""
+    """The variant settings the scenario chooses, in the variant's own words ("table scale 6 ft")."""
     chosen = s.data.get("parameters") or {}
-    labels = {p.name: p.label for p in VARIANTS[s.variant].parameters}
-    return [f"{labels.get(name, name)}: {setting(value)}" for name, value in chosen.items()]
+    # the label up to any example of a value ("table scale, 6ft" -> "table scale")
+    labels = {p.name: p.label.split(", ")[0] for p in VARIANTS[s.variant].parameters}
+    return [f"{labels.get(name, name)} {_spaced(setting(value))}" for name, value in chosen.items()]
+
+
+def _spaced(value: str) -> str:
+    """A measure as prose writes it: "6ft" -> "6 ft"."""
+    return re.sub(r"^(\d+(?:\.\d+)?)(ft|in|cm|mm)$", r"\1 \2", value)
+
+
+def _name_parts(name: str) -> dict[str, str]:
+    """A unit's name and its hull number ("USS Atlanta", "(CL 51)"): the force table keeps the
+    hull number on one line."""
+    match = re.match(r"^(.*\S)\s+(\([^()]*\))$", name.strip())
+    return {"base": match.group(1), "hull": match.group(2)} if match else {"base": name.strip(), "hull": ""}
 
 
 def _paragraphs(text: str | None) -> list[str]:

@@ -102,7 +102,11 @@ def map_caption(s: Scenario, grid_note: str) -> str:
     positions are read, in the board's own words."""
     board = s.board
     grid = f"The map is {grid_note}." if board.gridded else "A plain table, measured from its edges: no grid."
-    return f"{grid} North is up. {board.positions} The pack prints this map at true size over several pages."
+    if board.gridded or s.data.get("terrain"):
+        printed = "The pack prints this map at true size over several pages."
+    else:  # open sea needs no printing: the pack's plan places the zones and objectives
+        printed = "The table is open sea: the pack prints this plan, to measure from, and no map pages."
+    return f"{grid} North is up. {board.positions} {printed}"
 
 
 def scenario_page(

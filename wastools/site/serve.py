@@ -135,11 +135,22 @@ class Site:
         if rel is None:
             return 403, TYPES[".html"], self._missing(now, "", "this address is outside the site")
         body = read_inside(self.root, self.folder, rel)
+        if body is None and pack_of(rel) is not None:
+            return self._pack(now, rel)
         if body is None:
             return self._not_built(now, rel)
         if rel.endswith(".html"):
             body = self._decorated(now, body, rel)
         return 200, content_type(rel), body
+
+    def _pack(self, now: _Moment, rel: str) -> tuple[int, str, bytes]:
+        """A scenario page's pack link: the pack ``build`` wrote beside the site
+        (build/scenarios/), or how to make it."""
+        body = read_inside(self.root, self.folder.parent, rel)
+        if body is not None:
+            return 200, content_type(rel), body
+        why = f"this pack is not built yet: run wastools build --scenario {pack_of(rel)}, then reload"
+        return 404, TYPES[".html"], self._missing(now, rel, why)
 
     def _counter(self, now: _Moment) -> bytes:
         errors = len(now.outcome.errors)
@@ -235,6 +246,15 @@ def read_inside(root: Path, folder: Path, rel: str) -> bytes | None:
         return None
     finally:
         os.close(handle)
+
+
+def pack_of(rel: str) -> str | None:
+    """The scenario id of a pack's or poster's path (``scenarios/<id>.pdf``, ``-a4.pdf``,
+    ``-poster.pdf``), or None."""
+    path = PurePosixPath(rel)
+    if len(path.parts) == 2 and path.parts[0] == "scenarios" and path.suffix == ".pdf":
+        return path.stem.removesuffix("-a4").removesuffix("-poster") or None
+    return None
 
 
 def scenario_of(rel: str) -> str | None:

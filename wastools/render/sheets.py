@@ -35,6 +35,8 @@ class PrinterProfile:
     back_dx: float = 0.0
     back_dy: float = 0.0
     duplex_edge: str = "long"  # the edge the printer flips the sheet about: "long" or "short"
+    # the way the printer turns a landscape page onto the paper: "counterclockwise" or "clockwise"
+    landscape_turn: str = "counterclockwise"
 
     @property
     def is_identity(self) -> bool:
@@ -289,11 +291,14 @@ def turns_left_right(width: float, height: float, edge: str) -> bool:
 def back_offset(width: float, height: float, profile: PrinterProfile) -> tuple[float, float]:
     """The printer's back offset in the frame of a page of this size. It is measured on the
     portrait calibration sheet, in the frame the printer prints portrait pages in; a
-    landscape page reaches the paper a quarter turn counterclockwise (its top to the paper's
-    left, what print dialogs and CUPS do by default), so the paper's right is the page's down
-    and the paper's up the page's right."""
+    landscape page reaches the paper a quarter turn one way or the other
+    (``profile.landscape_turn``). Counterclockwise (its top to the paper's left, what print
+    dialogs and CUPS do by default) the paper's right is the page's down and the paper's up
+    the page's right; clockwise the paper's right is the page's up, its up the page's left."""
     if height >= width:
         return profile.back_dx, profile.back_dy
+    if profile.landscape_turn == "clockwise":
+        return -profile.back_dy, profile.back_dx
     return profile.back_dy, -profile.back_dx
 
 

@@ -196,3 +196,36 @@ def test_card_pages_declare_their_trim_and_bleed_boxes(name):
         cy + (trim[3] - cy) * 0.99,
     )
     assert _box(page, "/TrimBox") == pytest.approx(want, abs=0.01)
+
+
+@pytest.mark.parametrize("words", [1, 12])
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_a_sheet_label_of_any_length_keeps_to_the_margin(name, words):
+    """Front and backs labels, short or far too long for the page: 6 pt, 12 pt clear of every
+    edge, left of the cards, crossing no crop mark; a label cut to fit keeps the sheet's name
+    at its start and the backs page's flip instruction at its end."""
+    layout = sheets.load_layout(name)
+    bleed = layout.get("bleed", 0)
+    w, h = layout["card"]["width"] + 2 * bleed, layout["card"]["height"] + 2 * bleed
+    title = " ".join(["Mediterranean 1940 house cards"] * words) + " - sheet 1 of 1"
+    card = _card(w, h, 0.4)
+    part = sheets.sheet_part([card] * 2, layout, title, sheets.PrinterProfile(duplex_edge="short"), card)
+    pdf, _pages = sheets.assemble([part], "test")
+    assert printcheck.ink_near_edges(pdf) == []
+    left = sheets.card_area(layout)[0]
+    marks = [(min(x1, x2), y1) for (x1, y1), (x2, y2) in sheets.crop_mark_segments(layout) if y1 == y2]
+    texts = []
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        for index, page in enumerate(doc.pages):
+            assert printcheck.small_text(page) == []
+            label = [c for c in page.chars if not c["upright"] and c["x1"] < left]
+            texts.append("".join(c["text"] for c in label))
+            assert label and all(c["x1"] < left - 6 for c in label)
+            low, high = (page.height - max(c["bottom"] for c in label), page.height - min(c["top"] for c in label))
+            reach = max(c["x1"] for c in label)
+            if index == 0:  # the front's marks in the left margin: none across the label
+                assert not [y for x, y in marks if x < reach + 1 and low - 1 < y < high + 1]
+    front, back = texts
+    assert front.startswith("Mediterranean 1940 house cards") and back.startswith("Mediterranean 1940 house cards")
+    assert back.endswith("print on the reverse of the sheet before, flipping on the short edge")
+    assert ("..." in back) == (words > 1) and (front == title) == (words == 1)

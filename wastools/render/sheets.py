@@ -187,15 +187,55 @@ def card_sheet_bars(layout: dict[str, Any]) -> list[Bar]:
     return [Bar("100 mm", left, SAFE + 3.6, METRIC_BAR, False), metric, imperial]
 
 
-def sheet_label_origin(layout: dict[str, Any]) -> tuple[float, float]:
+def sheet_label_origin(layout: dict[str, Any], length: float = 0.0, marks: bool = True) -> tuple[float, float]:
     """Where the sheet's own label starts (reading upwards in the left margin): in the
-    longest stretch between two crop marks, the one nearest the middle of the page."""
+    longest stretch between two crop marks, the one nearest the middle of the page. A label
+    ``length`` points long that would run past the stretch (or the top's safe margin) starts
+    lower where no crop mark crosses its line (``label_room``)."""
+    (low, _high), bound = _label_stretch(layout, marks)
+    x, y = SAFE + 5.0, low + 8
+    if y + length <= bound[1]:
+        return x, y
+    return x, max(bound[0], bound[1] - length)
+
+
+def label_room(layout: dict[str, Any], marks: bool = True) -> float:
+    """How long a sheet label may be: the stretch it starts in, or, where no crop mark
+    crosses the label's line, the page's height inside the safe margins."""
+    _stretch, (bottom, top) = _label_stretch(layout, marks)
+    return top - bottom
+
+
+def _label_stretch(layout: dict[str, Any], marks: bool) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The stretch between crop marks a label starts in, and the bounds it may run between."""
     ys = sorted(layout["crop_lines"]["y"])
-    middle = layout["page"]["height"] / 2
-    low, _high = max(
-        pairwise(ys), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - middle))
-    )
-    return SAFE + 5.0, low + 8
+    h = layout["page"]["height"]
+    low, high = max(pairwise(ys), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - h / 2)))
+    crossed = marks and _mark_start(layout) < SAFE + 5.0 + 2.0  # the label's descenders reach 1.5 pt past its line
+    return (low, high), ((low + 8, high - 8) if crossed else (SAFE, h - SAFE))
+
+
+def _mark_start(layout: dict[str, Any]) -> float:
+    """Where the crop marks in the left margin start (``crop_mark_segments``)."""
+    marks, left = layout["crop_marks"], min(layout["crop_lines"]["x"])
+    return max(left - marks["offset"] - marks["length"], SAFE)
+
+
+def fitted_label(text: str, room: float) -> str:
+    """``text`` as it fits ``room`` points at the label size: whole, or with its middle
+    left out ("..."), so that it still begins with the sheet's name and ends with what a
+    backs page says of its flip."""
+    if text_width(text) <= room:
+        return text
+    keep = len(text)
+    while keep > 2 and text_width(_cut(text, keep)) > room:
+        keep -= 1
+    return _cut(text, keep)
+
+
+def _cut(text: str, keep: int) -> str:
+    head = keep // 2
+    return f"{text[:head].rstrip()} ... {text[len(text) - (keep - head) :].lstrip()}"
 
 
 def crop_mark_segments(layout: dict[str, Any]) -> list[Segment]:
@@ -244,7 +284,8 @@ def _overlay(layout: dict[str, Any], label: str, marks: bool = True) -> bytes:
     c.setFont(FONT, LABEL_SIZE)
     c.drawString(bars[0].footprint()[2] + 12, bars[0].y - 2, NOTE)
     c.saveState()
-    c.translate(*sheet_label_origin(layout))
+    label = fitted_label(label, label_room(layout, marks))
+    c.translate(*sheet_label_origin(layout, text_width(label), marks))
     c.rotate(90)
     c.drawString(0, 0, label)
     c.restoreState()

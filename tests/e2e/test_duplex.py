@@ -229,3 +229,39 @@ def test_a_sheet_label_of_any_length_keeps_to_the_margin(name, words):
     assert front.startswith("Mediterranean 1940 house cards") and back.startswith("Mediterranean 1940 house cards")
     assert back.endswith("print on the reverse of the sheet before, flipping on the short edge")
     assert ("..." in back) == (words > 1) and (front == title) == (words == 1)
+
+
+def _faces(page, w: float, h: float) -> list[tuple[float, float]]:
+    """Centres of a card sheet page's card-sized filled boxes, one per card (a card may fill
+    several boxes of its size: its ground and its bleed)."""
+    return sorted(set(_boxes(page, w, h)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bleed", [False, True])
+def test_a_built_decks_last_backs_land_behind_their_own_fronts(repo, tmp_path, bleed):
+    """A whole built deck (the hex deck of the fixture data, both papers, each flip edge):
+    its last sheet holds fewer cards than slots, and each of its backs lands behind a front,
+    none behind an empty slot."""
+    from tests.conftest import DATA
+    from wastools import pipeline as builder
+
+    for edge in ("long", "short"):
+        profile = sheets.PrinterProfile(duplex_edge=edge)
+        out = tmp_path / edge
+        options = builder.Options(papers=("letter", "a4"), backs=True, bleed=bleed, profile=profile, jobs=2)
+        builder.build(repo, DATA, out, builder.Selection(variants=("hex",)), options)
+        for paper in ("letter", "a4"):
+            layout = sheets.load_layout(f"{paper}-bleed" if bleed else paper)
+            pw, ph = layout["page"]["width"], layout["page"]["height"]
+            b = layout.get("bleed", 0)
+            w, h = layout["card"]["width"] + 2 * b, layout["card"]["height"] + 2 * b
+            (deck,) = (out / "hex").glob(f"cards{'-a4' if paper == 'a4' else ''}{'-bleed' if bleed else ''}-duplex.pdf")
+            with pdfplumber.open(deck) as doc:
+                front, back = doc.pages[-2], doc.pages[-1]
+                fronts, backs = _faces(front, w, h), _faces(back, w, h)
+            assert 0 < len(fronts) < len(layout["slots"]), (deck.name, len(fronts))
+            want = sorted(tuple(round(v, 2) for v in behind(x, y, pw, ph, edge)) for x, y in fronts)
+            assert len(backs) == len(want), (deck.name, edge)
+            for got, expected in zip(backs, want, strict=True):
+                assert got == pytest.approx(expected, abs=0.02), (deck.name, edge)

@@ -136,7 +136,7 @@ def _scale(c, at: tuple[float, float], axis: str, d: tuple[float, float]) -> Non
             if dy == 0:
                 c.drawCentredString(x, y - 10, f"{i:+d}")
             else:
-                c.drawString(x + 7, y - 1.5, f"{i:+d}")
+                c.drawString(x + 7, y - 2.2, f"{i:+d}")  # centred on its tick, clear of the other scale's numbers
     end = SPAN_MM + 2
     c.setFont(BOLD, 7)
     c.drawCentredString(bx + dx * end * MM, by + dy * end * MM - 2.5, axis)

@@ -239,11 +239,18 @@ def amended_rows(repo: Any) -> tuple[tuple[str, str], ...]:
     for unit in repo.units.values():
         for ability in unit.abilities:
             named.setdefault(ability.pattern, set()).add(ability.text)
-    rows: dict[str, list[str]] = {}
+    patterns: dict[str, list[str]] = {}  # summary -> the patterns the rules amend that way
     for pattern, summary in AMENDED_ABILITIES.items():
-        texts = sorted(named.get(pattern, ())) or [pattern.replace(" {n}", " (any number)")]
-        rows.setdefault(summary, []).extend(t for t in texts if t not in rows.get(summary, ()))
-    return tuple((", ".join(names), summary) for summary, names in rows.items())
+        patterns.setdefault(summary, []).append(pattern)
+    return tuple((", ".join(_row_names(named, p)), summary) for summary, p in patterns.items())
+
+
+def _row_names(named: dict[str, set[str]], patterns: list[str]) -> list[str]:
+    """The names the data's cards print for these patterns; with none, the plain names, or
+    "Slow (any number)" for a numbered ability alone."""
+    found = sorted({text for p in patterns for text in named.get(p, ())})
+    plain = [p for p in patterns if "{n}" not in p]
+    return found or plain or [p.replace(" {n}", " (any number)") for p in patterns]
 
 
 def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:

@@ -153,3 +153,11 @@ def test_the_scan_finds_a_heading_printed_twice(repo, monkeypatch):
         pdf = render_aid.aid_layout("hex", repo, VARIANTS["hex"].defaults())
         with pdfplumber.open(io.BytesIO(pdf)) as doc:
             assert aid_problems(doc) == expected
+
+
+def test_the_off_grid_aid_fills_its_pages(aids):
+    """Off the grid's sections are ordered and grouped so that its last page is no stub: the
+    aid ends on its second page."""
+    with pdfplumber.open(io.BytesIO(aids["off-grid"])) as doc:
+        assert len(doc.pages) == 2
+        assert "Made by wastools" in (doc.pages[-1].extract_text() or "")

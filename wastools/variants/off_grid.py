@@ -271,7 +271,6 @@ def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
         "amended": amended,
         "leg": leg_phrase(params, leg),
         "grid_to_leg": f"{GRID_TO_LEG:g}",
-        "grid_example": f"{4 * GRID_TO_LEG:.2f}",
     }
 
 

@@ -5,6 +5,7 @@ named once, by its title, in the colophon."""
 from __future__ import annotations
 
 import io
+import re
 
 import pdfplumber
 import pytest
@@ -87,3 +88,76 @@ def test_sentences_are_whole_and_rules_name_their_document(repo, aids):
         if name != "standard":
             assert text.count(title) == 1, (name, text.count(title))
             assert text.index(title) > len(text) * 0.8, name
+
+
+# --- each rule once, in words: the aids of a full build scanned -------------------------------------
+
+PLACEHOLDERS = {  # what a formula or an unfilled number looks like in print
+    "a number left as N after an ability's name": re.compile(r"[a-z] N\b"),
+    "a multiplication": re.compile(r" x 0\."),
+    "dice notation divided": re.compile(r"\b\d*d6 ?/"),
+    "a brace": re.compile(r"[{}]"),
+}
+HEADING_PT = 11  # section headings are set at 12 pt, the body below 11 (the page title at 18)
+
+
+def placeholders(text: str) -> list[str]:
+    """Each placeholder or formula in a text, with what it looks like."""
+    return [f"{what}: {m.group(0)!r}" for what, rx in PLACEHOLDERS.items() for m in rx.finditer(text)]
+
+
+def headings(pdf: pdfplumber.PDF) -> list[str]:
+    """The section headings of a laid-out aid, in order: the lines set at heading size."""
+    return [
+        " ".join(w["text"] for w in line)
+        for page in pdf.pages
+        for line in lines_of(page)
+        if all(HEADING_PT <= w["size"] < 14 for w in line)
+    ]
+
+
+def aid_problems(pdf: pdfplumber.PDF) -> list[str]:
+    text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
+    found = headings(pdf)
+    twice = sorted({h for h in found if found.count(h) > 1})
+    return placeholders(text) + [f"heading printed twice: {h!r}" for h in twice]
+
+
+def test_no_aid_of_a_build_prints_a_placeholder_a_formula_or_a_heading_twice(full_build):
+    aids = sorted((full_build / "build").rglob("player-aid*.pdf"))
+    assert len(aids) >= 2 * len(VARIANTS)  # every variant, on both papers
+    problems = []
+    for path in aids:
+        with pdfplumber.open(path) as pdf:
+            assert headings(pdf), path  # the scan reads the headings it checks
+            problems += [f"{path.relative_to(full_build)}: {p}" for p in aid_problems(pdf)]
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Heavy Antiair N reaches 2 legs", "a leg is the grid square x 0.56", "leaves 1d6 / 2 dummy tokens", "{leg} in"],
+)
+def test_the_scan_finds_each_kind_of_placeholder(line):
+    assert placeholders(f"Rules. {line}. More rules.")
+
+
+def test_the_scan_finds_a_heading_printed_twice(repo, monkeypatch):
+    import wastools.render.aid as render_aid
+    from wastools.variants.aid import Section
+
+    sections = aid("hex", repo, VARIANTS["hex"].defaults())
+    twice = sections + [Section(sections[0].title, sections[0].source, ("Once more.",))]
+    for laid, expected in ((sections, []), (twice, [f"heading printed twice: {sections[0].title!r}"])):
+        monkeypatch.setattr(render_aid, "aid", lambda *_args, laid=laid: laid)
+        pdf = render_aid.aid_layout("hex", repo, VARIANTS["hex"].defaults())
+        with pdfplumber.open(io.BytesIO(pdf)) as doc:
+            assert aid_problems(doc) == expected
+
+
+def test_the_off_grid_aid_fills_its_pages(aids):
+    """Off the grid's sections are ordered and grouped so that its last page is no stub: the
+    aid ends on its second page."""
+    with pdfplumber.open(io.BytesIO(aids["off-grid"])) as doc:
+        assert len(doc.pages) == 2
+        assert "Made by wastools" in (doc.pages[-1].extract_text() or "")

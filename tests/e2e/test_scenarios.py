@@ -306,7 +306,7 @@ def test_new_scenario_and_unit_validate(scen_repo, cli):
     [
         ("large-map", ["Air Range Chart", "F4U-1D Corsair", "5-minute phase", "chart", "Heavy shore battery"]),
         ("hex", ["17-19", "ship destroyed", "half (rounded down)", "winner moves second"]),
-        ("off-grid", ["10-11", "33", "Heavy Antiair", "Slow N"]),
+        ("off-grid", ["10-11", "33", "Heavy Antiair", "Slow 1, Slow 3"]),
         ("tabletop-inches", ["torpedoes (12 in: Long-Lance Torpedoes only)", "Luck dice", "150 points"]),
         ("tabletop-cm", ["3+", "90%", "25%", "20 cm"]),
         ("standard", ["Sequence of play", "Dice and damage"]),

@@ -41,3 +41,27 @@ def test_a_word_the_variant_does_not_give_is_a_clear_error(tmp_path, repo):
     variant = dataclasses.replace(SHIPPED["hex"], aid=bad)
     with pytest.raises(aids.AidError, match="no_such_number"):
         aids.variant_sections(variant, repo, variant.defaults())
+
+
+def test_off_grid_amended_abilities_are_named_as_the_cards_name_them():
+    """One row for each amended rule, named by the abilities the data's cards print: numbered
+    abilities by their numbers, never "Slow N"; "Heavy Antiair" and "Heavy Antiair 2" share a row."""
+    from types import SimpleNamespace
+
+    from wastools.variants.off_grid import amended_rows
+
+    def unit(*abilities):
+        return SimpleNamespace(abilities=[SimpleNamespace(pattern=p, text=t) for p, t in abilities])
+
+    repo = SimpleNamespace(
+        units={
+            "a": unit(("Slow {n}", "Slow 2"), ("Heavy Antiair {n}", "Heavy Antiair 2")),
+            "b": unit(("Slow {n}", "Slow 1"), ("Heavy Antiair", "Heavy Antiair")),
+        }
+    )
+    rows = dict(amended_rows(repo))
+    assert "Slow 1, Slow 2" in rows and "Heavy Antiair, Heavy Antiair 2" in rows
+    assert "Escort" in rows and "enemy fighters get -1 on each attack die" in rows["Escort"]
+    none = dict(amended_rows(SimpleNamespace(units={})))
+    assert "Slow (any number)" in none and "Heavy Antiair" in none  # a plain name where no card has one
+    assert not [name for name in rows | none if "{" in name or name.endswith(" N")]

@@ -327,3 +327,18 @@ def test_seed_004_a_sector_is_5_inches_of_1000_yards(repo):
     params = VARIANTS["tabletop-inches"].defaults()
     assert params["sector_in"] == 5
     assert adapt(repo, "tabletop-inches", "uss-fletcher-dd-445").movement.value == 2 * 5
+
+
+# --- seed 004: a crippled ship's "-1 inch" of speed --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "speed", "whole", "crippled"),
+    [("sectors", 3, 15, 10), ("sectors", 1, 5, 5), ("literal", 3, 3, 2), ("literal", 1, 1, 1)],
+)
+def test_seed_004_a_crippled_ship_loses_one_point_of_speed_never_below_1(rule, speed, whole, crippled):
+    """The seed's -1 in is one point of speed where a ship moves an inch a point; at 5 in a point
+    it is 5 in, and a speed-1 ship keeps its speed (minimum 1)."""
+    params = VARIANTS["tabletop-inches"].resolve({"movement_rule": rule})
+    assert tabletop_inches.ship_movement(speed, params, crippled=False).value == whole
+    assert tabletop_inches.ship_movement(speed, params, crippled=True).value == crippled

@@ -103,7 +103,7 @@ def _held(s: Scenario, table: Table) -> Table | None:
         return table
     held = {a.pattern.replace(" {n}", "") for unit in s.units() for a in unit.abilities}
     held |= {a.text for unit in s.units() for a in unit.abilities}
-    rows = tuple(row for row in table.rows if str(row[0]).removesuffix(" N") in held or str(row[0]) in held)
+    rows = tuple(row for row in table.rows if any(name in held for name in str(row[0]).split(", ")))  # "Slow 1, Slow 2"
     return dataclasses.replace(table, rows=rows) if rows else None
 
 

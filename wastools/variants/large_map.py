@@ -85,6 +85,7 @@ CHART_BY_UNIT = {row.unit_id: row for row in AIR_RANGE_CHART if row.unit_id}
 
 # Stat blocks the seed gives as typical values (scenarios may change them).
 AIR_BASE = {"capacity": 4, "armor": 4, "hull": 6, "anti_air": 5}
+AIR_BASE_SQUADRONS = (2, 6)  # the scenario sets each base's; the rules' games range over these
 
 
 class ShoreStats(TypedDict):
@@ -302,7 +303,7 @@ def position_blocks() -> Table:
                 AIR_BASE["armor"],
                 AIR_BASE["hull"],
                 AIR_BASE["anti_air"],
-                f"{AIR_BASE['capacity']} squadrons",
+                f"squadrons: as the scenario sets ({AIR_BASE['capacity']} in the rules' example)",
             ),
             (
                 "Heavy shore battery",
@@ -327,6 +328,7 @@ def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
     """The numbers and tables of the aid's prose (``wastools/aids/large-map.yaml``)."""
     nations = {key: n.name for key, n in repo.nations.items()}
     return {
+        "air_base_squadrons": "{} to {}".format(*AIR_BASE_SQUADRONS),
         "air_chart": air_chart(list(repo.units.values()), nations, params),
         "positions": position_blocks(),
         "rearm_turns": turns(params["rearm_turns"]),

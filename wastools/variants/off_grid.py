@@ -28,7 +28,10 @@ AMENDED_ABILITIES = {
         "once a game: the target and enemy ships within 2 legs of it take -1 per AA die; this unit -1 per bomb die "
         "and no torpedoes that turn"
     ),
-    "Escort": "works while within 1 leg of the enemy ship a friendly bomber targets",
+    "Escort": (
+        "while within 1 leg of an enemy ship a friendly bomber targets, enemy fighters get -1 on each attack die "
+        "against that bomber"
+    ),
     "Guard the Convoy": (
         "protects a friendly auxiliary within 2 legs: enemies cannot attack it until they have attacked this unit "
         "in the same phase, nor place aircraft on it until aircraft have been placed on this unit"
@@ -225,8 +228,29 @@ def range_words(params: dict[str, Any]) -> str:
 def leg_phrase(params: dict[str, Any], leg: float) -> str:
     """'3 in', or how a leg follows from the grid a player already has."""
     if params.get("grid_in", 0) > 0:
-        return f"{leg:.2f} in: {params['grid_in']:g} in of grid x {GRID_TO_LEG:g}"
+        return f"{leg:.2f} in, {GRID_TO_LEG:g} of the {params['grid_in']:g} in grid square"
     return f"{leg:g} in"
+
+
+def amended_rows(repo: Any) -> tuple[tuple[str, str], ...]:
+    """The amended abilities as the cards name them ("Slow 1, Slow 2"), one row for each
+    summary: "Heavy Antiair" and "Heavy Antiair 2" read alike, so they share a row."""
+    named: dict[str, set[str]] = {}  # pattern -> the texts the data's cards print
+    for unit in repo.units.values():
+        for ability in unit.abilities:
+            named.setdefault(ability.pattern, set()).add(ability.text)
+    patterns: dict[str, list[str]] = {}  # summary -> the patterns the rules amend that way
+    for pattern, summary in AMENDED_ABILITIES.items():
+        patterns.setdefault(summary, []).append(pattern)
+    return tuple((", ".join(_row_names(named, p)), summary) for summary, p in patterns.items())
+
+
+def _row_names(named: dict[str, set[str]], patterns: list[str]) -> list[str]:
+    """The names the data's cards print for these patterns; with none, the plain names, or
+    "Slow (any number)" for a numbered ability alone."""
+    found = sorted({text for p in patterns for text in named.get(p, ())})
+    plain = [p for p in patterns if "{n}" not in p]
+    return found or plain or [p.replace(" {n}", " (any number)") for p in patterns]
 
 
 def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
@@ -240,10 +264,7 @@ def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
         ),
     )
     moves = Table(("speed", "legs", "inches"), tuple((sp, 2 * sp, f"{2 * sp * leg:g}") for sp in (1, 2, 3)))
-    amended = Table(
-        ("ability", "under these rules"),
-        tuple((name.replace("{n}", "N"), summary) for name, summary in AMENDED_ABILITIES.items()),
-    )
+    amended = Table(("ability", "under these rules"), amended_rows(repo))
     return {
         "ranges": ranges,
         "moves": moves,

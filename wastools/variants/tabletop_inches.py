@@ -72,6 +72,22 @@ def _bands(
     return tuple(bands), tuple(notes)
 
 
+def crippled_speed(speed: int) -> int:
+    """The rules' crippled "-1 in" of speed, where an inch is a point of speed: one point
+    less, never below 1 (a ship of speed 1 keeps it)."""
+    return max(min(speed, 1), speed - 1)
+
+
+def ship_movement(speed: int, params: dict[str, Any], crippled: bool) -> Value:
+    """Inches a turn: each point of speed is a sector (``sector_in``) or, read literally, 1 in;
+    crippled, the ship loses one point of speed either way."""
+    points = crippled_speed(speed) if crippled else speed
+    lost = " - 1 (crippled, minimum 1)" if crippled else ""
+    if params["movement_rule"] == "sectors":
+        return Value(points * params["sector_in"], "in", f"card speed {speed}{lost} x {params['sector_in']:g} in")
+    return Value(points, "in", f"{SEED} read literally: inches equal to card speed {speed}{lost}")
+
+
 def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> AdaptedUnit:
     sector = params["sector_in"]
     rules: dict[str, Value] = {}
@@ -101,20 +117,8 @@ def adapt(unit: Unit, params: dict[str, Any], crippled: bool = False) -> Adapted
         movement = Value(
             None, None, f"{SEED}: aircraft move in the air mission phase; the rules set no distance", "no set distance"
         )
-    elif params["movement_rule"] == "sectors":
-        inches = unit.ship_speed * sector - (1 if crippled else 0)
-        movement = Value(
-            inches,
-            "in",
-            f"card speed {unit.speed} x {sector:g} in" + (" - 1 in (crippled)" if crippled else ""),
-        )
     else:
-        inches = max(0, unit.ship_speed - (1 if crippled else 0))
-        movement = Value(
-            inches,
-            "in",
-            f"{SEED} read literally: inches equal to card speed {unit.speed}",
-        )
+        movement = ship_movement(unit.ship_speed, params, crippled)
     if crippled and not unit.is_aircraft:
         rules["armor"] = Value(max(0, unit.armor - 1), None, f"{SEED}: crippled, armor -1")
         rules["vital_armor"] = Value(max(0, unit.vital_armor - 1), None, f"{SEED}: crippled, vital armor -1")
@@ -306,6 +310,21 @@ def range_words(params: dict[str, Any]) -> None:
     return None  # each weapon's own table, in its attack's notes
 
 
+def movement_words(params: dict[str, Any]) -> dict[str, str]:
+    """How far a ship moves, in the aid's words: the rules' reading and the kit's setting, named
+    as the choice it is (the rules give inches equal to speed, and a sector of 5 in)."""
+    sectors = params["movement_rule"] == "sectors"
+    per_point = f"{params['sector_in']:g}" if sectors else "1"
+    sector = f"{params['sector_in']:g} in, one \u201csector\u201d, for each point"
+    other = "1 in for each point, the rules' own words" if sectors else sector
+    chosen = (
+        f"{per_point} in, one \u201csector\u201d, for each point of speed, so that fleets close across a large table"
+        if sectors
+        else "1 in for each point of speed, as the rules' words say"
+    )
+    return {"move_in": per_point, "movement_chosen": chosen, "movement_other": other}
+
+
 def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
     """The numbers and tables of the aid's prose (``wastools/aids/tabletop-inches.yaml``)."""
     table = Table(
@@ -321,7 +340,7 @@ def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
         ),
         "35 and 40 in for a heavy main battery need Extended Range",
     )
-    return {
+    return movement_words(params) | {
         "ranges": table,
         "sector_in": f"{params['sector_in']:g}",
         "aircraft_stop_in": AIRCRAFT_ATTACK_IN,

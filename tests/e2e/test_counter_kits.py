@@ -105,3 +105,16 @@ def test_every_own_counter_word_fits_its_counter():
             )
             assert text_width(m.note, counters.NOTE_SIZE, FONT) <= counters.SIZE - 4
             assert text_width(m.back, counters.WORD, BOLD) <= counters.SIZE - 4
+
+
+@pytest.mark.slow
+def test_every_counters_file_of_a_full_build_is_ink_light_and_holds_only_its_own(full_build):
+    build = full_build / "build"
+    found = sorted(build.glob("counters*.pdf")) + sorted(build.glob("*/counters*.pdf"))
+    assert {p.parent.name for p in found} >= {"build", "hex", "off-grid"}
+    for path in found:
+        assert max(ink(page) for page in pdfium.PdfDocument(path.read_bytes())) < 0.10, path
+        text = _text(path.read_bytes())
+        family = VARIANTS[path.parent.name].family if path.parent != build else None
+        assert ("SMOKE" in text) == (family == "off-grid"), path
+        assert ("TORPEDO" in text) == (family == "hex"), path

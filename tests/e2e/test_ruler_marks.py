@@ -106,3 +106,15 @@ def test_a_cut_moves_back_to_a_band_start_too_close_before_it():
     zones = (Zone("Range 0", 0, 9.9), Zone("Range 1", 9.9, 20))
     segments = rulers.cut(20 * 72, zones, 72, 740)
     assert [round(s.end_pt / 72, 3) for s in segments] == [9.9, 20]  # not 10: Range 1 would start 7 pt before it
+
+
+@pytest.mark.slow
+def test_the_rulers_of_a_full_build_name_each_join_at_its_end_and_every_band_start(full_build):
+    found = sorted((full_build / "build").glob("*/rulers*.pdf"))
+    assert {p.parent.name for p in found} >= set(SHIPPED)
+    for path in found:
+        pdf = path.read_bytes()
+        notes, tabs = _joins(pdf)
+        assert all(offset < 6 for _j, offset, _w in notes), path
+        assert sorted(j for j, _o, _w in notes) == sorted(tabs), path
+        assert _band_starts_unnamed(pdf) == [], path

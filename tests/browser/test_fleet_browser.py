@@ -27,7 +27,6 @@ from tests import printcheck
 from tests.site_check import SMALL, small_spec
 from wastools.render.sheets import load_layout
 from wastools.site import build_site
-from wastools.site.chromium import ARGS, CHROMIUM
 from wastools.variants import VARIANTS
 from wastools.variants.fleet import check_fleet
 
@@ -48,18 +47,6 @@ def site(repo, tmp_path_factory) -> Path:
     spooled = dataclasses.replace(repo, units=units)
     build_site(spooled, out, dataclasses.replace(small_spec(spooled), address=ADDRESS))
     return out / "site"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.is_file():
-        pytest.fail("no /usr/bin/chromium: run tools/system-deps.sh (make test does) to install Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(ARGS), headless=True)
-        yield chromium
-        chromium.close()
 
 
 def open_page(browser, site, **options):

@@ -19,7 +19,6 @@ from tests.browser.test_site_browser import Guard, url
 from tests.site_check import small_spec
 from wastools.content.odds import Defense, attack_odds, can_attack, defense, hull_damage, odds, together, totals
 from wastools.site import build_site
-from wastools.site.chromium import ARGS, CHROMIUM
 from wastools.variants import VARIANTS
 
 pytestmark = pytest.mark.slow
@@ -43,18 +42,6 @@ def site(repo, tmp_path_factory) -> Path:
     units["hms-cossack"] = dataclasses.replace(units["hms-cossack"], name=HOSTILE)
     build_site(dataclasses.replace(repo, units=units), out, small_spec(dataclasses.replace(repo, units=units)))
     return out / "site"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.is_file():
-        pytest.fail("no /usr/bin/chromium: run tools/system-deps.sh (make test does) to install Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(ARGS), headless=True)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

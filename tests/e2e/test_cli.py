@@ -90,6 +90,7 @@ variants = ["off-grid"]
 scale_x = 1.02
 back_offset_x = 1.5
 duplex_edge = "short"
+landscape_turn = "clockwise"
 
 [params.off-grid]
 leg_in = 2.5
@@ -103,7 +104,23 @@ def test_config_reports_each_setting_and_its_source(cli, tmp_repo):
     assert "wastools.toml:2" in lines["build.papers"] and '["a4"]' in lines["build.papers"]
     assert "wastools.toml:6" in lines["printer.scale_x"]
     assert "(default)" in lines["printer.scale_y"]
-    assert "2.5" in lines["params.off-grid.leg_in"] and "wastools.toml:11" in lines["params.off-grid.leg_in"]
+    assert "2.5" in lines["params.off-grid.leg_in"] and "wastools.toml:12" in lines["params.off-grid.leg_in"]
+    assert "clockwise" in lines["printer.landscape_turn"] and "wastools.toml:9" in lines["printer.landscape_turn"]
+
+
+def test_the_printer_settings_reach_the_builds_printer_profile(tmp_repo):
+    """wastools.toml's printer section, and the command line over it, make the profile the
+    sheets are imposed with (the landscape turn as well as the duplex edge)."""
+    from wastools.cli.build import _options
+    from wastools.data import config
+    from wastools.render.sheets import MM
+
+    (tmp_repo / "wastools.toml").write_text(CONFIG)
+    profile = _options(config.effective(tmp_repo, {}), 1).profile
+    assert (profile.duplex_edge, profile.landscape_turn, profile.back_dx) == ("short", "clockwise", 1.5 * MM)
+    given = {"printer.landscape_turn": "counterclockwise", "printer.duplex_edge": None}
+    profile = _options(config.effective(tmp_repo, given), 1).profile
+    assert (profile.duplex_edge, profile.landscape_turn) == ("short", "counterclockwise")
 
 
 def test_config_applies_to_show_and_the_command_line_wins(cli, tmp_repo):
@@ -122,6 +139,10 @@ def test_config_applies_to_show_and_the_command_line_wins(cli, tmp_repo):
         ('[build]\npapers = ["a5"]\n', "wastools.toml:2:1: build.papers: 'a5' is not one of letter, a4"),
         ("[printer]\nscale_x = 3\n", "wastools.toml:2:1: printer.scale_x: expected a number between 0.5 and 1.5"),
         ("[printer]\nsclae_x = 1.0\n", "did you mean 'scale_x'"),
+        (
+            '[printer]\nlandscape_turn = "sideways"\n',
+            'wastools.toml:2:1: printer.landscape_turn: expected "counterclockwise" or "clockwise"',
+        ),
         ("[params.off-grid]\nleg_inn = 2\n", "did you mean 'leg_in'"),
         ("[params.hexx]\nhex_cm = 2\n", "did you mean 'hex'"),
         ("[build]\npapers = [\n", "wastools.toml:2:"),

@@ -315,6 +315,7 @@ def test_real_and_dummy_submarines_share_a_face_and_differ_on_the_mirrored_back(
         backs = [word_at(back, *counters.back_position(page, *slots[i], profile)) for i in subs]
         assert backs == [items[i].back for i in subs]
         assert f"flip on the {edge} edge" in " ".join((front.extract_text() or "").split())
+        assert f"flip on the {edge} edge" in " ".join((back.extract_text() or "").split())
     # behind each face: mirrored left-right for a long-edge flip, top-bottom for a short one
     x, y = slots[subs[0]]
     bx, by = counters.back_position(page, x, y, profile)

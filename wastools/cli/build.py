@@ -46,6 +46,12 @@ from .common import Name, check_names, counted, effective_settings, print_proble
     "--duplex-edge", type=click.Choice(["long", "short"]), help="The edge your printer flips on (default long)."
 )
 @click.option(
+    "--landscape-turn",
+    type=click.Choice(["counterclockwise", "clockwise"]),
+    help="The way your printer turns landscape pages onto the paper, read off the landscape calibration sheet "
+    "(default counterclockwise).",
+)
+@click.option(
     "--param",
     "params",
     multiple=True,
@@ -97,6 +103,7 @@ def build(
     back_offset_x,
     back_offset_y,
     duplex_edge,
+    landscape_turn,
     params,
     jobs,
     out,
@@ -125,6 +132,7 @@ def build(
         "printer.back_offset_x": back_offset_x,
         "printer.back_offset_y": back_offset_y,
         "printer.duplex_edge": duplex_edge,
+        "printer.landscape_turn": landscape_turn,
     }
     for name, value in given.items():
         message = (
@@ -406,6 +414,7 @@ def _options(settings, jobs: int):
         settings["printer.back_offset_x"] * MM,
         settings["printer.back_offset_y"] * MM,
         settings["printer.duplex_edge"],
+        settings["printer.landscape_turn"],
     )
     overrides = tuple(
         (variant, key, value)

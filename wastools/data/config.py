@@ -13,6 +13,7 @@
     back_offset_x = 0.0             # mm
     back_offset_y = 0.0             # mm
     duplex_edge = "long"            # long or short
+    landscape_turn = "counterclockwise"  # or clockwise: read off the landscape calibration sheet
 
     [params.off-grid]
     leg_in = 2.5
@@ -53,8 +54,10 @@ DEFAULTS: dict[str, Any] = {
     "printer.back_offset_x": 0.0,
     "printer.back_offset_y": 0.0,
     "printer.duplex_edge": "long",
+    "printer.landscape_turn": "counterclockwise",
     "site.address": "",
 }
+LANDSCAPE_TURNS = ("counterclockwise", "clockwise")
 SITE_ADDRESS_MAX = 200
 SCALE_RANGE = (0.5, 1.5)
 SECTIONS = ["build", "printer", "params", "site", "variants"]
@@ -259,6 +262,8 @@ def check(name: str, value: Any, known: dict[str, Variant] | None = None) -> str
             return "expected a shift in millimeters between -20 and 20"
     elif name == "printer.duplex_edge" and value not in ("long", "short"):
         return 'expected "long" or "short"'
+    elif name == "printer.landscape_turn" and value not in LANDSCAPE_TURNS:
+        return 'expected "counterclockwise" or "clockwise"'
     elif name == "site.address":
         return _address_problem(value)
     return None

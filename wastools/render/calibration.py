@@ -6,7 +6,9 @@ to the light and read where each front cross falls on the back's x and y scales:
 printer's back offset in millimeters, for `wastools build --backs --back-offset-x .. --back-offset-y ..`.
 Each scale is numbered the way its setting moves a back (``sheets.back_offset``), so the number
 a cross meets is the setting that puts the back behind it. The landscape sheet (a bleed
-layout) reads the same offsets, turned into its frame as the bleed sheets' backs are.
+layout) reads the same offsets, turned into its frame as the bleed sheets' backs are (for the
+profile's ``landscape_turn``): numbers of the other sign there mean the printer turns
+landscape pages the other way.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ FLIP_ADVICE = {
 }
 
 
-def _front(layout: dict[str, Any], edge: str):
+def _front(layout: dict[str, Any], profile: PrinterProfile):
     def draw(c) -> None:
         c.setLineWidth(0.4)
         for x, y in targets(layout):
@@ -79,22 +81,25 @@ def _front(layout: dict[str, Any], edge: str):
         w, h = layout["page"]["width"], layout["page"]["height"]
         c.drawCentredString(w / 2, h / 2 + 60, "Duplex calibration: front")
         c.setFont(FONT, 8)
-        for i, text in enumerate([*FLIP_ADVICE[edge], *_reading(layout)]):
+        lines = [*FLIP_ADVICE[profile.duplex_edge], *_reading(layout, profile.landscape_turn)]
+        for i, text in enumerate(lines):
             c.drawCentredString(w / 2, h / 2 - 50 - 11 * i, text)
 
     return draw
 
 
-def _reading(layout: dict[str, Any]) -> list[str]:
+def _reading(layout: dict[str, Any], turn: str) -> list[str]:
     """How to read the back's scales, and, on a landscape sheet, what it is for."""
     lines = [
         "Hold the sheet to the light: on the back's x and y scales, read the number each cross meets.",
         "Build with --back-offset-x X --back-offset-y Y (millimeters), the numbers as read.",
     ]
     if layout["page"]["width"] > layout["page"]["height"]:
+        other = "clockwise" if turn == "counterclockwise" else "counterclockwise"
         lines += [
-            "This sheet checks the landscape (bleed) sheets: it reads as the portrait sheet does",
-            "when the printer turns landscape pages a quarter turn counterclockwise, as most do.",
+            "This sheet checks the landscape (bleed) sheets: it shows the portrait sheet's numbers when",
+            f"your printer turns landscape pages a quarter turn {turn}, as this build assumes.",
+            f"Both numbers of the other sign? Build with --landscape-turn {other} and print this sheet again.",
         ]
     return lines
 
@@ -106,14 +111,17 @@ def seen_through(x: float, y: float, layout: dict[str, Any], edge: str) -> tuple
     return sheets.back_position(x, y, (0.0, 0.0), (w, h), PrinterProfile(duplex_edge=edge))
 
 
-def scale_directions(layout: dict[str, Any]) -> dict[str, tuple[float, float]]:
-    """The way each offset setting moves a back on this page (``sheets.back_offset``): its
-    scale on the back is numbered that way, so the number a cross meets is the setting that
-    brings the back behind it."""
+def scale_directions(
+    layout: dict[str, Any], profile: PrinterProfile = PrinterProfile()
+) -> dict[str, tuple[float, float]]:
+    """The way each offset setting moves a back on this page (``sheets.back_offset``, for the
+    profile's landscape turn): its scale on the back is numbered that way, so the number a
+    cross meets is the setting that brings the back behind it."""
     w, h = layout["page"]["width"], layout["page"]["height"]
+    turn = profile.landscape_turn
     return {
-        "x": sheets.back_offset(w, h, PrinterProfile(back_dx=1.0)),
-        "y": sheets.back_offset(w, h, PrinterProfile(back_dy=1.0)),
+        "x": sheets.back_offset(w, h, PrinterProfile(back_dx=1.0, landscape_turn=turn)),
+        "y": sheets.back_offset(w, h, PrinterProfile(back_dy=1.0, landscape_turn=turn)),
     }
 
 
@@ -128,20 +136,20 @@ def _scale(c, at: tuple[float, float], axis: str, d: tuple[float, float]) -> Non
             if dy == 0:
                 c.drawCentredString(x, y - 10, f"{i:+d}")
             else:
-                c.drawString(x + 7, y - 1.5, f"{i:+d}")
+                c.drawString(x + 7, y - 2.2, f"{i:+d}")  # centred on its tick, clear of the other scale's numbers
     end = SPAN_MM + 2
     c.setFont(BOLD, 7)
     c.drawCentredString(bx + dx * end * MM, by + dy * end * MM - 2.5, axis)
     c.setFont(FONT, 6)
 
 
-def _back(layout: dict[str, Any], edge: str):
+def _back(layout: dict[str, Any], profile: PrinterProfile):
     def draw(c) -> None:
         c.setLineWidth(0.3)
         c.setFont(FONT, 6)
         for x, y in targets(layout):
-            for axis, d in scale_directions(layout).items():
-                _scale(c, seen_through(x, y, layout, edge), axis, d)
+            for axis, d in scale_directions(layout, profile).items():
+                _scale(c, seen_through(x, y, layout, profile.duplex_edge), axis, d)
         c.setFont(BOLD, 11)
         w, h = layout["page"]["width"], layout["page"]["height"]
         c.drawCentredString(w / 2, h / 2 + 60, "Duplex calibration: back")
@@ -155,15 +163,22 @@ def sheet_name(layout: dict[str, Any]) -> str:
     return f"{paper}, landscape" if layout["page"]["width"] > layout["page"]["height"] else paper
 
 
+def page_label(layout: dict[str, Any], side: str, profile: PrinterProfile) -> str:
+    """What a calibration page says of itself in its margin; the back says how to print it."""
+    label = f"duplex calibration ({sheet_name(layout)}, {side})"
+    if side == "back":
+        label += f" - print on the reverse of the front, flipping on the {profile.duplex_edge} edge"
+    return label
+
+
 def calibration_pdf(layout: dict[str, Any], profile: PrinterProfile = PrinterProfile()) -> tuple[bytes, int]:
     import pikepdf
 
     pdf = pikepdf.new()
     forms = _FormMaker(pdf)
-    edge = profile.duplex_edge
     try:
-        for name, draw in (("front", _front(layout, edge)), ("back", _back(layout, edge))):
-            bars = _overlay(layout, f"duplex calibration ({sheet_name(layout)}, {name})", marks=False)
+        for side, draw in (("front", _front(layout, profile)), ("back", _back(layout, profile))):
+            bars = _overlay(layout, page_label(layout, side, profile), marks=False)
             add_page(forms, layout, [], [bars, _page(layout, draw)], [])
         return finish_pikepdf(pdf, f"duplex calibration ({sheet_name(layout)})", f"calibration:{layout['name']}"), 2
     finally:

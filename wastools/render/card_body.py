@@ -411,6 +411,21 @@ def body_fits(view: CardView) -> bool:
         return False
 
 
+def bring_back_what_fits(view: CardView) -> None:
+    """card_fit's estimate is cautious: an ability text it sent to the player aid comes back,
+    the last sent first, while the card's exact drawing (this module's, at the smallest gaps)
+    still ends above the foot. A card that says "see the player aid" has no room for it."""
+    for name, text in reversed(list(view.moved_text.items())):
+        ability = next(a for a in view.abilities if a["name"] == name)
+        ability["summary"], gap = text, view.gap_pt
+        view.gap_pt = round(fit.MIN_GAP * view.size_pt, 2)
+        if not body_fits(view):
+            ability["summary"], view.gap_pt = fit.REFERENCE, gap
+            return
+        view.moved_to_aid.remove(name)
+        del view.moved_text[name]
+
+
 def _body(canvas: _Canvas, view: CardView) -> float:
     """Draw the body; returns its bottom."""
     left, top = fit.BORDER + fit.BODY_LEFT, fit.BODY_TOP

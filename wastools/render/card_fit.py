@@ -342,25 +342,7 @@ def apply(view: CardView) -> CardView:
     view.stat_widths = stat_widths(view.stats)
     view.moved_to_aid = list(result.moved_to_aid)
     view.moved_text = dict(result.moved_text)
-    _bring_back_what_fits(view)
     return view
-
-
-def _bring_back_what_fits(view: CardView) -> None:
-    """The estimate above is cautious: an ability text it sent to the player aid comes back,
-    the last sent first, while the card's exact drawing (``card_body``, at the smallest gaps)
-    still ends above the foot. A card that says "see the player aid" has no room for it."""
-    from . import card_body
-
-    for name, text in reversed(list(view.moved_text.items())):
-        ability = next(a for a in view.abilities if a["name"] == name)
-        ability["summary"], gap = text, view.gap_pt
-        view.gap_pt = round(MIN_GAP * view.size_pt, 2)
-        if not card_body.body_fits(view):
-            ability["summary"], view.gap_pt = REFERENCE, gap
-            return
-        view.moved_to_aid.remove(name)
-        del view.moved_text[name]
 
 
 STATS_W = 168.0

@@ -37,7 +37,9 @@ def environment() -> Environment:
 
 def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardView:
     """Everything one card shows, sized to fit (see card_view and card_fit)."""
-    return card_fit.apply(build_view(adapted, variant, repo))
+    view = card_fit.apply(build_view(adapted, variant, repo))
+    card_body.bring_back_what_fits(view)
+    return view
 
 
 def _context(view: CardView) -> dict[str, Any]:

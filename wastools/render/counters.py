@@ -173,7 +173,7 @@ def counters_pdf(
                 page,
                 (
                     f"Counters, sheet {n} of {len(chunks)}: backs, mirrored for printing on the back of the sheet "
-                    "before this one."
+                    f"before this one (flip on the {profile.duplex_edge} edge)."
                 ),
             )
             for counter, (x, y) in zip(chunk, slots, strict=False):  # the last sheet may have free slots

@@ -35,6 +35,8 @@ class PrinterProfile:
     back_dx: float = 0.0
     back_dy: float = 0.0
     duplex_edge: str = "long"  # the edge the printer flips the sheet about: "long" or "short"
+    # the way the printer turns a landscape page onto the paper: "counterclockwise" or "clockwise"
+    landscape_turn: str = "counterclockwise"
 
     @property
     def is_identity(self) -> bool:
@@ -185,15 +187,55 @@ def card_sheet_bars(layout: dict[str, Any]) -> list[Bar]:
     return [Bar("100 mm", left, SAFE + 3.6, METRIC_BAR, False), metric, imperial]
 
 
-def sheet_label_origin(layout: dict[str, Any]) -> tuple[float, float]:
+def sheet_label_origin(layout: dict[str, Any], length: float = 0.0, marks: bool = True) -> tuple[float, float]:
     """Where the sheet's own label starts (reading upwards in the left margin): in the
-    longest stretch between two crop marks, the one nearest the middle of the page."""
+    longest stretch between two crop marks, the one nearest the middle of the page. A label
+    ``length`` points long that would run past the stretch (or the top's safe margin) starts
+    lower where no crop mark crosses its line (``label_room``)."""
+    (low, _high), bound = _label_stretch(layout, marks)
+    x, y = SAFE + 5.0, low + 8
+    if y + length <= bound[1]:
+        return x, y
+    return x, max(bound[0], bound[1] - length)
+
+
+def label_room(layout: dict[str, Any], marks: bool = True) -> float:
+    """How long a sheet label may be: the stretch it starts in, or, where no crop mark
+    crosses the label's line, the page's height inside the safe margins."""
+    _stretch, (bottom, top) = _label_stretch(layout, marks)
+    return top - bottom
+
+
+def _label_stretch(layout: dict[str, Any], marks: bool) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The stretch between crop marks a label starts in, and the bounds it may run between."""
     ys = sorted(layout["crop_lines"]["y"])
-    middle = layout["page"]["height"] / 2
-    low, _high = max(
-        pairwise(ys), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - middle))
-    )
-    return SAFE + 5.0, low + 8
+    h = layout["page"]["height"]
+    low, high = max(pairwise(ys), key=lambda pair: (round(pair[1] - pair[0], 1), -abs((pair[0] + pair[1]) / 2 - h / 2)))
+    crossed = marks and _mark_start(layout) < SAFE + 5.0 + 2.0  # the label's descenders reach 1.5 pt past its line
+    return (low, high), ((low + 8, high - 8) if crossed else (SAFE, h - SAFE))
+
+
+def _mark_start(layout: dict[str, Any]) -> float:
+    """Where the crop marks in the left margin start (``crop_mark_segments``)."""
+    marks, left = layout["crop_marks"], min(layout["crop_lines"]["x"])
+    return max(left - marks["offset"] - marks["length"], SAFE)
+
+
+def fitted_label(text: str, room: float) -> str:
+    """``text`` as it fits ``room`` points at the label size: whole, or with its middle
+    left out ("..."), so that it still begins with the sheet's name and ends with what a
+    backs page says of its flip."""
+    if text_width(text) <= room:
+        return text
+    keep = len(text)
+    while keep > 2 and text_width(_cut(text, keep)) > room:
+        keep -= 1
+    return _cut(text, keep)
+
+
+def _cut(text: str, keep: int) -> str:
+    head = keep // 2
+    return f"{text[:head].rstrip()} ... {text[len(text) - (keep - head) :].lstrip()}"
 
 
 def crop_mark_segments(layout: dict[str, Any]) -> list[Segment]:
@@ -242,7 +284,8 @@ def _overlay(layout: dict[str, Any], label: str, marks: bool = True) -> bytes:
     c.setFont(FONT, LABEL_SIZE)
     c.drawString(bars[0].footprint()[2] + 12, bars[0].y - 2, NOTE)
     c.saveState()
-    c.translate(*sheet_label_origin(layout))
+    label = fitted_label(label, label_room(layout, marks))
+    c.translate(*sheet_label_origin(layout, text_width(label), marks))
     c.rotate(90)
     c.drawString(0, 0, label)
     c.restoreState()
@@ -289,11 +332,14 @@ def turns_left_right(width: float, height: float, edge: str) -> bool:
 def back_offset(width: float, height: float, profile: PrinterProfile) -> tuple[float, float]:
     """The printer's back offset in the frame of a page of this size. It is measured on the
     portrait calibration sheet, in the frame the printer prints portrait pages in; a
-    landscape page reaches the paper a quarter turn counterclockwise (its top to the paper's
-    left, what print dialogs and CUPS do by default), so the paper's right is the page's down
-    and the paper's up the page's right."""
+    landscape page reaches the paper a quarter turn one way or the other
+    (``profile.landscape_turn``). Counterclockwise (its top to the paper's left, what print
+    dialogs and CUPS do by default) the paper's right is the page's down and the paper's up
+    the page's right; clockwise the paper's right is the page's up, its up the page's left."""
     if height >= width:
         return profile.back_dx, profile.back_dy
+    if profile.landscape_turn == "clockwise":
+        return -profile.back_dy, profile.back_dx
     return profile.back_dy, -profile.back_dx
 
 

@@ -60,6 +60,7 @@ def test_outputs_and_manifest(built):
         "hex/map-hex-a4.pdf",
         "counters.pdf",
         "counters-a4.pdf",
+        *(f"{v}/counters{s}.pdf" for v in ("hex", "off-grid") for s in ("", "-a4")),  # their own counters
     }
     # a subset's build makes its decks and the sheets that read no unit; player aids and
     # scenario packs only whole builds make (a full deck and its aid always agree)

@@ -49,6 +49,7 @@ def outputs():
         for name in (paper, f"{paper}-bleed"):
             yield f"calibration {name}", calibration.calibration_pdf(sheets.load_layout(name))[0]
         yield f"counters {paper}", counters.counters_pdf(paper, SMOKE)[0]
+        yield f"hex counters {paper}", counters.counters_pdf(paper, None, markers=VARIANTS["hex"].markers)[0]
         yield f"wide map {paper}", maps.map_pdf(maps.square_map("wide", 5, 2, 4 * PT_PER_IN), paper)[0]
         yield f"tall map {paper}", maps.map_pdf(maps.square_map("tall", 2, 3, 4 * PT_PER_IN), paper)[0]
         yield f"hex map {paper}", maps.map_pdf(maps.hex_map("hex", 900, 500, 170.08), paper)[0]

@@ -17,8 +17,6 @@ from wastools.data.repository import rules_register
 from wastools.render import cards
 from wastools.variants import VARIANTS
 
-SMOKE = VARIANTS["off-grid"].smoke_fn(VARIANTS["off-grid"].defaults())  # the off-grid smoke templates
-
 SEEDS = ROOT.parent / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.exists(), reason="the seed documents (../shared/seeds) are not present")
 
@@ -117,9 +115,10 @@ def outputs(repo, registers):
     from wastools.render.rulers import rulers_pdf
 
     out = {}
-    counters = _pdf_text(counters_pdf("letter", SMOKE)[0])
     for name, variant in VARIANTS.items():
         params = variant.defaults()
+        smoke = variant.smoke_fn(params) if variant.smoke_fn else None  # its own counters file, else the common one
+        counters = _pdf_text(counters_pdf("letter", smoke, markers=variant.markers)[0])
         wanted = {}
         for entry in registers[name].entries:
             for place in entry.printed_in:

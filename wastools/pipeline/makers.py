@@ -135,10 +135,10 @@ def scenario_poster(scenario, profile, colour: bool) -> tuple[bytes, int]:
     return poster_pdf(scenario_map(scenario), profile, colour)
 
 
-def counters(paper: str, smoke: tuple[float, str, str] | None, profile) -> tuple[bytes, int]:
+def counters(paper: str, smoke: tuple[float, str, str] | None, profile, markers: tuple = ()) -> tuple[bytes, int]:
     from ..render.counters import counters_pdf
 
-    return counters_pdf(paper, smoke, profile)
+    return counters_pdf(paper, smoke, profile, markers)
 
 
 def calibration(layout: str, profile) -> tuple[bytes, int]:

@@ -20,7 +20,7 @@ from ..core.fingerprints import code_fingerprint, key
 from ..core.model import Repository
 from ..render import cards as card_render
 from ..render import sheets
-from ..variants import SHIPPED, VARIANTS, Variant
+from ..variants import VARIANTS, Variant
 from . import makers
 from .cards import CardSpec, CardText, deck_cards, fixed_card, scenario_cards
 from .selection import Options, Selection, card_bleed, deck_name, layout_name, paper_suffix
@@ -257,13 +257,10 @@ def _paper_sheets(chosen: list[Variant], options: Options, paper: str) -> list[t
         sheet = variant.sheet(params)
         if sheet is not None:
             jobs.append((f"{variant.name}/{sheet.stem}{sfx}.pdf", makers.board_sheet, (sheet, paper, profile, colour)))
-        if variant.base and variant.smoke_fn is not None:  # a house variant's templates at its own scale
-            jobs.append(
-                (f"{variant.name}/counters{sfx}.pdf", makers.counters, (paper, _smoke(variant, options), profile))
-            )
-    shipped = next((v for v in SHIPPED.values() if v.smoke_fn is not None), None)
-    smoke = _smoke(shipped, options) if shipped is not None else None
-    jobs.append((f"counters{sfx}.pdf", makers.counters, (paper, smoke, profile)))
+        if variant.has_own_counters:  # its own counters and templates, at its own scale
+            args = (paper, _smoke(variant, options), profile, variant.markers)
+            jobs.append((f"{variant.name}/counters{sfx}.pdf", makers.counters, args))
+    jobs.append((f"counters{sfx}.pdf", makers.counters, (paper, None, profile, ())))  # the common ones
     jobs.append((f"calibration/duplex-{paper}.pdf", makers.calibration, (paper, profile)))
     jobs.append((f"calibration/duplex-{paper}-landscape.pdf", makers.calibration, (f"{paper}-bleed", profile)))
     return jobs

@@ -4,6 +4,11 @@ Every counter sheet is followed by its back sheet, mirrored for the flip edge
 like the card backs. Real and dummy submarines share one face ("SUB") and differ
 only on the back (seed 002: dummies are identical to the real submarine but marked
 underneath). One type scale: 8 pt bold for a counter's word, 6.5 pt for its note.
+
+Ink-light: a counter is white inside its cut line, its kind shown by a coloured frame round
+a pale tint; the smoke template is an outline round a pale grey. Every variant prints the
+common counters; a variant's own counters (the hex grid's face-down loads) and templates (the
+off-grid smoke circle) are printed with them in that variant's own file only.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.geometry import PT_PER_IN
+from ..variants import Marker
 from . import sheets
 from .pages import Page, document, draw_label
 from .sheets import BOLD, FONT, PrinterProfile
@@ -26,12 +32,27 @@ class Counter:
     kind: str
     text: str
     sub: str = ""
-    colour: tuple[float, float, float] = (0.9, 0.9, 0.9)
+    colour: tuple[float, float, float] = (0.9, 0.9, 0.9)  # its frame; the tint inside is paler
     back: str = ""  # printed on the back sheet under this counter
 
 
-def counter_set() -> list[Counter]:
-    """What a typical game needs."""
+FRAME, INSET, TINT = 1.0, 3.0, 0.12  # frame width, its inset from the cut line, tint strength
+LOAD = (0.75, 0.72, 0.85)
+
+
+def pale(colour: tuple[float, float, float], strength: float = TINT) -> tuple[float, float, float]:
+    """The colour mixed into white: ``strength`` of its ink."""
+    r, g, b = colour
+    return (1 - strength * (1 - r), 1 - strength * (1 - g), 1 - strength * (1 - b))
+
+
+def counter_set(markers: tuple[Marker, ...] = ()) -> list[Counter]:
+    """What a typical game needs, then a variant's own counters."""
+    return common_counters() + [Counter("own", m.word, m.note, LOAD, m.back) for m in markers for _ in range(m.count)]
+
+
+def common_counters() -> list[Counter]:
+    """What every game needs."""
     grey, red, amber, blue, green, white = (
         (0.85, 0.85, 0.85),
         (0.93, 0.62, 0.6),
@@ -68,13 +89,19 @@ def back_position(page: Page, x: float, y: float, profile: PrinterProfile = Prin
 
 
 def _draw_counter(c, counter: Counter, x: float, y: float) -> None:
-    c.setFillColorRGB(*counter.colour)
     c.setStrokeColorRGB(0.3, 0.3, 0.3)
     c.setLineWidth(0.4)
-    c.rect(x, y, SIZE, SIZE, stroke=1, fill=1)
+    c.rect(x, y, SIZE, SIZE, stroke=1, fill=0)  # the cut line
+    c.setStrokeColorRGB(*counter.colour)
+    c.setFillColorRGB(*pale(counter.colour))
+    c.setLineWidth(FRAME)
+    inner = SIZE - 2 * INSET
+    c.roundRect(x + INSET, y + INSET, inner, inner, 3, stroke=1, fill=1)
     c.setFillColorRGB(0, 0, 0)
     c.setFont(BOLD, WORD)
-    c.drawCentredString(x + SIZE / 2, y + SIZE / 2 - 2, counter.text)
+    lines = counter.text.split("\n")
+    for i, line in enumerate(lines):  # two lines sit about the middle
+        c.drawCentredString(x + SIZE / 2, y + SIZE / 2 - 2 + 4.5 * (len(lines) - 1) - 9 * i, line)
     if counter.sub:
         c.setFont(FONT, NOTE_SIZE)
         c.drawCentredString(x + SIZE / 2, y + 7, counter.sub)
@@ -92,7 +119,7 @@ def _draw_back(c, counter: Counter, x: float, y: float) -> None:
 
 def smoke_template(c, page: Page, radius: float, label: str) -> None:
     cx, cy = page.width / 2, page.height / 2
-    c.setFillColorRGB(0.93, 0.93, 0.93)
+    c.setFillColorRGB(*pale((0.8, 0.8, 0.8)))
     c.setStrokeColorRGB(0.2, 0.2, 0.2)
     c.setLineWidth(0.8)
     c.circle(cx, cy, radius, stroke=1, fill=1)
@@ -104,25 +131,28 @@ def smoke_template(c, page: Page, radius: float, label: str) -> None:
     c.line(cx, cy, cx + radius, cy)
 
 
-def counter_sheets(page: Page) -> list[list[Counter]]:
+def counter_sheets(page: Page, markers: tuple[Marker, ...] = ()) -> list[list[Counter]]:
     """Every counter, a sheet's worth at a time (each sheet prints its fronts, then its backs)."""
-    slots, items = counter_positions(page), counter_set()
+    slots, items = counter_positions(page), counter_set(markers)
     return [items[i : i + len(slots)] for i in range(0, len(items), len(slots))]
 
 
-def counter_pages(paper: str, smoke: bool) -> int:
+def counter_pages(paper: str, smoke: bool, markers: tuple[Marker, ...] = ()) -> int:
     """How many pages ``counters_pdf`` prints: fronts and backs of each sheet, and the smoke page."""
-    return 2 * len(counter_sheets(Page.of(paper))) + (1 if smoke else 0)
+    return 2 * len(counter_sheets(Page.of(paper), markers)) + (1 if smoke else 0)
 
 
 def counters_pdf(
-    paper: str, smoke_for: tuple[float, str, str] | None, profile: PrinterProfile = PrinterProfile()
+    paper: str,
+    smoke_for: tuple[float, str, str] | None,
+    profile: PrinterProfile = PrinterProfile(),
+    markers: tuple[Marker, ...] = (),
 ) -> tuple[bytes, int]:
-    """Every counter, fronts and backs; then, given ``smoke_for`` (radius in inches, its label,
-    the page's heading), a page of smoke templates."""
+    """Every common counter and a variant's ``markers``, fronts and backs; then, given
+    ``smoke_for`` (radius in inches, its label, the page's heading), a page of smoke templates."""
     page = Page.of(paper)
     slots = counter_positions(page)
-    chunks = counter_sheets(page)
+    chunks = counter_sheets(page, markers)
     pages: list[tuple[Page, Callable[[Any], None]]] = []
     for n, chunk in enumerate(chunks, start=1):
 

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..data.scenarios import Scenario
-from ..variants import SHIPPED, VARIANTS
+from ..variants import VARIANTS
 from ..variants.aid import BASE, Section, Table
 
 PAPERS = ("letter", "a4")
 IN_THE_PACK = "cards"  # the pack prints its own units' cards
-SHARED_COUNTERS = ("counters", "counters and smoke templates (re-arm, aborted, damage and smoke markers)")
+SHARED_COUNTERS = ("counters", "counters (re-arm, aborted, damage, submarine, mine and objective markers)")
 LEFT_OUT = ("air range chart",)  # a table of every aircraft in the data: the pack's cards give each one's move
 AIR_WORDS = ("air", "aircraft", "flying", "flights", "antiair", "carriers")
 SHORE_WORDS = ("air bases, shore batteries",)
@@ -64,8 +64,9 @@ def kit_pages(s: Scenario, stem: str, paper: str) -> int | None:
     sheet = variant.sheet(s.parameters)
     if stem == "rulers":
         return len(ruler_sheets(variant.rulers(s.parameters), paper)[1])
-    if stem == "counters":
-        return counter_pages(paper, smoke=any(v.smoke_fn is not None for v in SHIPPED.values()))
+    if stem == "counters":  # its own (with its templates and markers) or the common file
+        own = variant.has_own_counters
+        return counter_pages(paper, smoke=own and variant.smoke_fn is not None, markers=variant.markers if own else ())
     if sheet is not None and stem == sheet.stem:
         return board_pages(board_map(sheet.title, sheet.board, sheet.columns, sheet.rows), paper)
     return None

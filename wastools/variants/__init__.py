@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from ..core.suggest import did_you_mean
 from . import hex, large_map, off_grid, standard, tabletop_cm, tabletop_inches
-from .base import AdaptedUnit, BoardSheet, ParameterError, Variant
+from .base import AdaptedUnit, BoardSheet, Marker, ParameterError, Variant
 from .board import Board, HexBoard, SquareBoard, TableBoard
 
 SHIPPED: dict[str, Variant] = {
@@ -54,6 +54,7 @@ __all__ = [
     "AdaptedUnit",
     "Board",
     "BoardSheet",
+    "Marker",
     "HexBoard",
     "ParameterError",
     "SquareBoard",

@@ -191,6 +191,18 @@ def _sectors(params: dict[str, Any]) -> Board:
     return SquareBoard()
 
 
+@dataclass(frozen=True)
+class Marker:
+    """A counter a variant's own rules need beside the ones every game uses (the hex grid's
+    face-down loads): its face (a line break where one line is too wide), a note under it,
+    what its back says, and how many the sheet holds."""
+
+    word: str
+    note: str = ""
+    back: str = ""
+    count: int = 1
+
+
 def _no_sheet(params: dict[str, Any]) -> BoardSheet | None:
     return None
 
@@ -242,6 +254,7 @@ class Variant:
     smoke_fn: Callable[[dict[str, Any]], tuple[float, str, str]] | None = (
         None  # smoke templates: radius (in), label, heading
     )
+    markers: tuple[Marker, ...] = ()  # its own counters, printed with the common ones in its own counters file
     placement_fn: Callable[[dict[str, Any]], str] = _no_placement  # how an aircraft card says it is placed
     range_fn: Callable[[dict[str, Any]], str | None] = _as_printed  # how card ranges become distances, in words
     scale_parameter: str = ""  # the setting whose every choice the aid's measure table shows side by side
@@ -284,17 +297,23 @@ class Variant:
         return self.sheet_fn(params if params is not None else self.defaults())
 
     def outputs(self, params: dict[str, Any] | None = None) -> list[tuple[str, str]]:
-        """The PDFs of its kit in its own folder: (file stem, what a player calls it). A house
-        variant's counters follow where it has smoke templates of its own scale."""
+        """The PDFs of its kit in its own folder: (file stem, what a player calls it). Counters
+        are its own where it has counters or templates of its own (then they hold the common
+        counters too); else it prints the common file, ``build/counters.pdf``."""
         out = [("cards", "cards"), ("player-aid", "player aid")]
         if self.rulers_fn is not None:
             out.append(("rulers", "range rulers"))
         sheet = self.sheet(params)
         if sheet is not None:
             out.append((sheet.stem, "board"))
-        if self.base and self.smoke_fn is not None:
-            out.append(("counters", "counters and smoke templates"))
+        if self.has_own_counters:
+            out.append(("counters", "counters and smoke templates" if self.smoke_fn else "counters"))
         return out
+
+    @property
+    def has_own_counters(self) -> bool:
+        """Whether its counters file is its own: counters or templates no other variant prints."""
+        return bool(self.markers) or self.smoke_fn is not None
 
     def rulers(self, params: dict[str, Any]) -> list:
         return self.rulers_fn(params) if self.rulers_fn else []

@@ -21,6 +21,7 @@ from .base import (
     AdaptedUnit,
     Band,
     BoardSheet,
+    Marker,
     Parameter,
     Value,
     Variant,
@@ -384,9 +385,14 @@ def aid_parts(repo: Any, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# Each flight takes off with one face-down counter showing its load (the rules name the three);
+# ten of each fit beside the common counters on one sheet of either paper.
+LOADS = tuple(Marker(word, "face down", "LOAD", 10) for word in ("DEPTH\nCHARGE", "BOMB", "TORPEDO"))
+
 VARIANT = replace(
     VARIANT,
     aid="hex",
+    markers=LOADS,
     aid_fn=aid_parts,
     range_fn=range_words,
     label="Hex grid",

@@ -131,7 +131,7 @@ def test_links_lead_from_the_index_to_a_unit_and_a_scenario(page, site, repo):
     assert page.inner_text("h1") == "Bismarck"
     assert page.locator("section.card").count() == len(VARIANTS)
     page.goto(url(site, "index.html"))
-    title = repo.extra["scenarios"]["savo-island-1942"].title
+    title = repo.scenarios["savo-island-1942"].title
     page.click(f"a:has(bdi:text-is('{title}'))")
     assert page.url.endswith("/scenarios/savo-island-1942.html")
     assert page.inner_text("h1") == title

@@ -87,7 +87,7 @@ def test_each_variant_names_the_counters_file_it_prints():
 
 
 def test_a_pack_names_its_variants_own_counters_or_the_common_file(repo):
-    for s in repo.extra["scenarios"].values():
+    for s in repo.scenarios.values():
         named = [f["letter"] for f in print_beside(s)]
         counters_named = [n for n in named if n.endswith("counters.pdf")]
         wanted = f"{s.variant}/counters.pdf" if VARIANTS[s.variant].has_own_counters else "counters.pdf"

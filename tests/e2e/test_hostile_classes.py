@@ -433,7 +433,7 @@ def test_a_scenario_that_validates_renders_its_views(root, title, briefing, side
     with Damaged(root, SCENARIO, written):
         result = validated(root)
     assert_located(result.problems, SCENARIO, written)
-    scenarios = result.usable.extra["scenarios"] if result.usable else {}
+    scenarios = result.usable.scenarios if result.usable else {}
     if "skirmish" not in scenarios:
         assert any(p.path == SCENARIO for p in result.errors)
         return

@@ -398,7 +398,7 @@ def test_the_planned_outputs_are_the_builds(repo):
     selection, options = builder.Selection(), builder.Options()
     planned = {t.path for t in pack_targets(repo, selection, options, plan_cards(repo, selection, options))}
     planned |= {t.path for t in sheet_targets(repo, selection, options)}
-    for sid in repo.extra["scenarios"]:
+    for sid in repo.scenarios:
         mine = {rel for rel in planned if rel.startswith(f"scenarios/{sid}") and rel.endswith(".pdf")}
         assert mine == set(scenario_outputs(sid)), (sid, mine)
 

@@ -229,7 +229,7 @@ def test_the_hex_poster_is_the_hex_grid_and_names_every_hex():
 def test_a_scenario_poster_outlines_the_declared_play_area(repo):
     from wastools.render import scenario_pack
 
-    savo = repo.extra["scenarios"]["savo-island-1942"]
+    savo = repo.scenarios["savo-island-1942"]
     spec, to_map = scenario_pack.map_spec(savo)
     x, y, w, h = scenario_pack.play_area(savo, spec, to_map)
     outlines = [f for f in scenario_pack.scenario_map(savo).features if f.kind == "play-area"]
@@ -238,7 +238,7 @@ def test_a_scenario_poster_outlines_the_declared_play_area(repo):
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         text = doc.pages[0].extract_text()
     assert "play area" in text and "map: the whole map" not in text
-    denmark = repo.extra["scenarios"]["denmark-strait-1941"]  # no play area declared: no outline
+    denmark = repo.scenarios["denmark-strait-1941"]  # no play area declared: no outline
     assert not [f for f in scenario_pack.scenario_map(denmark).features if f.kind == "play-area"]
 
 
@@ -248,7 +248,7 @@ def test_scenario_briefing_and_map_keep_the_print_standard(repo, scenario_id):
 
     from wastools.render import scenario_pack
 
-    s = repo.extra["scenarios"][scenario_id]
+    s = repo.scenarios[scenario_id]
     assert check(scenario_pack.briefing_pdf(s, "letter")) == []
     assert check(scenario_pack.briefing_pdf(s, "a4")) == []
     spec, to_map = scenario_pack.map_spec(s)
@@ -389,7 +389,7 @@ def test_a_briefing_is_set_once_and_printed_in_the_middle_of_either_paper(repo):
     from wastools.render import scenario_pack
     from wastools.render.pages import PAPERS
 
-    s = repo.extra["scenarios"]["mers-el-kebir-1940"]
+    s = repo.scenarios["mers-el-kebir-1940"]
     words, boxes = {}, {}
     for paper in ("letter", "a4"):
         with pdfplumber.open(io.BytesIO(scenario_pack.briefing_pdf(s, paper))) as doc:

@@ -32,7 +32,7 @@ def fixture_scenarios(tmp_path_factory):
     shutil.copy(DATA / "scenarios" / "denmark-strait-1941.yaml", root / "scenarios")
     result = repository.validate(root)
     assert result.repository is not None, "\n".join(map(str, result.errors))
-    return result.repository.extra["scenarios"]
+    return result.repository.scenarios
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,7 @@ def printed(tmp_path_factory) -> Path:
     shutil.copytree(LIBRARY / "scenarios", root / "scenarios", dirs_exist_ok=True)
     result = repository.validate(root)
     assert result.repository is not None, "\n".join(map(str, result.errors))
-    assert sorted(result.repository.extra["scenarios"]) == SCENARIOS
+    assert sorted(result.repository.scenarios) == SCENARIOS
     out = tmp_path_factory.mktemp("printed")
     options = builder.Options(papers=("letter",), jobs=2)
     # the packs and their posters; then the grid variants' boards, which a build for one

@@ -34,7 +34,7 @@ def line_of(root: Path, path: Path, needle: str) -> int:
 
 
 def test_the_three_scenarios_are_valid_and_use_three_variants(repo):
-    scenarios = repo.extra["scenarios"]
+    scenarios = repo.scenarios
     assert {s.variant for s in scenarios.values()} == {"large-map", "off-grid", "hex"}
     mers = scenarios["mers-el-kebir-1940"]
     assert mers.data["shore_batteries"] and mers.data["air_bases"]
@@ -351,7 +351,7 @@ def test_aids_and_packs_build(full_build, repo):
     for name in kit:
         assert name in flat and (tmp_path / name).is_file(), name
     # the pages it gives each file are the pages the build printed
-    savo = repo.extra["scenarios"]["savo-island-1942"]
+    savo = repo.scenarios["savo-island-1942"]
     for item in print_beside(savo):
         for paper, name in (("letter", item["letter"]), ("a4", item["a4"])):
             if item["pages"][paper] is not None and (tmp_path / name).is_file():

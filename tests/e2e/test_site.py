@@ -152,7 +152,7 @@ def test_unit_pages_read_as_a_person_writes(repo, site):
 def test_scenario_page_has_forces_legality_and_a_map_plan(repo, site):
     text = (site / "scenarios" / "savo-island-1942.html").read_text()
     tree = parse(text)
-    scenario = repo.extra["scenarios"]["savo-island-1942"]
+    scenario = repo.scenarios["savo-island-1942"]
     for side in scenario.sides:
         assert f"within the limit of {side.fleet.effective_limit} points" in text and f"{side.fleet.points}" in text
     svg = next(tree.iter("{http://www.w3.org/2000/svg}svg"))
@@ -259,7 +259,7 @@ def test_site_build_adds_little_work(repo, tmp_path):
     )
     store = Store(tmp_path, tmp_path / "store")
     report = build_site(repo, tmp_path / "out", spec, store=store)
-    assert report.pages == 3 + len(repo.units) + len(VARIANTS) + len(repo.extra["scenarios"])  # index, fleet, print
+    assert report.pages == 3 + len(repo.units) + len(VARIANTS) + len(repo.scenarios)  # index, fleet, print
     kinds = {kind.name: len(list(kind.iterdir())) for kind in (tmp_path / "store").iterdir()}
     assert kinds["card-html"] == len(repo.units) * len(VARIANTS)  # each card made once
     assert "face" not in kinds and "sheet" not in kinds  # and no PDF laid out

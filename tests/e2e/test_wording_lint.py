@@ -14,7 +14,7 @@ from wastools.core import wording
 
 @pytest.fixture(scope="module")
 def scenario_variants(repo) -> dict[str, str]:
-    return {sid: s.variant for sid, s in repo.extra["scenarios"].items()}
+    return {sid: s.variant for sid, s in repo.scenarios.items()}
 
 
 def _problems(parts) -> dict[str, list[str]]:

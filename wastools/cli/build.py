@@ -378,7 +378,7 @@ def _check_selection(repo, selection) -> None:
     check_names("nation", "--nation", selection.nations, repo.nations)
     check_names("set", "--set", selection.sets, repo.sets)
     check_names("unit", "--unit", selection.units, repo.units)
-    check_names("scenario", "--scenario", selection.scenarios, repo.extra.get("scenarios", {}))
+    check_names("scenario", "--scenario", selection.scenarios, repo.scenarios)
     if not selection.scenarios and not selection.chosen_units(repo):
         raise click.UsageError(
             "the selection matches no unit: each filter narrows the one before (nation AND set AND type AND unit)"

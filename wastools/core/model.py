@@ -168,4 +168,5 @@ class Repository:
     sets: dict[str, CardSet]
     nations: dict[str, Nation]
     abilities: dict[str, AbilityInfo]
-    extra: dict[str, Any] = field(default_factory=dict)
+    # the valid scenarios by id (``data.scenarios.Scenario``, a layer above this one)
+    scenarios: dict[str, Any] = field(default_factory=dict)

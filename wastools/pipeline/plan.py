@@ -105,7 +105,7 @@ def plan_cards(repo: Repository, selection: Selection, options: Options) -> Deck
 def chosen_scenarios(repo: Repository, selection: Selection) -> list:
     """The packs a build makes: the named ones, or every one of the chosen variants when the
     build makes the shared outputs; none for a subset of units."""
-    scenarios = repo.extra.get("scenarios", {})
+    scenarios = repo.scenarios
     if selection.scenarios:
         return [scenarios[s] for s in selection.scenarios if s in scenarios]
     if not selection.is_everything:
@@ -173,7 +173,7 @@ def pack_targets(repo: Repository, selection: Selection, options: Options, decks
     profile = asdict(options.profile)
     colour = ("colour maps",) if options.colour_maps else ()
     for scenario_id, specs in decks.packs.items():
-        scenario = repo.extra["scenarios"][scenario_id]
+        scenario = repo.scenarios[scenario_id]
         cards = tuple(s.key for s in specs)
         source = hashlib.sha256(repr(scenario.data).encode()).hexdigest()
         for paper in options.papers:

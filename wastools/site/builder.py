@@ -67,8 +67,8 @@ def render_site(
     report = SiteReport()
     skipped = [u.id for u in spec.units if not safe_id(u.id)]
     units = [u for u in spec.units if safe_id(u.id)]
-    scenarios = {k: s for k, s in repo.extra.get("scenarios", {}).items() if safe_id(s.id)}
-    skipped += [k for k in repo.extra.get("scenarios", {}) if k not in scenarios]
+    scenarios = {k: s for k, s in repo.scenarios.items() if safe_id(s.id)}
+    skipped += [k for k in repo.scenarios if k not in scenarios]
     spec = SiteSpec(tuple(units), spec.variants, spec.address, spec.pdfs)
     rows = [data.index_entry(repo, u) for u in units]
     variants = [

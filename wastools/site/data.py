@@ -285,7 +285,7 @@ def offered_pdfs(repo: Repository, spec: SiteSpec) -> tuple[str, ...]:
     decks, each variant's other outputs, the scenario packs, in both papers."""
     stems = [f"{v.name}/cards" for v, _p in spec.variants]
     stems += [f"{v.name}/{stem}" for v, p in spec.variants for stem, _label in v.outputs(p)]
-    stems += [f"scenarios/{s.id}" for s in repo.extra.get("scenarios", {}).values() if safe_id(s.id)]
+    stems += [f"scenarios/{s.id}" for s in repo.scenarios.values() if safe_id(s.id)]
     return tuple(f"{stem}{paper}.pdf" for stem in dict.fromkeys(stems) for paper in ("", "-a4"))
 
 

@@ -163,7 +163,7 @@ def _validated(
             sets=context.sets,
             nations=context.nations,
             abilities=context.abilities,
-            extra={"scenarios": good},
+            scenarios=good,
         )
         result.blocked = sorted(bad_files)
         if not bad_files:

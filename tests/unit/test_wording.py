@@ -20,7 +20,7 @@ def test_quantities_agree_in_number():
     assert w.quantity(3, "squadron") == "3 squadrons"
     assert w.quantity(1.0, "in") == "1 in"
     assert w.quantity(20.0, "cm") == "20 cm"
-    assert w.dice(1) == "1 die" and w.dice(4) == "4 dice" and w.plus_dice(1) == "+1 die"
+    assert w.dice(1) == "1 die" and w.dice(4) == "4 dice"
 
 
 def test_spans_collapse():

@@ -71,11 +71,6 @@ def dice(count: int) -> str:
     return quantity(count, "die")
 
 
-def plus_dice(count: int) -> str:
-    """'+1 die', '+2 dice'."""
-    return "+" + dice(count)
-
-
 def span(low: float, high: float, unit: str | None) -> str:
     """A reach or distance: '1 hex', '2-4 hexes', '0-10 cm' written '10 cm' when it starts at 0."""
     if low == high or low == 0:
@@ -93,11 +88,6 @@ def span_bare(low: float, high: float) -> str:
 def bands(first: int, last: int) -> str:
     """'range 4' or 'ranges 4 to 6'."""
     return f"range {first}" if first == last else f"ranges {first} to {last}"
-
-
-def series(values: list[Any]) -> str:
-    """Dice by band written with slashes: [6, 6, 5] -> '6/6/5'."""
-    return "/".join(number(v) for v in values)
 
 
 def capitalised(text: str) -> str:

@@ -396,7 +396,3 @@ def extended_bands(unit: Unit, attack: Attack, crippled: bool) -> list[tuple[int
 
 def gunnery(kind: str) -> bool:
     return kind in GUNNERY_KINDS
-
-
-def ceil_half(n: int) -> int:
-    return math.ceil(n / 2)

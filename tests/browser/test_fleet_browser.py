@@ -1132,12 +1132,92 @@ def test_the_tabletop_simulator_download_holds_exactly_the_fleet(page, site, rep
     assert face == f"{ADDRESS}tts/{other}/units/uss-fletcher-dd-445.jpg"
     mine = f"tts/{chosen}/units/uss-fletcher-dd-445.jpg"
     assert (site / face.removeprefix(ADDRESS)).read_bytes() != (site / mine).read_bytes()
-    # one card is a card; without [site] address the images are named by the page's folder
+    # one card is a card
     page.click("#clear")
     pick(page, {"aoba": 1})
-    page.evaluate("document.getElementById('tabletop').dataset.site = ''")
     single = tabletop_download(page, tmp_path, "night-raiders.json")["ObjectStates"][0]
     assert single["Name"] == "Card" and single["Nickname"] == repo.units["aoba"].name
     ((_sheet, custom),) = single["CustomDeck"].items()
-    assert custom["FaceURL"] == site.resolve().as_uri() + f"/tts/{other}/units/aoba.jpg"
-    assert "files on this computer" in page.inner_text("#copied")
+    assert custom["FaceURL"] == f"{ADDRESS}tts/{other}/units/aoba.jpg"
+
+
+NO_IMAGES = "This copy of the site has no card images for Tabletop Simulator: run wastools serve"
+
+
+@pytest.fixture
+def tab(browser):
+    """A page of its own for a site at any address (``page`` keeps to the published one),
+    which fails the test on any script error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    own = context.new_page()
+    own.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+    problems: list[str] = []
+    own.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    yield own
+    context.close()
+    assert problems == []
+
+
+def test_a_copy_without_card_images_says_how_to_get_them_and_saves_nothing(tab, plain_site, served):
+    """Unconfigured, opened as a file or hosted by a plain web server, the site has no card
+    images: the button says so, and what to run, instead of saving a deck the game cannot show."""
+    downloads: list = []
+    tab.on("download", lambda d: downloads.append(d))
+    for address in (plain_site.resolve().as_uri() + "/fleet.html", served + "fleet.html"):
+        tab.goto(address)
+        pick(tab, {"aoba": 2})
+        tab.click("#tabletop")
+        tab.wait_for_function("document.getElementById('copied').textContent.indexOf('no card images') >= 0")
+        assert tab.inner_text("#copied").startswith(NO_IMAGES), address
+        assert not tab.is_disabled("#tabletop")
+    assert downloads == []
+
+
+@pytest.fixture(scope="module")
+def serving(repo, plain_site, tmp_path_factory):
+    """The unconfigured site as ``wastools serve`` answers it (in this process): its address."""
+    from wastools.core.store import Store
+    from wastools.data.yamlio import DEFAULT_LIMITS
+    from wastools.site.serve import Site, open_server
+    from wastools.site.tabletop import OnDemand
+
+    folder = tmp_path_factory.mktemp("serve-store")
+    site = Site(plain_site.parent, plain_site, DEFAULT_LIMITS)
+    site.images = OnDemand(repo, small_spec(repo), Store(folder, folder / "store"))
+    server = open_server(site, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_under_serve_unconfigured_the_button_saves_the_fleet_with_images_drawn_here(tab, serving, repo, tmp_path):
+    """Under ``wastools serve`` a site without [site] address still exports the fleet: the
+    button has serve draw the chosen deck's images, then saves the deck naming them at the
+    served address; each answers as a 720 x 1008 JPEG, and a tabletop-inches fleet shows inch cards."""
+    import urllib.request
+
+    from PIL import Image
+
+    tab.goto(serving + "fleet.html")
+    counts = {"uss-fletcher-dd-445": 2, "bismarck": 1}
+    pick(tab, counts)
+    tab.fill("#roster-name", "Served raiders")
+    tab.select_option("#deck-variant", "tabletop-inches")
+    saved = tabletop_download(tab, tmp_path, "served-raiders.json")
+    assert "wastools serve on this computer" in tab.inner_text("#copied")
+    (deck,) = saved["ObjectStates"]
+    assert len(deck["ContainedObjects"]) == 3
+    faces = sorted({c["FaceURL"] for c in deck["CustomDeck"].values()})
+    assert faces == [f"{serving}tts/tabletop-inches/units/{u}.jpg" for u in sorted(counts)]
+    for address in [*faces, f"{serving}tts/tabletop-inches/back.jpg"]:
+        with urllib.request.urlopen(address) as answer:
+            with Image.open(io.BytesIO(answer.read())) as image:
+                assert image.format == "JPEG" and image.size == (720, 1008), address
+
+    def image(deck: str) -> bytes:
+        with urllib.request.urlopen(f"{serving}tts/{deck}/units/bismarck.jpg") as answer:
+            return answer.read()
+
+    assert image("tabletop-inches") != image("hex")  # each deck's own card (tests/e2e/test_tts.py: the same
+    # bytes a published build makes, which are the deck's own faces)

@@ -140,6 +140,32 @@ def test_nothing_outside_the_site_is_served(server, path):
     assert "nations:" not in body and "root:" not in body and "schema" not in body.lower()
 
 
+def test_tabletop_simulator_images_are_drawn_when_asked_for(server):
+    """The fixture's site has no [site] address, so no card images: the fleet builder's
+    Tabletop Simulator button asks serve for them, which draws each (720 x 1008 JPEG) and
+    answers 404 for a unit or deck the site does not have."""
+    import io
+
+    from PIL import Image
+
+    assert server.get("/index.html")[0] == 200  # built
+    assert not (server.root / "build" / "site" / "tts").exists()
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=TIMEOUT)
+    try:
+        connection.request("GET", "/tts/hex/units/bismarck.jpg")
+        answer = connection.getresponse()
+        body = answer.read()
+    finally:
+        connection.close()
+    assert answer.status == 200 and answer.getheader("Content-Type") == "image/jpeg"
+    with Image.open(io.BytesIO(body)) as image:
+        assert image.format == "JPEG" and image.size == (720, 1008)
+    assert server.get("/tts/hex/back.jpg")[0] == 200
+    for missing in ("/tts/hex/units/no-such-ship.jpg", "/tts/base/units/bismarck.jpg", "/tts/hex/units/bismarck.png"):
+        assert server.get(missing)[0] == 404, missing
+    assert not (server.root / "build" / "site" / "tts").exists()  # drawn into the store, not the site
+
+
 def test_a_link_inside_the_site_is_not_followed(server):
     assert server.get("/index.html")[0] == 200  # the first build has made the site (whatever ran before)
     link = server.root / "build" / "site" / "linked.txt"

@@ -37,13 +37,14 @@ def test_every_page_is_valid_html_with_working_links(site):
     assert nu_problems(site) == []
 
 
-def test_a_site_without_an_address_has_no_tabletop_images_or_button(site):
+def test_a_site_without_an_address_has_no_tabletop_images_and_says_where_they_come_from(site):
     """Tabletop Simulator loads card images from the web: a site with no published address
-    makes none, and its fleet page offers no download that would point at nothing."""
+    makes none (serve draws them when asked), and its fleet page says so and what to run from
+    a copy without them."""
     assert not (site / "tts").exists()
-    page = (site / "fleet.html").read_text()
-    assert 'id="tabletop"' not in page
-    assert "this copy of the site has no card images" in page and "wastools build --roster FILE --tts" in page
+    page = " ".join((site / "fleet.html").read_text().split())
+    assert 'id="tabletop" disabled data-site=""' in page
+    assert "come from <code>wastools serve</code>" in page and "wastools build --roster FILE --tts" in page
 
 
 def test_the_checker_catches_broken_pages(tmp_path):

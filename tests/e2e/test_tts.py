@@ -370,3 +370,35 @@ def test_a_card_drawn_on_its_own_is_the_card_drawn_with_full_sheets(repo, tmp_pa
         assert keep_images(alone, repo, variant, params, (unit.id,), False) == 1
         image = deck_images(repo, variant, params, [unit], False)[0]
         assert image.slot == slot and alone.get(KIND, image.key) == whole[image.path], unit.id
+
+
+def test_serve_draws_a_site_without_images_the_very_images_a_published_build_makes(published, repo, tmp_path):
+    """An unconfigured site has no card images; ``serve`` draws each when asked for (what the
+    fleet builder's button asks for), the same bytes the published build wrote, all at once for
+    a burst of requests, and nothing for a path that is not one of the site's decks and units."""
+    import dataclasses
+    from concurrent.futures import ThreadPoolExecutor
+
+    from wastools.core.store import Store
+    from wastools.site.tabletop import OnDemand, back_image, unit_image
+
+    site, spec, _store = published
+    store = Store(tmp_path, tmp_path / "store")
+    drawer = OnDemand(repo, dataclasses.replace(spec, address=""), store)
+    decks = [v.name for v, _p in spec.variants]
+    wanted = [unit_image(decks[-1], u.id) for u in spec.units[:6]] + [back_image(decks[-1]), back_image(decks[0])]
+    with ThreadPoolExecutor(6) as pool:
+        drawn = list(pool.map(drawer.image, wanted))
+    assert drawn == [(site / rel).read_bytes() for rel in wanted]
+    unit = spec.units[0].id
+    for rel in [
+        f"tts/{decks[0]}/units/no-such-unit.jpg",
+        f"tts/no-such-deck/units/{unit}.jpg",
+        f"tts/{decks[0]}/units/{unit}.png",
+        f"tts/{decks[0]}/units/{unit}.jpg/x",
+        f"tts/{decks[0]}/{unit}.jpg",
+        f"tts/{decks[0]}/back.png",
+        "tts/../cards/x.jpg",
+        "tts",
+    ]:
+        assert drawer.image(rel) is None, rel

@@ -94,6 +94,7 @@ class Outcome:
     failure: str = ""  # why nothing was rebuilt, when nothing was
     changed: int = 0  # files of the site written or removed
     seconds: float = 0.0
+    images: Any = None  # tabletop.OnDemand: the Tabletop Simulator images of a site without them
 
     @property
     def errors(self) -> list[Problem]:
@@ -108,6 +109,7 @@ class _Moment:
     outcome: Outcome
     builds: int
     last_good: dict[str, bytes]
+    images: Any  # tabletop.OnDemand of the last good build, or None
 
 
 @dataclass
@@ -122,13 +124,14 @@ class Site:
     builds: int = 0
     outcome: Outcome = field(default_factory=Outcome)
     last_good: dict[str, bytes] = field(default_factory=dict)  # scenarios/<id>.html -> page
+    images: Any = None  # tabletop.OnDemand of the last build that made the site
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def respond(self, raw: str) -> tuple[int, str, bytes]:
         """The status, content type and body for a request of ``raw`` (its path and query)."""
         path = unquote(urlsplit(raw).path)
         with self.lock:  # waits while a build runs; only what the answer shows is read under it
-            now = _Moment(self.outcome, self.builds, dict(self.last_good))
+            now = _Moment(self.outcome, self.builds, dict(self.last_good), self.images)
         if path == RELOAD:
             return 200, TYPES[".json"], self._counter(now)
         rel = site_path(path)
@@ -137,6 +140,11 @@ class Site:
         body = read_inside(self.root, self.folder, rel)
         if body is None and pack_of(rel) is not None:
             return self._pack(now, rel)
+        if body is None and now.images is not None and rel.startswith("tts/"):
+            try:
+                body = now.images.image(rel)  # drawn now, outside the lock (a build may start meanwhile)
+            except WastoolsError as exc:  # the store and the temporary folder are full
+                return 503, TYPES[".html"], self._missing(now, rel, f"this image could not be drawn: {exc}")
         if body is None:
             return self._not_built(now, rel)
         if rel.endswith(".html"):
@@ -320,7 +328,7 @@ def build_once(site: Site, configure: Configure, store: Store) -> Outcome:
     runs), and every problem of the data as ``wastools validate`` lists them."""
     from ..core.fingerprints import data_state
     from ..pipeline import OutputError, PlanError, build, load_repository
-    from . import site_address, site_target
+    from . import site_address, site_spec, site_target
 
     started = time.perf_counter()
     try:
@@ -343,7 +351,16 @@ def build_once(site: Site, configure: Configure, store: Store) -> Outcome:
     except (OutputError, PlanError) as exc:
         return Outcome(problems, f"the site was not rebuilt: {exc}")
     changed = report.site.changed if report.site is not None else 0
-    return Outcome(problems, "", changed, time.perf_counter() - started)
+    images = _images(repo, site_spec(repo, selection, options, address), store)
+    return Outcome(problems, "", changed, time.perf_counter() - started, images)
+
+
+def _images(repo: Any, spec: Any, store: Store) -> Any:
+    """The Tabletop Simulator images drawn when asked for, for a site built without them (a
+    site with ``[site] address`` has them in build/site)."""
+    from .tabletop import OnDemand
+
+    return None if spec.address else OnDemand(repo, spec, store)
 
 
 def _say(message: str) -> None:
@@ -370,6 +387,7 @@ def rebuild(site: Site, configure: Configure, store: Store) -> Outcome:
     with site.lock:
         outcome = build_once(site, configure, store)
         site.outcome = outcome
+        site.images = site.images if outcome.failure else outcome.images  # a failed build left the site as it was
         _keep_scenario_pages(site)
         site.builds += 1
     return outcome

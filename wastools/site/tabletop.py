@@ -7,7 +7,8 @@ images by address: the site publishes those images under ``tts/<deck>/units/<uni
 69) and the deck's back as ``tts/<deck>/back.jpg``, for every deck the site has (the
 variants of the build, whatever the registry holds).
 
-Only a site with a published address has them (a table loads them from the web). Each image
+Only a site with a published address has them (a table loads them from the web); for a site
+without one, ``wastools serve`` draws each when the button asks for it (``OnDemand``). Each image
 is kept in the store under its card's key and the slot it is drawn in, so a build renders
 only the cards that changed. They are drawn up to nine to a Letter sheet, each card in a slot
 of its own unit's (``slot_of``: a card's pixels depend on its slot, so a card drawn alone is the
@@ -28,6 +29,7 @@ import hashlib
 import io
 import itertools
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,6 +213,55 @@ def _cut(page: Any, layout: dict[str, Any], group: list[Image]) -> list[bytes]:
         left, top = round(slot["x"] * scale), round((height - slot["y"] - card_h) * scale)
         out.append(jpeg(page.crop((left, top, left + round(card_w * scale), top + round(card_h * scale)))))
     return out
+
+
+class OnDemand:
+    """The images of a site built without them (no ``[site] address``), drawn when asked for:
+    what ``wastools serve`` answers for ``tts/...`` paths the build did not write, so that the
+    fleet builder's Tabletop Simulator button works on this computer unconfigured. An image
+    drawn here is the image a published build draws (same card, same slot, same store key).
+    Requests that arrive while a drawing runs are drawn together in the next one (a fleet's
+    images come in a burst), one drawing at a time (pypdfium2 is not thread-safe)."""
+
+    def __init__(self, repo: Repository, spec: SiteSpec, store: Store) -> None:
+        self.repo, self.spec, self.store = repo, spec, store
+        self._decks = {v.name: (v, p) for v, p in _decks(spec)}
+        self._units = {u.id: u for u in _units(spec)}
+        self._waiting: dict[str, Image] = {}  # key -> image asked for and not yet drawn
+        self._queue = threading.Lock()
+        self._drawing = threading.Lock()
+
+    def image(self, rel: str) -> bytes | None:
+        """The JPEG of ``rel`` (``tts/<deck>/units/<id>.jpg`` or ``tts/<deck>/back.jpg``), or
+        None when the site has no such deck or unit."""
+        wanted = self._image_of(rel)
+        if wanted is None:
+            return None
+        found = self.store.get(KIND, wanted.key)
+        if found is not None:
+            return found
+        with self._queue:
+            self._waiting[wanted.key] = wanted
+        with self._drawing:
+            with self._queue:
+                todo, self._waiting = list(self._waiting.values()), {}
+            todo = [image for image in todo if not self.store.has(KIND, image.key)]
+            for image, data in _draw(self.store, todo):
+                self.store.put(KIND, image.key, data)
+                found = data if image.key == wanted.key else found
+        return found or self.store.get(KIND, wanted.key)
+
+    def _image_of(self, rel: str) -> Image | None:
+        parts = rel.split("/")
+        if len(parts) < 3 or parts[0] != "tts" or parts[1] not in self._decks:
+            return None
+        variant, params = self._decks[parts[1]]
+        if parts[2:] == ["back" + SUFFIX]:
+            return deck_images(self.repo, variant, params, [], True)[0]
+        unit = self._units.get(parts[3].removesuffix(SUFFIX)) if len(parts) == 4 and parts[2] == "units" else None
+        if unit is None or parts[3] != unit.id + SUFFIX:
+            return None
+        return deck_images(self.repo, variant, params, [unit], False)[0]
 
 
 def jpeg(image: Any) -> bytes:

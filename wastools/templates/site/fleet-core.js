@@ -555,6 +555,20 @@
     return { SaveName: state.name, ObjectStates: [object] };
   }
 
+  /* Every image a saved object names (faces and backs), each once. */
+  function tabletopImages(saved) {
+    var seen = {};
+    saved.ObjectStates.forEach(function (object) {
+      [object].concat(object.ContainedObjects || []).forEach(function (o) {
+        Object.keys(o.CustomDeck || {}).forEach(function (k) {
+          seen[o.CustomDeck[k].FaceURL] = true;
+          seen[o.CustomDeck[k].BackURL] = true;
+        });
+      });
+    });
+    return Object.keys(seen);
+  }
+
   /* A QR code of ``text`` as an SVG element (drawn with the vendored qrcode.js, when the page
      loaded it): dark modules on white with a quiet zone of 4. Null without qrcode.js, or when
      the text is too long for a code. */
@@ -621,7 +635,7 @@
     SAFE_ID: SAFE_ID, COUNT_MAX: COUNT_MAX, LIMIT_MAX: LIMIT_MAX, NAME_MAX: NAME_MAX, DEFAULTS: DEFAULTS,
     catalogue: catalogue, normalise: normalise, parseAddress: parseAddress, formatAddress: formatAddress,
     checkFleet: checkFleet, verdict: verdict, items: items, totals: totals, roster: roster, fileName: fileName,
-    plainText: plainText, parseRoster: parseRoster, quoted: quoted, tabletop: tabletop,
+    plainText: plainText, parseRoster: parseRoster, quoted: quoted, tabletop: tabletop, tabletopImages: tabletopImages,
     fleetLink: fleetLink, unitCode: unitCode, compactAddress: compactAddress, linkBase: linkBase, qrSvg: qrSvg, fleetText: fleetText, FORMATS: FORMATS, parseText: parseText, parsePasted: parsePasted
   };
   window.wasCheckFleet = checkFleet;

@@ -20,7 +20,7 @@
   var variantInput = document.getElementById("deck-variant");
   var decks = Array.prototype.map.call(variantInput.options, function (o) { return { name: o.value, title: o.textContent, rule: o.dataset.rule || "" }; });
   var download = document.getElementById("download");
-  var tabletopButton = document.getElementById("tabletop");  /* absent when the site has no card images */
+  var tabletopButton = document.getElementById("tabletop");
   var copyButtons = Array.prototype.slice.call(document.querySelectorAll("button.copy"));
   var shareBox = document.getElementById("share");
   var printLink = document.getElementById("print");
@@ -457,19 +457,35 @@
     save(F.fileName(s.name, ".yaml"), "application/x-yaml", F.roster(s, units));
   });
   /* Where the game finds the card images: the published site ([site] address), else this
-     page's own folder (a web server's, or a file on this computer). */
-  function imageBase() {
-    var site = tabletopButton.dataset.site;
-    return site ? site.replace(/\/*$/, "/") : new URL(".", window.location.href).href;
+     page's own folder on a web server that has them (wastools serve draws them when asked
+     for). A copy opened as a file, or hosted without them, cannot give the game its cards. */
+  var NO_IMAGES = "This copy of the site has no card images for Tabletop Simulator: run wastools serve and " +
+    "press the button there, or Download roster and run wastools build --roster FILE --tts.";
+  function tabletopSave(s, saved, note) {
+    save(F.fileName(s.name, ".json"), "application/json", JSON.stringify(saved, null, 2) + "\n");
+    document.getElementById("copied").textContent = note;
+  }
+  function imagesAnswer(urls) {  /* true when every image answers (serve draws the missing ones) */
+    return Promise.all(urls.map(function (u) {
+      return window.fetch(u, { cache: "no-store" }).then(function (r) { return r.ok; }, function () { return false; });
+    })).then(function (answers) { return answers.every(Boolean); });
   }
   if (tabletopButton) {
     tabletopButton.addEventListener("click", function () {
-      var s = update(null), base = imageBase();
+      var s = update(null), site = tabletopButton.dataset.site, said = document.getElementById("copied");
+      var base = site ? site.replace(/\/*$/, "/") : new URL(".", window.location.href).href;
       var saved = F.tabletop(s, units, decks, s.deck, base);  /* the deck chosen above */
-      save(F.fileName(s.name, ".json"), "application/json", JSON.stringify(saved, null, 2) + "\n");
-      document.getElementById("copied").textContent = base.indexOf("file:") === 0
-        ? "Saved. Its card images are files on this computer: the game shows them here only (see the note below)."
-        : "Saved: put the file in Tabletop Simulator's Saved Objects folder.";
+      if (site) { tabletopSave(s, saved, "Saved: put the file in Tabletop Simulator's Saved Objects folder."); return; }
+      if (!/^https?:$/.test(window.location.protocol)) { said.textContent = NO_IMAGES; return; }
+      var urls = F.tabletopImages(saved);
+      tabletopButton.disabled = true;
+      said.textContent = "Drawing " + urls.length + " card images\u2026";
+      imagesAnswer(urls).then(function (whole) {
+        update(null);
+        if (!whole) { said.textContent = NO_IMAGES; return; }
+        tabletopSave(s, saved, "Saved. Its card images come from wastools serve on this computer (" +
+          window.location.host + "): the game loads them while serve runs, and keeps them after.");
+      });
     });
   }
   function linkBase() { return F.linkBase(shareBox.dataset.site); }

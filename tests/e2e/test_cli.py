@@ -248,9 +248,16 @@ def test_colour_maps_reach_every_map_job_and_change_its_key(repo):
 
 
 def _packs(repo, selection, options):
+    import tempfile
+
+    from wastools.core.store import Store
     from wastools.pipeline.plan import pack_targets, plan_cards
 
-    return pack_targets(repo, selection, options, plan_cards(repo, selection, options))
+    with tempfile.TemporaryDirectory() as scratch:
+        from pathlib import Path
+
+        store = Store(Path(scratch), Path(scratch) / "store")
+        return pack_targets(repo, selection, options, plan_cards(repo, selection, options, store))
 
 
 def test_colour_maps_in_wastools_toml_and_on_the_command_line(cli, tmp_repo):

@@ -389,14 +389,16 @@ def test_scenario_ids_whose_outputs_meet_are_refused_in_both(tmp_path_factory, b
 OUTPUT_ROOT: dict = {}
 
 
-def test_the_planned_outputs_are_the_builds(repo):
+def test_the_planned_outputs_are_the_builds(repo, tmp_path):
     """``scenario_outputs`` names exactly the files the build plans for each scenario."""
     from wastools import pipeline as builder
+    from wastools.core.store import Store
     from wastools.data.scenarios import scenario_outputs
     from wastools.pipeline.plan import pack_targets, plan_cards, sheet_targets
 
     selection, options = builder.Selection(), builder.Options()
-    planned = {t.path for t in pack_targets(repo, selection, options, plan_cards(repo, selection, options))}
+    store = Store(tmp_path, tmp_path / "store")
+    planned = {t.path for t in pack_targets(repo, selection, options, plan_cards(repo, selection, options, store))}
     planned |= {t.path for t in sheet_targets(repo, selection, options)}
     for sid in repo.scenarios:
         mine = {rel for rel in planned if rel.startswith(f"scenarios/{sid}") and rel.endswith(".pdf")}

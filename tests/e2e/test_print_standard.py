@@ -401,3 +401,43 @@ def test_a_briefing_is_set_once_and_printed_in_the_middle_of_either_paper(repo):
     (lx, ly), (ax, ay) = boxes["letter"], boxes["a4"]
     assert lx - ax == pytest.approx((612 - 595.28) / 2, abs=0.05)
     assert ay - ly == pytest.approx((841.89 - 792) / 2, abs=0.05)
+
+
+def body_sizes(pdf: Path, layout: str) -> list[set[float]]:
+    """Each page's card body sizes: on each card of the page, the largest of the body's sizes
+    (``card_fit``'s steps, 6 to 8 pt) that sets 20 characters or more. Labels are 6 pt on every
+    card, names and stats larger, so a 7 or 8 pt run is the body's, and a card with none is at 6."""
+    from collections import Counter
+
+    from wastools.render import sheets
+    from wastools.render.card_fit import MAX_PT, MIN_PT, STEP_PT
+
+    steps = [MIN_PT + STEP_PT * i for i in range(int((MAX_PT - MIN_PT) / STEP_PT) + 1)]
+
+    shape = sheets.shared_layout(layout)
+    width, height = shape["card"]["width"], shape["card"]["height"]
+    found = []
+    with pdfplumber.open(pdf) as doc:
+        for page in doc.pages:
+            sizes = set()
+            for slot in shape["slots"]:
+                left, top = slot["x"], float(page.height) - slot["y"] - height
+                chars = [c for c in page.chars if left <= c["x0"] < left + width and top <= c["top"] < top + height]
+                if len(chars) > 40:  # a card, not an empty slot or a sheet label
+                    count = Counter(round(c["size"], 2) for c in chars)
+                    sizes.add(max(size for size in steps if count[size] >= 20 or size == MIN_PT))
+            found.append(sizes)
+    return found
+
+
+def test_every_card_sheet_sets_its_cards_in_one_body_size(full_build):
+    """Neighbouring cards read alike: on every sheet of every deck and pack of a whole build,
+    each card's body is the same size (the largest every card of the sheet fits at)."""
+    build = full_build / "build"
+    checked = 0
+    for pdf in sorted(build.glob("*/cards*.pdf")):
+        layout = ("a4" if "-a4" in pdf.name else "letter") + ("-bleed" if "bleed" in pdf.name else "")
+        for n, sizes in enumerate(body_sizes(pdf, layout), start=1):
+            assert len(sizes) <= 1, f"{pdf.relative_to(build)} page {n}: bodies in {sorted(sizes)} pt"
+            checked += bool(sizes)
+    assert checked > 50

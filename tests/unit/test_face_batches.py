@@ -14,7 +14,7 @@ cards = st.lists(st.tuples(st.sampled_from(["", "a", "b", "c", "d"]), st.sampled
 
 def _specs(drawn):
     ordered = sorted(drawn, key=lambda c: (c[1], c[0]))  # as missing_faces orders them
-    return [CardSpec(f"k{i}", lambda: "<p>back</p>", unit, bleed) for i, (unit, bleed) in enumerate(ordered)]
+    return [CardSpec(f"k{i}", lambda _body_max: "<p>back</p>", unit, bleed) for i, (unit, bleed) in enumerate(ordered)]
 
 
 @given(drawn=cards, jobs=st.integers(1, 4))

@@ -103,7 +103,9 @@ def test_a_seventh_variant_plans_its_kit_with_no_other_module_touched(repo, tmp_
     add(seventh(aid))
     try:
         selection, options = Selection((NAME,)), Options(papers=("letter",))
-        decks = plan_cards(repo, selection, options)
+        from wastools.core.store import Store
+
+        decks = plan_cards(repo, selection, options, Store(tmp_path, tmp_path / "store"))
         paths = {target.path for target in plan_outputs(repo, selection, options, decks, {})}
     finally:
         use_house(())

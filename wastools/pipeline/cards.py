@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -28,12 +28,14 @@ FACE, HTML, META = "face", "card-html", "card-meta"
 @dataclass(frozen=True)
 class CardSpec:
     """A card's key and how to make its sized view (or its HTML, for a back) when it is not
-    in the store; the unit it shows, if any (a unit's cards share a head)."""
+    in the store, given the largest body size it may take (``body_max``: the sheet's, see
+    ``one_size_a_sheet``); the unit it shows, if any (a unit's cards share a head)."""
 
     key: str
-    view: Callable[[], Any]
+    view: Callable[[float], Any]
     unit: str = ""
     bleed: float = 0.0
+    body_max: float = card_fit.MAX_PT
 
 
 def unit_digest(repo: Repository, unit: Unit) -> str:
@@ -53,15 +55,56 @@ def unit_card_key(repo: Repository, variant: Variant, params: dict, unit: Unit, 
 
 
 def fixed_card(html: str, bleed: float) -> CardSpec:
-    return CardSpec(key(code_fingerprint(), bleed, str(html)), partial(str, html), bleed=bleed)
+    return CardSpec(key(code_fingerprint(), bleed, str(html)), partial(_made, str(html)), bleed=bleed)
 
 
-def _unit_view(repo: Repository, variant: Variant, params: dict, unit: Unit):
-    return card_render.card_view(variant.adapt(unit, params), variant, repo)
-
-
-def _same(view: Any) -> Any:
+def _made(view: Any, _body_max: float) -> Any:
+    """A view (or a back's HTML) made already, whatever the size asked."""
     return view
+
+
+def _unit_view(repo: Repository, variant: Variant, params: dict, unit: Unit, body_max: float):
+    return card_render.card_view(variant.adapt(unit, params), variant, repo, body_max)
+
+
+def _stat_block_card(block: Any, variant: Variant, bleed: float) -> CardSpec:
+    html = str(card_render.render_card_html(card_render.statblock_view(block, variant)))
+    view = partial(card_render.statblock_view, block, variant)
+    return CardSpec(key(code_fingerprint(), bleed, html), view, bleed=bleed)
+
+
+SIZE = "card-body-size"  # the store's kind for a card's largest body size, by its key
+
+
+def one_size_a_sheet(store: Store, specs: list[CardSpec], per_sheet: int) -> list[CardSpec]:
+    """``specs`` with every sheet of ``per_sheet`` cards at one body size: the largest each
+    card of the sheet fits at, so neighbours read alike. A card that would be larger alone
+    gets a key of its own (its face is laid out at the sheet's size); the others keep theirs.
+    Each card's own largest size is kept in the store by its key (worked out where missing:
+    its view, without a layout, which is then the view laid out)."""
+    measured = [_own_size(store, spec) for spec in specs]
+    out = []
+    for start in range(0, len(specs), max(1, per_sheet)):
+        sheet = measured[start : start + per_sheet]
+        cap = min((size for size, _view in sheet if size is not None), default=card_fit.MAX_PT)
+        for spec, (size, view) in zip(specs[start : start + per_sheet], sheet, strict=True):
+            if size is not None and size > cap:
+                out.append(replace(spec, key=key(spec.key, "body", cap), body_max=cap))
+            else:
+                out.append(spec if view is None else replace(spec, view=partial(_made, view)))
+    return out
+
+
+def _own_size(store: Store, spec: CardSpec) -> tuple[float | None, Any]:
+    """The body size a card takes alone (None for a card with no body, a back), and its view
+    when it had to be made to find out."""
+    kept = store.get_object(SIZE, spec.key)
+    if kept is not None:
+        return kept or None, None
+    view = spec.view(spec.body_max)
+    size = None if isinstance(view, str) else float(view.size_pt)
+    store.put_object(SIZE, spec.key, size or 0.0)
+    return size, view
 
 
 def deck_cards(
@@ -88,10 +131,7 @@ def deck_cards(
             )
         )
     if stat_blocks and variant.stat_blocks:
-        for block in card_render.large_map_stat_blocks():
-            view = card_render.statblock_view(block, variant)
-            html = str(card_render.render_card_html(view))
-            specs.append(CardSpec(key(code_fingerprint(), bleed, html), partial(_same, view), bleed=bleed))
+        specs += [_stat_block_card(block, variant, bleed) for block in card_render.large_map_stat_blocks()]
     return specs
 
 
@@ -101,10 +141,7 @@ def scenario_cards(repo: Repository, scenario) -> list[CardSpec]:
 
     variant = VARIANTS[scenario.variant]
     specs = deck_cards(repo, variant, scenario.parameters, scenario.units(), False, 0.0)
-    for block in scenario_stat_blocks(scenario):
-        view = card_render.statblock_view(block, variant)
-        html = str(card_render.render_card_html(view))
-        specs.append(CardSpec(key(code_fingerprint(), 0.0, html), partial(_same, view)))
+    specs += [_stat_block_card(block, variant, 0.0) for block in scenario_stat_blocks(scenario)]
     return specs
 
 
@@ -169,7 +206,7 @@ def missing_faces(store: Store, specs: list[CardSpec]) -> list[CardSpec]:
 
 def sized(spec: CardSpec) -> tuple[str, Any, dict]:
     """A card's HTML, view (None for a back) and meta, made in the build's process."""
-    view = spec.view()
+    view = spec.view(spec.body_max)
     if isinstance(view, str):
         return view, None, {}
     return str(card_render.render_card_html(view)), view, _meta(view)

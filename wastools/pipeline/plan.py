@@ -18,11 +18,12 @@ from typing import Any
 
 from ..core.fingerprints import code_fingerprint, key
 from ..core.model import Repository
+from ..core.store import Store
 from ..render import cards as card_render
 from ..render import sheets
 from ..variants import VARIANTS, Variant
 from . import makers
-from .cards import CardSpec, CardText, deck_cards, fixed_card, scenario_cards
+from .cards import CardSpec, CardText, deck_cards, fixed_card, one_size_a_sheet, scenario_cards
 from .selection import Options, Selection, card_bleed, deck_name, layout_name, paper_suffix
 
 
@@ -85,20 +86,25 @@ class Decks:
         return specs + [s for pack in self.packs.values() for s in pack]
 
 
-def plan_cards(repo: Repository, selection: Selection, options: Options) -> Decks:
-    """Every card face the build's decks and packs show, keyed without being laid out."""
+def plan_cards(repo: Repository, selection: Selection, options: Options, store: Store) -> Decks:
+    """Every card face the build's decks and packs show, keyed without being laid out, each
+    sheet's cards at one body size (``one_size_a_sheet``)."""
     decks = Decks()
     bleed = card_bleed(options)
     units = selection.chosen_units(repo)
     digests: dict[str, str] = {}
+    per_sheet = {len(sheets.shared_layout(layout_name(paper, options))["slots"]) for paper in options.papers}
     if not selection.scenarios:
         for variant in selection.chosen_variants():
             params = options.variant_params(variant)
             whole = selection.is_everything
-            decks.variants[variant.name] = deck_cards(repo, variant, params, units, whole, bleed, digests)
+            specs = deck_cards(repo, variant, params, units, whole, bleed, digests)
+            # papers of another number of cards a sheet would need other faces: sized alone then
+            decks.variants[variant.name] = one_size_a_sheet(store, specs, *per_sheet) if len(per_sheet) == 1 else specs
             decks.backs[variant.name] = fixed_card(str(card_render.render_back_html(variant)), bleed)
     for scenario in chosen_scenarios(repo, selection):
-        decks.packs[scenario.id] = scenario_cards(repo, scenario)
+        pack_sheet = len(sheets.shared_layout(options.papers[0])["slots"])
+        decks.packs[scenario.id] = one_size_a_sheet(store, scenario_cards(repo, scenario), pack_sheet)
     return decks
 
 

@@ -141,7 +141,7 @@ def build(
     data was loaded; else one is made here."""
     store = store or Store.for_repository(root)
     report = BuildReport(clock=started if started is not None else time.perf_counter())
-    decks = plan_cards(repo, selection, options) if pdfs else Decks()
+    decks = plan_cards(repo, selection, options, store) if pdfs else Decks()
     workers = pool if pool is not None else Pool(options.jobs)
     with OutputFolder(out, waiting) as folder, nullcontext() if pool is not None else workers:
         if pool is None:

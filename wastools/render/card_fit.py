@@ -214,14 +214,14 @@ class Fit:
     moved_text: tuple[tuple[str, str], ...] = ()  # (ability, its full text) for the player aid
 
 
-def fit(view: CardView) -> Fit:
-    """The largest body size that fits, the gap that fills the rest, and what (if anything)
-    had to move to the player aid."""
+def fit(view: CardView, body_max: float = MAX_PT) -> Fit:
+    """The largest body size up to ``body_max`` that fits, the gap that fills the rest, and
+    what (if anything) had to move to the player aid."""
     name_pt, name_lines = name_size(view.name)
     moved: list[str] = []
     moved_text: list[tuple[str, str]] = []
     while True:
-        size = _largest_fitting(view)
+        size = _largest_fitting(view, body_max)
         if size is not None:
             break
         longest = max(
@@ -244,8 +244,8 @@ def fit(view: CardView) -> Fit:
 REFERENCE = "see the player aid"  # what an ability whose text moved to the aid says
 
 
-def _largest_fitting(view: CardView) -> float | None:
-    size = MAX_PT
+def _largest_fitting(view: CardView, body_max: float) -> float | None:
+    size = max(MIN_PT, min(MAX_PT, body_max))
     while size >= MIN_PT - 1e-9:
         height = body_height(view, size)
         if height is not None and height <= BODY_H * SAFETY:
@@ -326,15 +326,16 @@ def foot_fit(left: str, right: str, room: float = BODY_W) -> tuple[str, str]:
     return (f"{name}\u2026 {number}".strip() if name else number), right
 
 
-def apply(view: CardView) -> CardView:
-    """The view with its sizes set (and any ability text moved to the aid). A class name
+def apply(view: CardView, body_max: float = MAX_PT) -> CardView:
+    """The view with its sizes set, its body at most ``body_max`` (so that a sheet's cards
+    read alike), and any ability text moved to the aid. A class name
     too long for the line under the name is left out there (the site and `show` keep it);
     a set line too long for the foot beside the variant's name is shortened (``foot_fit``)."""
     view.footer_left, view.footer_right = foot_fit(view.footer_left, view.footer_right)
     if view.class_name and width(f"{view.year} \u00b7 {view.class_name}", SUB_PT) > SUB_W * WRAP_SLACK:
         view.class_name = None
     view.band_pt, view.band_side = band_fit(view, SIDE_LABELS.get(view.side, "stat block"))
-    result = fit(view)
+    result = fit(view, body_max)
     view.size_pt, view.gap_pt, view.name_pt = result.size_pt, result.gap_pt, result.name_pt
     view.name_lines = result.name_lines
     view.table_pt = table_size(view, result.size_pt) or MIN_PT

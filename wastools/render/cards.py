@@ -35,9 +35,10 @@ def environment() -> Environment:
     return templating.environment(CARD_DIR)  # made once per process there
 
 
-def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository) -> CardView:
-    """Everything one card shows, sized to fit (see card_view and card_fit)."""
-    view = card_fit.apply(build_view(adapted, variant, repo))
+def card_view(adapted: AdaptedUnit, variant: Variant, repo: Repository, body_max: float = card_fit.MAX_PT) -> CardView:
+    """Everything one card shows, sized to fit with its body at most ``body_max`` (see
+    card_view and card_fit)."""
+    view = card_fit.apply(build_view(adapted, variant, repo), body_max)
     card_body.bring_back_what_fits(view)
     return view
 
@@ -507,7 +508,7 @@ STAT_LABELS = {
 }
 
 
-def statblock_view(block: StatBlock, variant: Variant) -> CardView:
+def statblock_view(block: StatBlock, variant: Variant, body_max: float = card_fit.MAX_PT) -> CardView:
     rows = []
     if block.gunnery:
         rows.append(AttackRow("Gunnery", [{"dice": d, "reach": None, "mark": ""} for d in block.gunnery]))
@@ -537,7 +538,7 @@ def statblock_view(block: StatBlock, variant: Variant) -> CardView:
         footer_right=variant.short,
         variant=variant.name,
     )
-    return card_fit.apply(view)
+    return card_fit.apply(view, body_max)
 
 
 def large_map_stat_blocks() -> list[StatBlock]:

@@ -441,3 +441,35 @@ def test_every_card_sheet_sets_its_cards_in_one_body_size(full_build):
             assert len(sizes) <= 1, f"{pdf.relative_to(build)} page {n}: bodies in {sorted(sizes)} pt"
             checked += bool(sizes)
     assert checked > 50
+
+
+def lists_broken_inside(pdf: Path, layout: str) -> list[tuple[int, str, str]]:
+    """Each place on a card of ``pdf`` where a hex list of dice ahead or astern runs on to the
+    next line inside itself ("astern 6@4," / "5@13"): (page, line, next line)."""
+    import re
+
+    from wastools.render import sheets
+
+    shape = sheets.shared_layout(layout)
+    width, height = shape["card"]["width"], shape["card"]["height"]
+    found = []
+    with pdfplumber.open(pdf) as doc:
+        for n, page in enumerate(doc.pages, start=1):
+            for slot in shape["slots"]:
+                top = float(page.height) - slot["y"] - height
+                lines = (page.crop((slot["x"], top, slot["x"] + width, top + height)).extract_text() or "").splitlines()
+                for line, after in zip(lines, lines[1:], strict=False):
+                    inside = line.rstrip().endswith(",") and re.match(r"\s*\d+@", after)
+                    if inside and re.search(r"\b(ahead|astern)\b", line):
+                        found.append((n, line, after))
+    return found
+
+
+def test_hex_lists_of_dice_wrap_only_between_lists(full_build):
+    """The dice ahead and astern share a line where they fit it, else take a line each: a
+    list never breaks inside itself, on any hex card of a whole build."""
+    decks = sorted((full_build / "build" / "hex").glob("cards*.pdf"))
+    assert decks
+    for pdf in decks:
+        layout = ("a4" if "-a4" in pdf.name else "letter") + ("-bleed" if "bleed" in pdf.name else "")
+        assert lists_broken_inside(pdf, layout) == [], pdf.name

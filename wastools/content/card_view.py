@@ -59,7 +59,10 @@ class AttackRow:
     label: str
     cells: list[dict[str, Any] | None] = field(default_factory=list)  # per band: dice, reach (or None), mark
     notation: str = ""
-    arcs: str = ""  # hex: dice ahead and astern, in the seed's notation
+    arcs: list[str] = field(default_factory=list)  # hex: the dice ahead, the dice astern (seed notation)
+    # the lines the arcs take (card_fit): one, joined, where it fits, else a line each, so a
+    # list of dice never wraps inside itself
+    arc_lines: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -375,12 +378,12 @@ def hex_rows(adapted: AdaptedUnit, marks: dict[str, str]) -> list[AttackRow]:
     for attack in adapted.attacks:
         dice_by_band = [(b.band, b.dice) for b in attack.bands]
         arcs = adapted.rules.get(f"{attack.type}_arcs")
-        arc_text = ""
+        arc_groups = []
         if arcs is not None:
             ahead = notation([(band, d) for (band, _), d in zip(dice_by_band, arcs.value["fore"], strict=True) if d])
             astern = notation([(band, d) for (band, _), d in zip(dice_by_band, arcs.value["aft"], strict=True) if d])
-            arc_text = f"ahead {ahead or 'none'} \u00b7 astern {astern or 'none'}"
-        rows.append(AttackRow(CARD_LABELS[attack.type], notation=_marked_notation(attack, marks), arcs=arc_text))
+            arc_groups = [f"ahead {ahead or 'none'}", f"astern {astern or 'none'}"]
+        rows.append(AttackRow(CARD_LABELS[attack.type], notation=_marked_notation(attack, marks), arcs=arc_groups))
     return rows
 
 

@@ -490,8 +490,14 @@ def _table(canvas: _Canvas, view: CardView, left: float, top: float) -> float:
         else:
             cells = [label] + [_dice_cell(cell, t, width) for cell, width in zip(row.cells, columns[1:], strict=True)]
         top = _row(canvas, cells, columns, left, top, pad, pad, ROW_RULE_W, ROW_RULE)
-        if view.notation and row.arcs:
-            arcs = _wrapped_cell([(row.arcs, False, ARC_TEXT)], t, columns[1], _text_line(t))
+        if view.notation and row.arc_lines:
+            arcs = _Cell(
+                [
+                    ln
+                    for text in row.arc_lines
+                    for ln in _wrapped_cell([(text, False, ARC_TEXT)], t, columns[1], _text_line(t)).lines
+                ]
+            )
             top = _row(canvas, [_Cell(), arcs], columns, left, top, 0.0, pad, ROW_RULE_W, ROW_RULE)
     return top
 

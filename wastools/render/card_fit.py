@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..content.card_view import SIDE_LABELS, CardView
+from ..content.card_view import SIDE_LABELS, AttackRow, CardView
 from .card_style import em, pt
 
 MIN_PT = 6.0
@@ -155,11 +155,12 @@ def _table_height(view: CardView, body_size: float) -> float | None:
     dice, row_pad = size * DICE, 2 * ROW_PAD * size + ROW_EXTRA
     if view.notation:
         total = size * LINE + row_pad  # header
-        cell_w = BODY_W - label_column(view, size) - 3
+        cell_w = notation_cell_width(view, size)
         for row in view.attack_rows:
             total += lines_needed([(row.notation, True)], dice, cell_w) * dice * 1.15 + row_pad
             if row.arcs:
-                total += lines_needed([(row.arcs, False)], size, cell_w) * size * LINE + ROW_PAD * size + ROW_EXTRA
+                lines = sum(lines_needed([(line, False)], size, cell_w) for line in arc_lines(row, size, cell_w))
+                total += lines * size * LINE + ROW_PAD * size + ROW_EXTRA
         return total
     header_rows = 2 if view.reach_header else 1
     total = header_rows * (size * LINE + row_pad)
@@ -167,6 +168,19 @@ def _table_height(view: CardView, body_size: float) -> float | None:
         has_reach = any(c and c["reach"] for c in row.cells)
         total += dice * 1.15 + row_pad + (size * 1.15 if has_reach else 0)
     return total
+
+
+ARC_JOIN = " \u00b7 "  # between the dice ahead and astern on one line
+
+
+def arc_lines(row: AttackRow, size: float, cell_w: float) -> list[str]:
+    """A hex row's arcs on one line where they fit it, else a line each."""
+    joined = ARC_JOIN.join(row.arcs)
+    return [joined] if not row.arcs or lines_needed([(joined, False)], size, cell_w) == 1 else list(row.arcs)
+
+
+def notation_cell_width(view: CardView, size: float) -> float:
+    return BODY_W - label_column(view, size) - 3
 
 
 def label_column(view: CardView, size: float) -> float:
@@ -340,6 +354,8 @@ def apply(view: CardView, body_max: float = MAX_PT) -> CardView:
     view.name_lines = result.name_lines
     view.table_pt = table_size(view, result.size_pt) or MIN_PT
     view.label_pt = label_column(view, view.table_pt) if view.attack_rows else 0.0
+    for row in view.attack_rows:
+        row.arc_lines = arc_lines(row, view.table_pt, notation_cell_width(view, view.table_pt)) if row.arcs else []
     view.stat_widths = stat_widths(view.stats)
     view.moved_to_aid = list(result.moved_to_aid)
     view.moved_text = dict(result.moved_text)

@@ -118,6 +118,21 @@ def test_a_roster_builds_a_deck_of_exactly_its_cards(cli, repo, tmp_path):
     assert re.search(rf"{cards} cards, {points} points", result.output)
 
 
+def test_each_sheet_of_a_roster_sets_its_cards_in_one_body_size(cli, tmp_path):
+    """A carrier that fits only at 6 pt dealt beside fighters at 8 and cruisers at 7: its
+    sheet is set at 6; the next sheet, fighters alone, at their own 8."""
+    from tests.e2e.test_print_standard import body_sizes
+
+    entries = {"a6m2-zeke": 4, "akagi": 1, "aoba": 4, "ambra": 5}
+    text = "name: Kido Butai\nvariant: hex\npoints_limit: 500\nunits:\n" + "".join(
+        f"  - unit: {u}\n    count: {n}\n" for u, n in entries.items()
+    )
+    path = write(tmp_path, text, "kido.yaml")
+    result = cli("build", "--roster", str(path), "--paper", "letter", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert body_sizes(tmp_path / "out" / "rosters" / "kido.pdf", "letter")[1:] == [{6.0}, {8.0}]
+
+
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_the_report_page_keeps_the_print_standard(repo, tmp_path, paper):
     """The roster's first page, like every sheet: a horizontal and a vertical check bar that

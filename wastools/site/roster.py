@@ -267,17 +267,23 @@ def roster_output(roster: Roster, paper: str, options=None, variant: str | None 
     return f"rosters/{roster.stem}{own}{paper_suffix(paper)}{extra}.pdf"
 
 
-def roster_faces(repo: Repository, roster: Roster, options, bleed: float, store: Store) -> tuple[list[bytes], bytes]:
-    """The PDF of each of the roster's cards (one a unit, in order) and of its deck's back,
-    for the roster's variant and ``options``' parameters; made into the store where not
-    there yet."""
+def roster_faces(
+    repo: Repository, roster: Roster, options, bleed: float, store: Store, per_sheet: int = 0
+) -> tuple[list[bytes], bytes]:
+    """The PDF of each of the roster's cards and of its deck's back, for the roster's variant
+    and ``options``' parameters; made into the store where not there yet. One a unit, in
+    order; with ``per_sheet``, every card as many times as its count, each sheet of that many
+    at one body size (``one_size_a_sheet``)."""
     from ..pipeline import Pool, deck_cards, make_faces
-    from ..pipeline.cards import face, fixed_card, missing_faces
+    from ..pipeline.cards import face, fixed_card, missing_faces, one_size_a_sheet
     from ..render import cards as card_render
 
     variant = VARIANTS[roster.variant]
     params = options.variant_params(variant)
     specs = deck_cards(repo, variant, params, [u for u, _n in roster.entries], stat_blocks=False, bleed=bleed)
+    if per_sheet:
+        dealt = [spec for spec, (_u, n) in zip(specs, roster.entries, strict=True) for _ in range(n)]
+        specs = one_size_a_sheet(store, dealt, per_sheet)
     back = fixed_card(str(card_render.render_back_html(variant)), bleed)
     with Pool(options.jobs) as pool:  # starts only if a card is missing
         for _done in make_faces(store, pool, missing_faces(store, [*specs, back])):
@@ -300,8 +306,12 @@ def build_roster(
 
     printed = dataclasses.replace(roster, variant=variant or roster.variant)
     title_variant = VARIANTS[printed.variant]
-    faces, back = roster_faces(repo, printed, options, card_bleed(options), store)
-    dealt = [face for face, (_u, n) in zip(faces, printed.entries, strict=True) for _ in range(n)]
+    per_sheet = {len(sheets.load_layout(layout_name(paper, options))["slots"]) for paper in options.papers}
+    if len(per_sheet) == 1:  # each sheet at one body size
+        dealt, back = roster_faces(repo, printed, options, card_bleed(options), store, *per_sheet)
+    else:  # papers of another number of cards a sheet: each card at its own size
+        faces, back = roster_faces(repo, printed, options, card_bleed(options), store)
+        dealt = [face for face, (_u, n) in zip(faces, printed.entries, strict=True) for _ in range(n)]
     written = []
     with OutputFolder(out) as folder:
         for paper in options.papers:

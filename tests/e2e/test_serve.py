@@ -86,6 +86,9 @@ def data_copy(target: Path) -> Path:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     running = Server(data_copy(tmp_path_factory.mktemp("serve") / "data"))
+    # the first build reported: its pages answer a moment before its line is printed, which
+    # a test of what the server says must not take for a word of its own
+    wait_for(lambda: "site built in" in running.output())
     yield running
     running.stop()
 
